@@ -1,0 +1,153 @@
+package lance
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/lancego/lancego/internal/valuejson"
+)
+
+// corpusDirs returns the folders of real Lance files with expected values:
+// the shared corpus (when present) and the project's own golden sets.
+func corpusDirs(t *testing.T) []string {
+	var dirs []string
+	shared := os.Getenv("LANCE_CORPUS")
+	if shared == "" {
+		shared = filepath.Join("..", "shared", "corpus")
+	}
+	if _, err := os.Stat(shared); err == nil {
+		for _, v := range []string{"2.1", "2.2", "2.3"} {
+			dirs = append(dirs, filepath.Join(shared, v))
+		}
+	} else {
+		t.Logf("shared corpus %s not found (set LANCE_CORPUS): using testdata only", shared)
+	}
+	for _, g := range []string{"testdata/corpus/*", "testdata/pylance/*"} {
+		m, _ := filepath.Glob(g)
+		for _, d := range m {
+			if st, err := os.Stat(d); err == nil && st.IsDir() {
+				dirs = append(dirs, d)
+			}
+		}
+	}
+	return dirs
+}
+
+type expectedFile struct {
+	NumRows int             `json:"num_rows"`
+	Columns json.RawMessage `json:"columns"`
+}
+
+func loadExpected(t *testing.T, path string) (int, any) {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var e expectedFile
+	if err := json.Unmarshal(raw, &e); err != nil {
+		t.Fatal(err)
+	}
+	cols, err := valuejson.Decode(bytes.NewReader(e.Columns))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e.NumRows, cols
+}
+
+func recordsJSON(t *testing.T, schema *arrow.Schema, recs []arrow.RecordBatch) (any, any) {
+	var buf bytes.Buffer
+	if err := valuejson.WriteRecords(&buf, schema, recs); err != nil {
+		t.Fatal(err)
+	}
+	doc, err := valuejson.Decode(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := doc.(map[string]any)
+	return m["num_rows"], m["columns"]
+}
+
+func TestCorpusScanAndTake(t *testing.T) {
+	ctx := context.Background()
+	n := 0
+	for _, dir := range corpusDirs(t) {
+		files, _ := filepath.Glob(filepath.Join(dir, "*.lance"))
+		for _, path := range files {
+			n++
+			name := filepath.Base(dir) + "/" + filepath.Base(path)
+			t.Run(name, func(t *testing.T) { checkCorpusFile(ctx, t, path) })
+		}
+	}
+	if n == 0 {
+		t.Fatal("no corpus files found")
+	}
+}
+
+func checkCorpusFile(ctx context.Context, t *testing.T, path string) {
+	exp := path[:len(path)-len(".lance")] + ".expected.json"
+	wantRows, wantCols := loadExpected(t, exp)
+	f, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if int(f.NumRows()) != wantRows {
+		t.Fatalf("rows = %d, want %d", f.NumRows(), wantRows)
+	}
+	var recs []arrow.RecordBatch
+	for rec, err := range f.Batches(ctx, ScanOptions{BatchSize: 777}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		recs = append(recs, rec)
+	}
+	_, got := recordsJSON(t, f.Schema(), recs)
+	for _, r := range recs {
+		r.Release()
+	}
+	if ok, diff := valuejson.EqualJSON(wantCols, got); !ok {
+		t.Fatalf("scan differs: %s", diff)
+	}
+	checkTake(ctx, t, f, wantCols.(map[string]any))
+}
+
+// checkTake takes random rows in random order (with duplicates) and
+// compares them with the expected values of those rows.
+func checkTake(ctx context.Context, t *testing.T, f *File, want map[string]any) {
+	rng := rand.New(rand.NewPCG(uint64(f.NumRows()), 7))
+	if f.NumRows() == 0 {
+		return
+	}
+	rows := make([]uint64, 0, 40)
+	for range 30 {
+		rows = append(rows, rng.Uint64N(f.NumRows()))
+	}
+	rows = append(rows, rows[0], 0, f.NumRows()-1)
+	if f.NumRows() > 3 {
+		rows = append(rows, 1, 2, 3)
+	}
+	rec, err := f.Take(ctx, rows, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rec.Release()
+	_, got := recordsJSON(t, f.Schema(), []arrow.RecordBatch{rec})
+	sub := map[string]any{}
+	for name, col := range want {
+		vals := col.([]any)
+		picked := make([]any, len(rows))
+		for i, r := range rows {
+			picked[i] = vals[r]
+		}
+		sub[name] = picked
+	}
+	if ok, diff := valuejson.EqualJSON(sub, got); !ok {
+		t.Fatalf("take %v differs: %s", rows, diff)
+	}
+}

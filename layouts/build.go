@@ -1,0 +1,198 @@
+package layouts
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/lancego/lancego/codecs"
+)
+
+// LeafData is everything decoded for one leaf column over a run of rows.
+type LeafData struct {
+	Node   *PathNode
+	Values *Values
+}
+
+// BuildArray assembles the Arrow array of field f from the decoded data of
+// its leaves (in f.Leaves() order), all covering the same rows.
+func BuildArray(f *Field, leaves []LeafData) (arrow.Array, error) {
+	nodes := make([]*PathNode, len(leaves))
+	for i, l := range leaves {
+		nodes[i] = l.Node
+	}
+	d, err := buildData(f, nodes, leaves)
+	if err != nil {
+		return nil, err
+	}
+	defer d.Release()
+	return array.MakeFromData(d), nil
+}
+
+func buildData(f *Field, nodes []*PathNode, leaves []LeafData) (arrow.ArrayData, error) {
+	if len(nodes) == 0 || nodes[0] == nil {
+		return nil, fmt.Errorf("%w: field %q has no stored columns", ErrUnsupported, f.Name)
+	}
+	n := nodes[0]
+	if f.BlobV2 {
+		return buildBlobV2(f, n, leaves[0].Values)
+	}
+	if f.IsLeaf() {
+		if n.Child != nil {
+			return nil, fmt.Errorf("%w: leaf %q has nested levels", ErrCorrupt, f.Name)
+		}
+		return buildLeaf(f.Type, leaves[0].Values, n.Validity, n.NullCount, n.Len)
+	}
+	switch f.Type.ID() {
+	case arrow.STRUCT:
+		return buildStruct(f, nodes, leaves)
+	case arrow.LIST, arrow.LARGE_LIST, arrow.MAP:
+		return buildList(f, nodes, leaves)
+	}
+	return nil, fmt.Errorf("%w: field %q of type %s", ErrUnsupported, f.Name, f.Type)
+}
+
+func childNodes(nodes []*PathNode) []*PathNode {
+	out := make([]*PathNode, len(nodes))
+	for i, n := range nodes {
+		out[i] = n.Child
+	}
+	return out
+}
+
+func buildStruct(f *Field, nodes []*PathNode, leaves []LeafData) (arrow.ArrayData, error) {
+	n := nodes[0]
+	kids := childNodes(nodes)
+	var children []arrow.ArrayData
+	defer func() {
+		for _, c := range children {
+			c.Release()
+		}
+	}()
+	at := 0
+	for _, c := range f.Children {
+		k := len(c.Leaves())
+		if at+k > len(kids) {
+			return nil, fmt.Errorf("%w: struct %q has fewer columns than fields", ErrCorrupt, f.Name)
+		}
+		d, err := buildData(c, kids[at:at+k], leaves[at:at+k])
+		if err != nil {
+			return nil, err
+		}
+		if d.Len() != n.Len {
+			d.Release()
+			return nil, fmt.Errorf("%w: struct %q child %q has %d rows, want %d", ErrCorrupt, f.Name, c.Name, d.Len(), n.Len)
+		}
+		children = append(children, d)
+		at += k
+	}
+	return array.NewData(f.Type, n.Len, []*memory.Buffer{validityBuffer(n.Validity)}, children, n.NullCount, 0), nil
+}
+
+func buildList(f *Field, nodes []*PathNode, leaves []LeafData) (arrow.ArrayData, error) {
+	n := nodes[0]
+	if len(f.Children) != 1 || n.Kind != LayerList {
+		return nil, fmt.Errorf("%w: list %q shape", ErrCorrupt, f.Name)
+	}
+	child, err := buildData(f.Children[0], childNodes(nodes), leaves)
+	if err != nil {
+		return nil, err
+	}
+	defer child.Release()
+	if last := n.Offsets[len(n.Offsets)-1]; last != int64(child.Len()) {
+		return nil, fmt.Errorf("%w: list %q offsets end at %d, child has %d", ErrCorrupt, f.Name, last, child.Len())
+	}
+	var offs *memory.Buffer
+	if f.Type.ID() == arrow.LARGE_LIST {
+		offs = int64Buffer(n.Offsets)
+	} else {
+		b, err := int32Buffer(n.Offsets)
+		if err != nil {
+			return nil, err
+		}
+		offs = b
+	}
+	return array.NewData(f.Type, n.Len, []*memory.Buffer{validityBuffer(n.Validity), offs},
+		[]arrow.ArrayData{child}, n.NullCount, 0), nil
+}
+
+func validityBuffer(bm []byte) *memory.Buffer {
+	if bm == nil {
+		return nil
+	}
+	return memory.NewBufferBytes(bm)
+}
+
+func int64Buffer(v []int64) *memory.Buffer {
+	b := make([]byte, 8*len(v))
+	for i, x := range v {
+		binary.LittleEndian.PutUint64(b[8*i:], uint64(x))
+	}
+	return memory.NewBufferBytes(b)
+}
+
+func int32Buffer(v []int64) (*memory.Buffer, error) {
+	if len(v) > 0 && v[len(v)-1] > math.MaxInt32 {
+		return nil, fmt.Errorf("%w: %d bytes exceed 32-bit offsets", ErrUnsupported, v[len(v)-1])
+	}
+	b := make([]byte, 4*len(v))
+	for i, x := range v {
+		binary.LittleEndian.PutUint32(b[4*i:], uint32(x))
+	}
+	return memory.NewBufferBytes(b), nil
+}
+
+// buildLeaf makes the Arrow data of a leaf column from its values.
+func buildLeaf(dt arrow.DataType, v *Values, validity []byte, nulls, n int) (arrow.ArrayData, error) {
+	if v.N != n {
+		return nil, fmt.Errorf("%w: %d values for %d slots", ErrCorrupt, v.N, n)
+	}
+	vb := validityBuffer(validity)
+	switch t := dt.(type) {
+	case *arrow.NullType:
+		return array.NewData(dt, n, []*memory.Buffer{nil}, nil, n, 0), nil
+	case *arrow.DictionaryType:
+		return buildDictionary(t, v, validity, nulls, n)
+	case *arrow.StringType, *arrow.BinaryType, *arrow.LargeStringType, *arrow.LargeBinaryType:
+		return buildVariable(dt, v, vb, nulls, n)
+	case *arrow.FixedSizeListType:
+		return buildFSL(t, v, vb, nulls, n)
+	case *arrow.StructType:
+		return buildPackedStruct(t, v, vb, nulls, n)
+	case arrow.FixedWidthDataType:
+		return buildFixed(dt, t.BitWidth(), v, vb, nulls, n, 0)
+	}
+	return nil, fmt.Errorf("%w: leaf type %s", ErrUnsupported, dt)
+}
+
+func buildFixed(dt arrow.DataType, bits int, v *Values, vb *memory.Buffer, nulls, n int, itemOff int) (arrow.ArrayData, error) {
+	if v.Kind != codecs.KindFixed || v.Bits != uint64(bits) {
+		return nil, fmt.Errorf("%w: %s column decoded as %d-bit values", ErrCorrupt, dt, v.Bits)
+	}
+	need := (uint64(itemOff+n)*uint64(bits) + 7) / 8
+	if uint64(len(v.Data)) < need {
+		return nil, fmt.Errorf("%w: %s values need %d bytes, have %d", ErrCorrupt, dt, need, len(v.Data))
+	}
+	return array.NewData(dt, n, []*memory.Buffer{vb, memory.NewBufferBytes(v.Data)}, nil, nulls, itemOff), nil
+}
+
+func buildVariable(dt arrow.DataType, v *Values, vb *memory.Buffer, nulls, n int) (arrow.ArrayData, error) {
+	if v.Kind != codecs.KindVariable || len(v.Offsets) != n+1 {
+		return nil, fmt.Errorf("%w: %s column decoded as kind %d", ErrCorrupt, dt, v.Kind)
+	}
+	var offs *memory.Buffer
+	switch dt.ID() {
+	case arrow.LARGE_STRING, arrow.LARGE_BINARY:
+		offs = int64Buffer(v.Offsets)
+	default:
+		b, err := int32Buffer(v.Offsets)
+		if err != nil {
+			return nil, err
+		}
+		offs = b
+	}
+	return array.NewData(dt, n, []*memory.Buffer{vb, offs, memory.NewBufferBytes(v.Data)}, nil, nulls, 0), nil
+}

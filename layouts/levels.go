@@ -1,0 +1,80 @@
+package layouts
+
+import (
+	"encoding/binary"
+	"fmt"
+
+	"github.com/lancego/lancego/codecs"
+	pb "github.com/lancego/lancego/format/pb/encodings21pb"
+)
+
+// decodeLevels decodes n u16 levels compressed with a block codec.
+func decodeLevels(enc *pb.CompressiveEncoding, b []byte, n uint64) ([]uint16, error) {
+	blk, err := codecs.DecodeBlock(enc, b, n)
+	if err != nil {
+		return nil, err
+	}
+	if blk.Kind != codecs.KindFixed || blk.BitsPerValue != 16 || len(blk.FSL) > 0 {
+		return nil, fmt.Errorf("%w: levels decode to %d-bit values, want 16", ErrCorrupt, blk.BitsPerValue)
+	}
+	if blk.NumValues != n || uint64(len(blk.Data)) < 2*n {
+		return nil, fmt.Errorf("%w: %d levels decoded, want %d", ErrCorrupt, blk.NumValues, n)
+	}
+	return rawLevels(blk.Data[:2*n]), nil
+}
+
+// rawLevels converts little-endian u16 bytes to levels.
+func rawLevels(b []byte) []uint16 {
+	out := make([]uint16, len(b)/2)
+	for i := range out {
+		out[i] = binary.LittleEndian.Uint16(b[2*i:])
+	}
+	return out
+}
+
+// sliceLevels returns entries [from, to) of lv.
+func sliceLevels(lv Levels, from, to int) Levels {
+	out := Levels{N: to - from}
+	if lv.Rep != nil {
+		out.Rep = lv.Rep[from:to]
+	}
+	if lv.Def != nil {
+		out.Def = lv.Def[from:to]
+	}
+	return out
+}
+
+// appendLevels appends src to dst; an absent side stays absent only if
+// absent in both (otherwise zeros fill in).
+func appendLevels(dst *Levels, src Levels) {
+	dst.Rep = appendSide(dst.Rep, dst.N, src.Rep, src.N)
+	dst.Def = appendSide(dst.Def, dst.N, src.Def, src.N)
+	dst.N += src.N
+}
+
+func appendSide(dst []uint16, dstN int, src []uint16, srcN int) []uint16 {
+	if dst == nil && src == nil {
+		return nil
+	}
+	if dst == nil {
+		dst = make([]uint16, dstN, dstN+srcN)
+	}
+	if src == nil {
+		return append(dst, make([]uint16, srcN)...)
+	}
+	return append(dst, src...)
+}
+
+// visibleBefore counts visible entries among lv's first n entries.
+func visibleBefore(lv Levels, n int, maxVisible uint16) int {
+	if lv.Def == nil {
+		return n
+	}
+	c := 0
+	for _, d := range lv.Def[:n] {
+		if d <= maxVisible {
+			c++
+		}
+	}
+	return c
+}

@@ -1,0 +1,177 @@
+package layouts
+
+import (
+	"encoding/binary"
+	"fmt"
+	"sort"
+
+	"github.com/lancego/lancego/codecs"
+)
+
+// ChunkSpan is an inclusive range of chunk indices.
+type ChunkSpan struct{ First, Last int }
+
+// ChunksForRows returns the chunks that hold page rows [from, to).
+func (p *MiniBlockPage) ChunksForRows(from, to uint64) (ChunkSpan, error) {
+	if from >= to || to > p.NumRows {
+		return ChunkSpan{}, fmt.Errorf("%w: rows [%d,%d) of a page of %d", ErrCorrupt, from, to, p.NumRows)
+	}
+	first := p.chunkStartingRow(from)
+	last := p.chunkStartingRow(to - 1)
+	for last+1 < len(p.Chunks) && p.Chunks[last].Trailer {
+		last++
+		if p.Chunks[last].RowsStarting > 0 || !p.Chunks[last].Trailer {
+			break
+		}
+	}
+	return ChunkSpan{First: first, Last: last}, nil
+}
+
+// chunkStartingRow returns the chunk in which row r starts.
+func (p *MiniBlockPage) chunkStartingRow(r uint64) int {
+	i := sort.Search(len(p.Chunks), func(i int) bool {
+		c := p.Chunks[i]
+		return c.FirstRow+c.RowsStarting > r
+	})
+	if i == len(p.Chunks) {
+		i--
+	}
+	return i
+}
+
+// DecodedChunk is one chunk's levels and values.
+type DecodedChunk struct {
+	Levels Levels
+	Values codecs.Block
+}
+
+// DecodeChunk decodes one chunk's bytes (exactly Chunks[i].Size of them).
+func (p *MiniBlockPage) DecodeChunk(i int, b []byte) (DecodedChunk, error) {
+	c := p.Chunks[i]
+	if uint64(len(b)) != c.Size {
+		return DecodedChunk{}, fmt.Errorf("%w: chunk %d has %d bytes, want %d", ErrCorrupt, i, len(b), c.Size)
+	}
+	h, err := p.parseChunkHeader(b)
+	if err != nil {
+		return DecodedChunk{}, fmt.Errorf("chunk %d: %w", i, err)
+	}
+	var out DecodedChunk
+	out.Levels.N = int(h.numLevels)
+	if h.rep != nil {
+		if out.Levels.Rep, err = decodeLevels(p.Layout.GetRepCompression(), h.rep, h.numLevels); err != nil {
+			return out, fmt.Errorf("chunk %d repetition levels: %w", i, err)
+		}
+	}
+	if h.def != nil {
+		if out.Levels.Def, err = decodeLevels(p.Layout.GetDefCompression(), h.def, h.numLevels); err != nil {
+			return out, fmt.Errorf("chunk %d definition levels: %w", i, err)
+		}
+	}
+	if h.rep == nil && h.def == nil {
+		out.Levels.N = int(c.NumValues)
+	}
+	out.Values, err = codecs.DecodeMiniBlock(p.Layout.GetValueCompression(), h.bufs, c.NumValues)
+	if err != nil {
+		return out, fmt.Errorf("chunk %d values: %w", i, err)
+	}
+	if out.Values.NumValues != c.NumValues {
+		return out, fmt.Errorf("%w: chunk %d decoded %d values, want %d", ErrCorrupt, i, out.Values.NumValues, c.NumValues)
+	}
+	return out, nil
+}
+
+type chunkHeader struct {
+	numLevels uint64
+	rep, def  []byte
+	bufs      [][]byte
+}
+
+func (p *MiniBlockPage) parseChunkHeader(b []byte) (chunkHeader, error) {
+	var h chunkHeader
+	nbuf := p.Layout.GetNumBuffers()
+	hasRep, hasDef := p.Layout.GetRepCompression() != nil, p.Layout.GetDefCompression() != nil
+	if nbuf > 64 {
+		return h, fmt.Errorf("%w: %d value buffers per chunk", ErrCorrupt, nbuf)
+	}
+	r := byteReader{b: b}
+	h.numLevels = r.u16()
+	var repSize, defSize uint64
+	if hasRep {
+		repSize = r.u16()
+	}
+	if hasDef {
+		defSize = r.u16()
+	}
+	sizes := make([]uint64, nbuf)
+	for i := range sizes {
+		if p.wordSize == 4 {
+			sizes[i] = r.u32()
+		} else {
+			sizes[i] = r.u16()
+		}
+	}
+	r.pad8()
+	if hasRep {
+		h.rep = r.take(repSize)
+		r.pad8()
+	}
+	if hasDef {
+		h.def = r.take(defSize)
+		r.pad8()
+	}
+	h.bufs = make([][]byte, nbuf)
+	for i, s := range sizes {
+		h.bufs[i] = r.take(s)
+		r.pad8()
+	}
+	if r.err != nil {
+		return h, r.err
+	}
+	return h, nil
+}
+
+
+// byteReader reads little-endian fields with sticky bounds errors.
+type byteReader struct {
+	b   []byte
+	off uint64
+	err error
+}
+
+func (r *byteReader) take(n uint64) []byte {
+	if r.err != nil {
+		return nil
+	}
+	if n > uint64(len(r.b))-r.off {
+		r.err = fmt.Errorf("%w: field of %d bytes at %d overruns %d-byte chunk", ErrCorrupt, n, r.off, len(r.b))
+		return nil
+	}
+	out := r.b[r.off : r.off+n : r.off+n]
+	r.off += n
+	return out
+}
+
+func (r *byteReader) u16() uint64 {
+	if b := r.take(2); b != nil {
+		return uint64(binary.LittleEndian.Uint16(b))
+	}
+	return 0
+}
+
+func (r *byteReader) u32() uint64 {
+	if b := r.take(4); b != nil {
+		return uint64(binary.LittleEndian.Uint32(b))
+	}
+	return 0
+}
+
+func (r *byteReader) pad8() {
+	if r.err != nil {
+		return
+	}
+	p := (8 - r.off%8) % 8
+	if p > uint64(len(r.b))-r.off {
+		p = uint64(len(r.b)) - r.off
+	}
+	r.off += p
+}

@@ -1,0 +1,184 @@
+package layouts
+
+import (
+	"fmt"
+)
+
+// PathNode is one layer of a leaf column's structure over a run of rows:
+// the validity of the layer's slots and, for lists, their offsets into the
+// next layer. The inner-most node (Child == nil) describes the leaf values.
+type PathNode struct {
+	Kind LayerKind
+	// Len is the number of slots at this layer.
+	Len int
+	// Validity is an LSB-first bitmap of Len bits, nil when all are valid.
+	Validity []byte
+	// NullCount is the number of zero bits in Validity.
+	NullCount int
+	// Offsets (lists only) holds Len+1 offsets into Child's slots.
+	Offsets []int64
+	// Child is the next inner layer; nil at the leaf.
+	Child *PathNode
+}
+
+// Leaf returns the inner-most node.
+func (n *PathNode) Leaf() *PathNode {
+	for n.Child != nil {
+		n = n.Child
+	}
+	return n
+}
+
+// Levels is a run of repetition and definition levels. Rep or Def is nil
+// when the page stores none (then every entry has level 0).
+type Levels struct {
+	Rep, Def []uint16
+	// N is the number of entries.
+	N int
+}
+
+func (l Levels) def(i int) uint16 {
+	if l.Def == nil {
+		return 0
+	}
+	return l.Def[i]
+}
+
+// check validates level counts and ranges against the layer set.
+func (l Levels) check(set LayerSet) error {
+	if l.Rep != nil && len(l.Rep) != l.N || l.Def != nil && len(l.Def) != l.N {
+		return fmt.Errorf("%w: level buffers hold %d rep / %d def levels for %d entries",
+			ErrCorrupt, len(l.Rep), len(l.Def), l.N)
+	}
+	if set.HasLists() && l.Rep == nil && l.N > 0 {
+		return fmt.Errorf("%w: page has list layers but no repetition levels", ErrCorrupt)
+	}
+	for _, r := range l.Rep {
+		if r > set.MaxRep {
+			return fmt.Errorf("%w: repetition level %d above maximum %d", ErrCorrupt, r, set.MaxRep)
+		}
+	}
+	for _, d := range l.Def {
+		if d > set.MaxDef {
+			return fmt.Errorf("%w: definition level %d above maximum %d", ErrCorrupt, d, set.MaxDef)
+		}
+	}
+	if set.HasLists() && l.N > 0 && l.Rep[0] != set.MaxRep {
+		return fmt.Errorf("%w: first entry has repetition level %d, want %d (row start)",
+			ErrCorrupt, l.Rep[0], set.MaxRep)
+	}
+	return nil
+}
+
+// Unravel turns levels into one PathNode per layer, outer-most first.
+// The returned leaf node's Len is the number of values the levels expect.
+func Unravel(set LayerSet, lv Levels) (*PathNode, error) {
+	if err := lv.check(set); err != nil {
+		return nil, err
+	}
+	var slots []int32 // entry index of each slot; nil means slot i = entry i
+	if set.HasLists() {
+		slots = rowStarts(lv.Rep, set.MaxRep)
+	}
+	nslots := lv.N
+	if slots != nil {
+		nslots = len(slots)
+	}
+	var top, prev *PathNode
+	for _, layer := range set.Layers {
+		node := &PathNode{Kind: layer.Kind, Len: nslots}
+		switch layer.Kind {
+		case LayerItem:
+			itemValidity(node, layer, lv, slots, set.MaxDef)
+		case LayerList:
+			slots = listLayer(node, layer, lv, slots)
+			nslots = len(slots)
+		}
+		if top == nil {
+			top = node
+		} else {
+			prev.Child = node
+		}
+		prev = node
+	}
+	if prev.Kind != LayerItem {
+		return nil, fmt.Errorf("%w: inner-most rep/def layer is a list", ErrCorrupt)
+	}
+	return top, nil
+}
+
+func rowStarts(rep []uint16, maxRep uint16) []int32 {
+	n := 0
+	for _, r := range rep {
+		if r == maxRep {
+			n++
+		}
+	}
+	out := make([]int32, 0, n)
+	for i, r := range rep {
+		if r == maxRep {
+			out = append(out, int32(i))
+		}
+	}
+	return out
+}
+
+func slotEntry(slots []int32, i int) int {
+	if slots == nil {
+		return i
+	}
+	return int(slots[i])
+}
+
+func itemValidity(node *PathNode, layer RepDefLayer, lv Levels, slots []int32, maxDef uint16) {
+	if lv.Def == nil || layer.Before >= maxDef {
+		return
+	}
+	bm := newBitmap(node.Len)
+	nulls := 0
+	for i := 0; i < node.Len; i++ {
+		if lv.Def[slotEntry(slots, i)] <= layer.Before {
+			setBit(bm, i)
+		} else {
+			nulls++
+		}
+	}
+	if nulls > 0 {
+		node.Validity, node.NullCount = bm, nulls
+	}
+}
+
+// listLayer fills node's offsets and validity and returns the child slots.
+func listLayer(node *PathNode, layer RepDefLayer, lv Levels, slots []int32) []int32 {
+	k := layer.RepNumber
+	child := make([]int32, 0, lv.N)
+	node.Offsets = make([]int64, node.Len+1)
+	var bm []byte
+	nulls := 0
+	for i := 0; i < node.Len; i++ {
+		s := slotEntry(slots, i)
+		d := lv.def(s)
+		if d > layer.Before {
+			if d != layer.EmptyCode {
+				if bm == nil {
+					bm = newBitmapSet(node.Len)
+				}
+				clearBit(bm, i)
+				nulls++
+			}
+			node.Offsets[i+1] = int64(len(child))
+			continue
+		}
+		child = append(child, int32(s))
+		for p := s + 1; p < lv.N && lv.Rep[p] < k; p++ {
+			if lv.Rep[p] == k-1 {
+				child = append(child, int32(p))
+			}
+		}
+		node.Offsets[i+1] = int64(len(child))
+	}
+	if nulls > 0 {
+		node.Validity, node.NullCount = bm, nulls
+	}
+	return child
+}

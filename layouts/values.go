@@ -1,0 +1,283 @@
+package layouts
+
+import (
+	"encoding/binary"
+	"fmt"
+
+	"github.com/lancego/lancego/codecs"
+)
+
+// Values accumulates decoded leaf values across chunks and pages, in the
+// shape the codecs produced them (fixed, variable, struct), so that one
+// Arrow array can be built at the end.
+type Values struct {
+	Kind codecs.BlockKind
+	// Bits is the item width of fixed-width values (1 for bitmaps).
+	Bits uint64
+	// N is the number of values (rows of FSL data).
+	N int
+	// Data holds fixed-width items or the bytes of variable-width values.
+	Data []byte
+	// Offsets holds N+1 offsets into Data for variable-width values.
+	Offsets []int64
+	// FSL are the fixed-size-list layers of fixed-width data, outer first.
+	FSL []FSLValues
+	// Children are the fields of a packed struct.
+	Children []Values
+}
+
+// FSLValues is one fixed-size-list layer: its dimension and item validity
+// (one bit per item at this layer, nil when all valid).
+type FSLValues struct {
+	Dim      uint64
+	Validity []byte
+}
+
+// itemsPerValue returns the number of items each value holds.
+func (v *Values) itemsPerValue() uint64 {
+	n := uint64(1)
+	for _, l := range v.FSL {
+		n *= l.Dim
+	}
+	return n
+}
+
+// initFrom sets the shape of an empty accumulator from a first block.
+func (v *Values) initFrom(b *codecs.Block) {
+	v.Kind, v.Bits = b.Kind, b.BitsPerValue
+	if len(b.FSL) > 0 && v.FSL == nil {
+		v.FSL = make([]FSLValues, len(b.FSL))
+		for i, l := range b.FSL {
+			v.FSL[i].Dim = l.Dimension
+		}
+	}
+	if b.Kind == codecs.KindVariable && v.Offsets == nil {
+		v.Offsets = []int64{0}
+	}
+	if b.Kind == codecs.KindStruct && v.Children == nil {
+		v.Children = make([]Values, len(b.Children))
+	}
+}
+
+// Append adds values [from, to) of b.
+func (v *Values) Append(b *codecs.Block, from, to uint64) error {
+	if from > to || to > b.NumValues {
+		return fmt.Errorf("%w: value range [%d,%d) of a block of %d", ErrCorrupt, from, to, b.NumValues)
+	}
+	if v.Kind == 0 {
+		v.initFrom(b)
+	}
+	if err := v.checkShape(b); err != nil {
+		return err
+	}
+	var err error
+	switch b.Kind {
+	case codecs.KindFixed:
+		err = v.appendFixed(b, from, to)
+	case codecs.KindVariable:
+		err = v.appendVariable(b, from, to)
+	case codecs.KindStruct:
+		for i := range b.Children {
+			if err = v.Children[i].Append(&b.Children[i], from, to); err != nil {
+				return err
+			}
+		}
+	default:
+		err = fmt.Errorf("%w: block kind %d", ErrCorrupt, b.Kind)
+	}
+	if err == nil {
+		v.N += int(to - from)
+	}
+	return err
+}
+
+func (v *Values) checkShape(b *codecs.Block) error {
+	if b.Kind != v.Kind || b.BitsPerValue != v.Bits || len(b.FSL) != len(v.FSL) ||
+		len(b.Children) != len(v.Children) {
+		return fmt.Errorf("%w: chunks of one column decode to different value shapes", ErrCorrupt)
+	}
+	for i, l := range b.FSL {
+		if l.Dimension != v.FSL[i].Dim {
+			return fmt.Errorf("%w: fixed-size list dimension changes between chunks", ErrCorrupt)
+		}
+	}
+	return nil
+}
+
+func (v *Values) appendFixed(b *codecs.Block, from, to uint64) error {
+	per := v.itemsPerValue()
+	items := uint64(v.N) * per
+	if err := v.appendFSLValidity(b, from, to); err != nil {
+		return err
+	}
+	if v.Bits == 1 {
+		need := (to*per + 7) / 8
+		if uint64(len(b.Data)) < need {
+			return fmt.Errorf("%w: bitmap of %d bytes for %d bits", ErrCorrupt, len(b.Data), to*per)
+		}
+		v.Data = appendBits(v.Data, int(items), b.Data, int(from*per), int((to-from)*per))
+		return nil
+	}
+	w := v.Bits / 8
+	lo, hi := from*per*w, to*per*w
+	if v.Bits%8 != 0 || hi > uint64(len(b.Data)) {
+		return fmt.Errorf("%w: %d-bit values: need %d bytes, block has %d", ErrCorrupt, v.Bits, hi, len(b.Data))
+	}
+	if v.Data == nil && from == 0 {
+		v.Data = b.Data[:hi:hi] // zero copy for the first block
+		return nil
+	}
+	v.Data = append(v.Data, b.Data[lo:hi]...)
+	return nil
+}
+
+func (v *Values) appendFSLValidity(b *codecs.Block, from, to uint64) error {
+	cum := uint64(1)
+	for i, l := range b.FSL {
+		cum *= l.Dimension
+		dst := &v.FSL[i]
+		have := uint64(v.N) * cum
+		if l.Validity == nil && dst.Validity == nil {
+			continue
+		}
+		if dst.Validity == nil {
+			dst.Validity = appendBits(nil, 0, nil, 0, int(have))
+		}
+		if l.Validity != nil && uint64(len(l.Validity))*8 < to*cum {
+			return fmt.Errorf("%w: fixed-size list validity too short", ErrCorrupt)
+		}
+		dst.Validity = appendBits(dst.Validity, int(have), l.Validity, int(from*cum), int((to-from)*cum))
+	}
+	return nil
+}
+
+func readOffset(b []byte, bits int, i uint64) uint64 {
+	if bits == 32 {
+		return uint64(binary.LittleEndian.Uint32(b[i*4:]))
+	}
+	return binary.LittleEndian.Uint64(b[i*8:])
+}
+
+func (v *Values) appendVariable(b *codecs.Block, from, to uint64) error {
+	if b.OffsetBits != 32 && b.OffsetBits != 64 {
+		return fmt.Errorf("%w: %d-bit offsets", ErrCorrupt, b.OffsetBits)
+	}
+	w := uint64(b.OffsetBits / 8)
+	if uint64(len(b.Offsets))/w < b.NumValues+1 {
+		return fmt.Errorf("%w: %d offsets for %d values", ErrCorrupt, uint64(len(b.Offsets))/w, b.NumValues)
+	}
+	start := readOffset(b.Offsets, b.OffsetBits, from)
+	end := readOffset(b.Offsets, b.OffsetBits, to)
+	if start > end || end > uint64(len(b.Data)) {
+		return fmt.Errorf("%w: value bytes [%d,%d) outside %d", ErrCorrupt, start, end, len(b.Data))
+	}
+	base := v.Offsets[len(v.Offsets)-1] - int64(start)
+	prev := start
+	for i := from + 1; i <= to; i++ {
+		o := readOffset(b.Offsets, b.OffsetBits, i)
+		if o < prev || o > end {
+			return fmt.Errorf("%w: offsets decrease or exceed the data", ErrCorrupt)
+		}
+		v.Offsets = append(v.Offsets, base+int64(o))
+		prev = o
+	}
+	v.Data = append(v.Data, b.Data[start:end]...)
+	return nil
+}
+
+// AppendGather appends dict[idx[i]] for i in [from, to), where idx is a
+// fixed-width block of 8/16/32/64-bit unsigned indices.
+func (v *Values) AppendGather(dict *codecs.Block, idx *codecs.Block, from, to uint64) error {
+	if idx.Kind != codecs.KindFixed || idx.BitsPerValue%8 != 0 || idx.BitsPerValue == 0 ||
+		idx.BitsPerValue > 64 || len(idx.FSL) > 0 {
+		return fmt.Errorf("%w: dictionary indices are not fixed-width integers", ErrCorrupt)
+	}
+	w := idx.BitsPerValue / 8
+	if to > idx.NumValues || uint64(len(idx.Data)) < to*w {
+		return fmt.Errorf("%w: dictionary index block too short", ErrCorrupt)
+	}
+	for i := from; i < to; i++ {
+		k := readUint(idx.Data[i*w:], w)
+		if k >= dict.NumValues {
+			return fmt.Errorf("%w: dictionary index %d of %d entries", ErrCorrupt, k, dict.NumValues)
+		}
+		if err := v.Append(dict, k, k+1); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func readUint(b []byte, w uint64) uint64 {
+	switch w {
+	case 1:
+		return uint64(b[0])
+	case 2:
+		return uint64(binary.LittleEndian.Uint16(b))
+	case 4:
+		return uint64(binary.LittleEndian.Uint32(b))
+	default:
+		return binary.LittleEndian.Uint64(b)
+	}
+}
+
+// AppendEmpty adds n placeholder values (zero bytes, empty strings) for
+// slots whose value is null and was not stored.
+func (v *Values) AppendEmpty(n int) {
+	if n <= 0 {
+		return
+	}
+	switch v.Kind {
+	case codecs.KindFixed:
+		per := v.itemsPerValue()
+		items := uint64(v.N) * per
+		cum := uint64(1)
+		for i := range v.FSL {
+			cum *= v.FSL[i].Dim
+			if v.FSL[i].Validity != nil {
+				v.FSL[i].Validity = appendBits(v.FSL[i].Validity, v.N*int(cum), nil, 0, n*int(cum))
+			}
+		}
+		if v.Bits == 1 {
+			v.Data = appendBits(v.Data, int(items), make([]byte, (uint64(n)*per+7)/8), 0, n*int(per))
+		} else {
+			v.Data = append(v.Data, make([]byte, uint64(n)*per*(v.Bits/8))...)
+		}
+	case codecs.KindVariable:
+		last := v.Offsets[len(v.Offsets)-1]
+		for i := 0; i < n; i++ {
+			v.Offsets = append(v.Offsets, last)
+		}
+	case codecs.KindStruct:
+		for i := range v.Children {
+			v.Children[i].AppendEmpty(n)
+		}
+	}
+	v.N += n
+}
+
+// InitShape gives an empty accumulator the shape of b without adding values.
+func (v *Values) InitShape(b *codecs.Block) {
+	if v.Kind == 0 {
+		v.initFrom(b)
+	}
+}
+
+// Block returns the accumulated values as a block (sharing memory).
+func (v *Values) Block() codecs.Block {
+	b := codecs.Block{Kind: v.Kind, NumValues: uint64(v.N), BitsPerValue: v.Bits, Data: v.Data}
+	for _, l := range v.FSL {
+		b.FSL = append(b.FSL, codecs.FSLLayer{Dimension: l.Dim, Validity: l.Validity})
+	}
+	if v.Kind == codecs.KindVariable {
+		b.OffsetBits = 64
+		b.Offsets = make([]byte, 8*len(v.Offsets))
+		for i, o := range v.Offsets {
+			binary.LittleEndian.PutUint64(b.Offsets[8*i:], uint64(o))
+		}
+	}
+	for i := range v.Children {
+		b.Children = append(b.Children, v.Children[i].Block())
+	}
+	return b
+}

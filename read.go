@@ -1,0 +1,167 @@
+package lance
+
+import (
+	"context"
+
+	"fmt"
+	"github.com/apache/arrow-go/v18/arrow"
+	"sort"
+
+	"github.com/lancego/lancego/format"
+	"github.com/lancego/lancego/layouts"
+)
+
+// rowRange is a half-open range of file rows.
+type rowRange struct{ from, to uint64 }
+
+// piece is the part of a row range that falls in one page.
+type piece struct {
+	page     *pageState
+	from, to uint64 // page-relative rows
+	span     layouts.ChunkSpan
+	data     format.Range // bytes of the page's data buffer to fetch
+	hasData  bool
+}
+
+// pieces splits row ranges (in the order given) along page boundaries.
+func (f *File) pieces(ctx context.Context, leaf *layouts.Field, ranges []rowRange) ([]piece, error) {
+	pages := f.meta.Columns[leaf.Column].GetPages()
+	starts := make([]uint64, len(pages)+1)
+	for i, p := range pages {
+		starts[i+1] = starts[i] + p.GetLength()
+	}
+	var out []piece
+	for _, r := range ranges {
+		for row := r.from; row < r.to; {
+			i := sort.Search(len(pages), func(i int) bool { return starts[i+1] > row }) // page holding row
+			if i == len(pages) {
+				return nil, fmt.Errorf("%w: row %d beyond column %d", ErrInvalidArgument, row, leaf.Column)
+			}
+			st, err := f.page(ctx, leaf.Column, i, leafType(leaf))
+			if err != nil {
+				return nil, err
+			}
+			end := min(r.to, starts[i+1])
+			out = append(out, piece{page: st, from: row - starts[i], to: end - starts[i]})
+			row = end
+		}
+	}
+	return out, nil
+}
+
+// planPiece computes the data bytes a piece needs.
+func planPiece(p *piece) error {
+	st := p.page
+	if st.blob != nil {
+		st = st.blob.inner
+	}
+	switch {
+	case st.mini != nil:
+		span, err := st.mini.ChunksForRows(p.from, p.to)
+		if err != nil {
+			return err
+		}
+		first, last := st.mini.Chunks[span.First], st.mini.Chunks[span.Last]
+		p.span = span
+		p.data = format.Range{Offset: st.bufs[1].Offset + first.Offset, Length: last.Offset + last.Size - first.Offset}
+		p.hasData = true
+	case st.full != nil:
+		lo, hi, err := st.full.RowBytes(p.from, p.to)
+		if err != nil {
+			return err
+		}
+		p.data = format.Range{Offset: st.bufs[0].Offset + lo, Length: hi - lo}
+		p.hasData = true
+	}
+	return nil
+}
+
+// readLeaf decodes the rows of ranges (in order) of one leaf column.
+func (f *File) readLeaf(ctx context.Context, leaf *layouts.Field, ranges []rowRange) (layouts.LeafData, error) {
+	ps, err := f.pieces(ctx, leaf, ranges)
+	if err != nil {
+		return layouts.LeafData{}, err
+	}
+	var want []format.Range
+	for i := range ps {
+		if err := planPiece(&ps[i]); err != nil {
+			return layouts.LeafData{}, f.pageErr(ps[i].page, err)
+		}
+		if ps[i].hasData {
+			want = append(want, ps[i].data)
+		}
+	}
+	got, err := f.fetch(ctx, want, ranges[0].from)
+	if err != nil {
+		return layouts.LeafData{}, err
+	}
+	out := layouts.LeafData{Values: &layouts.Values{}}
+	next := 0
+	for i := range ps {
+		var data []byte
+		if ps[i].hasData {
+			data = got[next]
+			next++
+		}
+		node, err := f.decodePiece(ctx, leaf, &ps[i], data, out.Values)
+		if err != nil {
+			return layouts.LeafData{}, f.pageErr(ps[i].page, err)
+		}
+		if out.Node == nil {
+			out.Node = node
+		} else if err := layouts.AppendNode(out.Node, node); err != nil {
+			return layouts.LeafData{}, f.pageErr(ps[i].page, err)
+		}
+	}
+	if leafLen := out.Node.Leaf().Len; leafLen != out.Values.N {
+		return out, fmt.Errorf("lance: %s: column %d: %w: levels expect %d values, pages hold %d",
+			f.url, leaf.Column, layouts.ErrCorrupt, leafLen, out.Values.N)
+	}
+	return out, nil
+}
+
+func (f *File) pageErr(st *pageState, err error) error {
+	return fmt.Errorf("lance: %s: column %d page %d: %w", f.url, st.col, st.index, err)
+}
+
+// decodePiece decodes one piece into vals and returns its structure.
+func (f *File) decodePiece(ctx context.Context, leaf *layouts.Field, p *piece, data []byte, vals *layouts.Values) (*layouts.PathNode, error) {
+	st := p.page
+	set := st.set()
+	if err := layouts.CheckLayers(set, f.paths[leaf]); err != nil {
+		return nil, err
+	}
+	var lv layouts.Levels
+	var err error
+	switch {
+	case st.blob != nil:
+		lv, err = f.decodeBlobPiece(ctx, leaf, p, data, vals)
+	case leaf.BlobV2:
+		lv, err = f.decodeBlobV2Piece(ctx, p, data, vals)
+	default:
+		err = decodeRows(st, p, data, &lv, vals, leafType(leaf))
+	}
+	if err != nil {
+		return nil, err
+	}
+	return layouts.Unravel(set, lv)
+}
+
+// decodeRows decodes a piece of a mini-block, full-zip or constant page.
+func decodeRows(st *pageState, p *piece, data []byte, lv *layouts.Levels, vals *layouts.Values, leaf arrow.DataType) error {
+	switch {
+	case st.mini != nil:
+		chunks := make([][]byte, 0, p.span.Last-p.span.First+1)
+		base := st.mini.Chunks[p.span.First].Offset
+		for c := p.span.First; c <= p.span.Last; c++ {
+			ch := st.mini.Chunks[c]
+			chunks = append(chunks, data[ch.Offset-base:ch.Offset-base+ch.Size])
+		}
+		return st.mini.DecodeRows(p.span, chunks, p.from, p.to, lv, vals)
+	case st.full != nil:
+		return st.full.DecodeRows(data, lv, vals)
+	case st.cnst != nil:
+		return st.cnst.DecodeRows(p.from, p.to, lv, vals, leaf)
+	}
+	return fmt.Errorf("%w: page without decoder", ErrUnsupported)
+}

@@ -1,0 +1,194 @@
+package lance
+
+import (
+	"context"
+	"fmt"
+	"iter"
+	"sync/atomic"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+)
+
+// ScanOptions selects what a scan returns.
+type ScanOptions struct {
+	// Columns are top-level column names; empty means all.
+	Columns []string
+	// From and To bound the rows [From, To); To == 0 means NumRows.
+	From, To uint64
+	// BatchSize is the number of rows per batch (DefaultBatchSize if 0).
+	BatchSize int
+}
+
+// projection resolves column names to top-level field indices.
+func (f *File) projection(names []string) ([]int, *arrow.Schema, error) {
+	if len(names) == 0 {
+		idx := make([]int, len(f.fields))
+		for i := range idx {
+			idx[i] = i
+		}
+		return idx, f.schema, nil
+	}
+	var idx []int
+	var fields []arrow.Field
+	for _, n := range names {
+		i := f.schema.FieldIndices(n)
+		if len(i) == 0 {
+			return nil, nil, fmt.Errorf("%w: no column %q in %s", ErrInvalidArgument, n, f.url)
+		}
+		idx = append(idx, i[0])
+		fields = append(fields, f.schema.Field(i[0]))
+	}
+	md := f.schema.Metadata()
+	return idx, arrow.NewSchema(fields, &md), nil
+}
+
+// readBatch reads the rows of ranges (in order) for the projected fields.
+func (f *File) readBatch(ctx context.Context, cols []int, schema *arrow.Schema, ranges []rowRange) (arrow.RecordBatch, error) {
+	var nrows uint64
+	for _, r := range ranges {
+		nrows += r.to - r.from
+	}
+	arrays := make([]arrow.Array, 0, len(cols))
+	defer func() {
+		for _, a := range arrays {
+			a.Release()
+		}
+	}()
+	for _, c := range cols {
+		a, err := f.readField(ctx, c, ranges, nrows)
+		if err != nil {
+			return nil, err
+		}
+		arrays = append(arrays, a)
+	}
+	return array.NewRecordBatch(schema, arrays, int64(nrows)), nil
+}
+
+func (f *File) readField(ctx context.Context, c int, ranges []rowRange, nrows uint64) (arrow.Array, error) {
+	top := f.fields[c]
+	if nrows == 0 {
+		return array.MakeArrayOfNull(memoryAllocator(f), top.Type, 0), nil
+	}
+	leaves := f.leaves[c]
+	data := make([]layoutsLeafData, len(leaves))
+	for i, l := range leaves {
+		d, err := f.readLeaf(ctx, l, ranges)
+		if err != nil {
+			return nil, err
+		}
+		data[i] = d
+	}
+	a, err := buildArray(top, data)
+	if err != nil {
+		return nil, fmt.Errorf("lance: %s: field %q: %w", f.url, top.Name, err)
+	}
+	if uint64(a.Len()) != nrows {
+		a.Release()
+		return nil, fmt.Errorf("lance: %s: field %q: decoded %d rows, want %d", f.url, top.Name, a.Len(), nrows)
+	}
+	return a, nil
+}
+
+// Batches scans the file and yields record batches in row order. The
+// caller must Release each batch.
+func (f *File) Batches(ctx context.Context, opts ScanOptions) iter.Seq2[arrow.RecordBatch, error] {
+	return func(yield func(arrow.RecordBatch, error) bool) {
+		cols, schema, err := f.projection(opts.Columns)
+		if err != nil {
+			yield(nil, err)
+			return
+		}
+		from, to, size, err := f.scanBounds(opts)
+		if err != nil {
+			yield(nil, err)
+			return
+		}
+		for row := from; row < to; row += size {
+			rec, err := f.readBatch(ctx, cols, schema, []rowRange{{row, min(row+size, to)}})
+			if !yield(rec, err) || err != nil {
+				return
+			}
+		}
+	}
+}
+
+func (f *File) scanBounds(opts ScanOptions) (from, to, size uint64, err error) {
+	from, to = opts.From, opts.To
+	if to == 0 {
+		to = f.NumRows()
+	}
+	if from > to || to > f.NumRows() {
+		return 0, 0, 0, fmt.Errorf("%w: rows [%d,%d) of a file of %d", ErrInvalidArgument, from, to, f.NumRows())
+	}
+	size = uint64(DefaultBatchSize)
+	if opts.BatchSize > 0 {
+		size = uint64(opts.BatchSize)
+	}
+	return from, to, size, nil
+}
+
+// Scan returns a RecordReader over the file's rows for opts. The reader
+// uses ctx for all its reads; Release it when done.
+func (f *File) Scan(ctx context.Context, opts ScanOptions) (array.RecordReader, error) {
+	_, schema, err := f.projection(opts.Columns)
+	if err != nil {
+		return nil, err
+	}
+	if _, _, _, err := f.scanBounds(opts); err != nil {
+		return nil, err
+	}
+	next, stop := iter.Pull2(f.Batches(ctx, opts))
+	r := &scanReader{schema: schema, next: next, stop: stop}
+	r.refs.Store(1)
+	return r, nil
+}
+
+type scanReader struct {
+	refs   atomic.Int64
+	schema *arrow.Schema
+	next   func() (arrow.RecordBatch, error, bool)
+	stop   func()
+	cur    arrow.RecordBatch
+	err    error
+}
+
+func (r *scanReader) Retain()               { r.refs.Add(1) }
+func (r *scanReader) Schema() *arrow.Schema { return r.schema }
+func (r *scanReader) Err() error            { return r.err }
+
+// RecordBatch returns the current batch, valid until the next call to Next.
+func (r *scanReader) RecordBatch() arrow.RecordBatch { return r.cur }
+
+// Record returns the current batch (deprecated name kept for the interface).
+func (r *scanReader) Record() arrow.RecordBatch { return r.cur }
+
+func (r *scanReader) Next() bool {
+	if r.cur != nil {
+		r.cur.Release()
+		r.cur = nil
+	}
+	if r.err != nil {
+		return false
+	}
+	rec, err, ok := r.next()
+	if !ok {
+		return false
+	}
+	if err != nil {
+		r.err = err
+		return false
+	}
+	r.cur = rec
+	return true
+}
+
+func (r *scanReader) Release() {
+	if r.refs.Add(-1) == 0 {
+		if r.cur != nil {
+			r.cur.Release()
+			r.cur = nil
+		}
+		r.stop()
+	}
+}

@@ -1,0 +1,39 @@
+package lance
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/lancego/lancego/layouts"
+)
+
+type layoutsLeafData = layouts.LeafData
+
+func buildArray(f *layouts.Field, data []layouts.LeafData) (arrow.Array, error) {
+	return layouts.BuildArray(f, data)
+}
+
+func memoryAllocator(*File) memory.Allocator { return memory.DefaultAllocator }
+
+// Take returns the rows with the given indices, in the order asked
+// (duplicates allowed), for the named top-level columns (all if empty).
+func (f *File) Take(ctx context.Context, rows []uint64, columns []string) (arrow.RecordBatch, error) {
+	cols, schema, err := f.projection(columns)
+	if err != nil {
+		return nil, err
+	}
+	var ranges []rowRange
+	for _, r := range rows {
+		if r >= f.NumRows() {
+			return nil, fmt.Errorf("%w: row %d of a file of %d rows", ErrInvalidArgument, r, f.NumRows())
+		}
+		if n := len(ranges); n > 0 && ranges[n-1].to == r {
+			ranges[n-1].to++
+			continue
+		}
+		ranges = append(ranges, rowRange{r, r + 1})
+	}
+	return f.readBatch(ctx, cols, schema, ranges)
+}
