@@ -1,0 +1,238 @@
+package main
+
+import (
+	"context"
+	"encoding/csv"
+	"flag"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	lance "github.com/lancego/lancego"
+	"github.com/lancego/lancego/internal/valuejson"
+)
+
+type catOptions struct {
+	columns, rows, take, format string
+	batch                       int
+}
+
+func runCat(ctx context.Context, args []string, out io.Writer) error {
+	fs := flag.NewFlagSet("cat", flag.ContinueOnError)
+	var o catOptions
+	fs.StringVar(&o.columns, "columns", "", "comma-separated top-level columns (default all)")
+	fs.StringVar(&o.rows, "rows", "", "row range START:END (either side may be empty)")
+	fs.StringVar(&o.take, "take", "", "comma-separated row indices, returned in that order")
+	fs.StringVar(&o.format, "format", "table", "json, table or csv")
+	fs.IntVar(&o.batch, "batch-size", lance.DefaultBatchSize, "rows per batch while scanning")
+	if err := fs.Parse(splitArgs(args, nil)); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		return fmt.Errorf("cat takes one URL")
+	}
+	if o.take != "" && o.rows != "" {
+		return fmt.Errorf("--take and --rows cannot be combined")
+	}
+	f, err := lance.Open(ctx, fs.Arg(0))
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	w, err := newRowWriter(o.format, out)
+	if err != nil {
+		return err
+	}
+	if err := readInto(ctx, f, o, w); err != nil {
+		return err
+	}
+	return w.Close()
+}
+
+func splitList(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return strings.Split(s, ",")
+}
+
+func readInto(ctx context.Context, f *lance.File, o catOptions, w rowWriter) error {
+	cols := splitList(o.columns)
+	if o.take != "" {
+		var rows []uint64
+		for _, s := range splitList(o.take) {
+			r, err := strconv.ParseUint(strings.TrimSpace(s), 10, 64)
+			if err != nil {
+				return fmt.Errorf("--take: %q is not a row index", s)
+			}
+			rows = append(rows, r)
+		}
+		rec, err := f.Take(ctx, rows, cols)
+		if err != nil {
+			return err
+		}
+		defer rec.Release()
+		return w.Write(rec)
+	}
+	from, to, err := parseRows(o.rows, f.NumRows())
+	if err != nil {
+		return err
+	}
+	for rec, err := range f.Batches(ctx, lance.ScanOptions{Columns: cols, From: from, To: to, BatchSize: o.batch}) {
+		if err != nil {
+			return err
+		}
+		err = w.Write(rec)
+		rec.Release()
+		if err != nil {
+			return err
+		}
+	}
+	if from == to {
+		return w.Empty(f, cols)
+	}
+	return nil
+}
+
+func parseRows(s string, n uint64) (uint64, uint64, error) {
+	if s == "" {
+		return 0, n, nil
+	}
+	a, b, ok := strings.Cut(s, ":")
+	if !ok {
+		return 0, 0, fmt.Errorf("--rows wants START:END, got %q", s)
+	}
+	from, to := uint64(0), n
+	var err error
+	if a != "" {
+		if from, err = strconv.ParseUint(a, 10, 64); err != nil {
+			return 0, 0, fmt.Errorf("--rows: bad start %q", a)
+		}
+	}
+	if b != "" {
+		if to, err = strconv.ParseUint(b, 10, 64); err != nil {
+			return 0, 0, fmt.Errorf("--rows: bad end %q", b)
+		}
+	}
+	to = min(to, n)
+	if from > to {
+		from = to
+	}
+	return from, to, nil
+}
+
+// rowWriter prints record batches in one output format.
+type rowWriter interface {
+	Write(rec arrow.RecordBatch) error
+	// Empty is called when no batch was written.
+	Empty(f *lance.File, cols []string) error
+	Close() error
+}
+
+func newRowWriter(format string, out io.Writer) (rowWriter, error) {
+	switch format {
+	case "json":
+		return &jsonWriter{out: out}, nil
+	case "table":
+		return &textWriter{tw: tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)}, nil
+	case "csv":
+		return &textWriter{csv: csv.NewWriter(out)}, nil
+	}
+	return nil, fmt.Errorf("--format must be json, table or csv, not %q", format)
+}
+
+type jsonWriter struct {
+	out io.Writer
+	w   *valuejson.Writer
+}
+
+func (j *jsonWriter) Write(rec arrow.RecordBatch) error {
+	if j.w == nil {
+		j.w = valuejson.NewWriter(rec.Schema())
+	}
+	return j.w.Append(rec)
+}
+
+func (j *jsonWriter) Empty(f *lance.File, cols []string) error {
+	if j.w != nil {
+		return nil
+	}
+	rec, err := f.Take(context.Background(), nil, cols)
+	if err != nil {
+		return err
+	}
+	defer rec.Release()
+	return j.Write(rec)
+}
+
+func (j *jsonWriter) Close() error {
+	if j.w == nil {
+		return nil
+	}
+	_, err := j.w.WriteTo(j.out)
+	return err
+}
+
+type textWriter struct {
+	tw     *tabwriter.Writer
+	csv    *csv.Writer
+	header bool
+}
+
+func (t *textWriter) row(cells []string) error {
+	if t.csv != nil {
+		return t.csv.Write(cells)
+	}
+	_, err := fmt.Fprintln(t.tw, strings.Join(cells, "\t"))
+	return err
+}
+
+func (t *textWriter) Write(rec arrow.RecordBatch) error {
+	if !t.header {
+		t.header = true
+		names := make([]string, rec.NumCols())
+		for i, f := range rec.Schema().Fields() {
+			names[i] = f.Name
+		}
+		if err := t.row(names); err != nil {
+			return err
+		}
+	}
+	fns := make([]func(int) string, rec.NumCols())
+	for i, c := range rec.Columns() {
+		fn, err := valuejson.TextFunc(c)
+		if err != nil {
+			return err
+		}
+		nulls := c
+		fns[i] = func(r int) string {
+			if nulls.IsNull(r) {
+				return "null"
+			}
+			return fn(r)
+		}
+	}
+	cells := make([]string, len(fns))
+	for r := 0; r < int(rec.NumRows()); r++ {
+		for i, fn := range fns {
+			cells[i] = fn(r)
+		}
+		if err := t.row(cells); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (t *textWriter) Empty(*lance.File, []string) error { return nil }
+
+func (t *textWriter) Close() error {
+	if t.csv != nil {
+		t.csv.Flush()
+		return t.csv.Error()
+	}
+	return t.tw.Flush()
+}

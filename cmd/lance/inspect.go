@@ -1,0 +1,159 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	lance "github.com/lancego/lancego"
+	"github.com/lancego/lancego/format"
+	"github.com/lancego/lancego/format/pb/file2pb"
+	"github.com/lancego/lancego/layouts"
+)
+
+// inspectReport is what `lance inspect --json` prints.
+type inspectReport struct {
+	URL            string            `json:"url"`
+	Version        string            `json:"version"`
+	FileSize       uint64            `json:"file_size"`
+	NumRows        uint64            `json:"num_rows"`
+	NumColumns     int               `json:"num_columns"`
+	GlobalBuffers  []format.Range    `json:"global_buffers"`
+	MetadataBytes  uint64            `json:"metadata_bytes"`
+	SchemaMetadata map[string]string `json:"schema_metadata,omitempty"`
+	Fields         []fieldReport     `json:"fields"`
+	Columns        []columnReport    `json:"columns"`
+}
+
+type fieldReport struct {
+	Name        string            `json:"name"`
+	ID          int32             `json:"id"`
+	ParentID    int32             `json:"parent_id"`
+	LogicalType string            `json:"logical_type"`
+	Nullable    bool              `json:"nullable"`
+	Column      int               `json:"column"`
+	Metadata    map[string]string `json:"metadata,omitempty"`
+	Depth       int               `json:"depth"`
+}
+
+type columnReport struct {
+	Column int          `json:"column"`
+	Field  string       `json:"field"`
+	Pages  []pageReport `json:"pages"`
+}
+
+type pageReport struct {
+	Rows        uint64            `json:"rows"`
+	FirstRow    uint64            `json:"first_row"`
+	BufferSizes []uint64          `json:"buffer_sizes"`
+	Bytes       uint64            `json:"bytes"`
+	Layout      *layouts.PageInfo `json:"layout,omitempty"`
+	Error       string            `json:"error,omitempty"`
+}
+
+func runInspect(ctx context.Context, args []string, out io.Writer) error {
+	fs := flag.NewFlagSet("inspect", flag.ContinueOnError)
+	asJSON := fs.Bool("json", false, "print one JSON object")
+	if err := fs.Parse(splitArgs(args, map[string]bool{"json": true})); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		return fmt.Errorf("inspect takes one URL")
+	}
+	f, err := lance.Open(ctx, fs.Arg(0))
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	rep := buildReport(f)
+	if *asJSON {
+		enc := json.NewEncoder(out)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		return enc.Encode(rep)
+	}
+	printReport(out, rep)
+	return nil
+}
+
+func buildReport(f *lance.File) inspectReport {
+	m := f.Metadata()
+	rep := inspectReport{URL: f.URL(), Version: m.Version.String(), FileSize: m.FileSize, NumRows: m.NumRows,
+		NumColumns: m.NumColumns(), GlobalBuffers: m.GlobalBuffers, MetadataBytes: m.MetadataRange().Length,
+		SchemaMetadata: m.SchemaMetadata}
+	depth := 0
+	var walk func(fl *format.Field)
+	walk = func(fl *format.Field) {
+		rep.Fields = append(rep.Fields, fieldReport{Name: fl.Name, ID: fl.ID, ParentID: fl.ParentID,
+			LogicalType: fl.LogicalType, Nullable: fl.Nullable, Column: fl.Column, Metadata: fl.Metadata, Depth: depth})
+		depth++
+		for _, c := range fl.Children {
+			walk(c)
+		}
+		depth--
+	}
+	for _, fl := range m.Schema.Fields {
+		walk(fl)
+	}
+	for c, col := range m.Columns {
+		cr := columnReport{Column: c}
+		if fl := m.Schema.ColumnField(c); fl != nil {
+			cr.Field = fl.Name
+		}
+		for _, pg := range col.GetPages() {
+			cr.Pages = append(cr.Pages, pageReportOf(pg))
+		}
+		rep.Columns = append(rep.Columns, cr)
+	}
+	return rep
+}
+
+func pageReportOf(pg *file2pb.ColumnMetadata_Page) pageReport {
+	pr := pageReport{Rows: pg.GetLength(), FirstRow: pg.GetPriority(), BufferSizes: pg.GetBufferSizes()}
+	for _, s := range pr.BufferSizes {
+		pr.Bytes += s
+	}
+	layout, err := format.DecodePageLayout(pg)
+	if err != nil {
+		pr.Error = err.Error()
+	} else {
+		info := layouts.DescribePage(layout)
+		pr.Layout = &info
+	}
+	return pr
+}
+
+func printReport(out io.Writer, r inspectReport) {
+	fmt.Fprintf(out, "%s\n  version %s, %d rows, %d columns, %d bytes (metadata %d bytes, %d global buffers)\n",
+		r.URL, r.Version, r.NumRows, r.NumColumns, r.FileSize, r.MetadataBytes, len(r.GlobalBuffers))
+	fmt.Fprintln(out, "schema:")
+	for _, f := range r.Fields {
+		null := ""
+		if f.Nullable {
+			null = " nullable"
+		}
+		col := ""
+		if f.Column >= 0 {
+			col = fmt.Sprintf("  [column %d]", f.Column)
+		}
+		md := ""
+		if len(f.Metadata) > 0 {
+			b, _ := json.Marshal(f.Metadata)
+			md = " " + string(b)
+		}
+		fmt.Fprintf(out, "  %s%s: %s%s%s%s\n", strings.Repeat("  ", f.Depth), f.Name, f.LogicalType, null, md, col)
+	}
+	for _, c := range r.Columns {
+		fmt.Fprintf(out, "column %d (%s): %d page(s)\n", c.Column, c.Field, len(c.Pages))
+		for i, p := range c.Pages {
+			desc := p.Error
+			if p.Layout != nil {
+				desc = p.Layout.String()
+			}
+			fmt.Fprintf(out, "  page %d: rows %d (from %d), %d bytes %v\n    %s\n", i, p.Rows, p.FirstRow, p.Bytes, p.BufferSizes, desc)
+		}
+	}
+}
