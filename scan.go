@@ -8,6 +8,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/lancego/lancego/layouts"
 )
 
 // ScanOptions selects what a scan returns.
@@ -83,9 +84,9 @@ func (f *File) readField(ctx context.Context, c int, ranges []rowRange, nrows ui
 	if err != nil {
 		return nil, fmt.Errorf("lance: %s: field %q: %w", f.url, top.Name, err)
 	}
-	if uint64(a.Len()) != nrows {
+	if n := a.Len(); uint64(n) != nrows {
 		a.Release()
-		return nil, fmt.Errorf("lance: %s: field %q: decoded %d rows, want %d", f.url, top.Name, a.Len(), nrows)
+		return nil, fmt.Errorf("lance: %s: field %q: %w: decoded %d rows, want %d", f.url, top.Name, layouts.ErrCorrupt, n, nrows)
 	}
 	return a, nil
 }

@@ -56,3 +56,21 @@ func (s *localSource) Fetch(ctx context.Context, ranges []format.Range, _ uint64
 	}
 	return out, nil
 }
+
+// bytesSource serves a file held in memory.
+type bytesSource struct{ b []byte }
+
+func (s bytesSource) Size() int64  { return int64(len(s.b)) }
+func (s bytesSource) Close() error { return nil }
+
+func (s bytesSource) Fetch(ctx context.Context, ranges []format.Range, _ uint64) ([][]byte, error) {
+	out := make([][]byte, len(ranges))
+	for i, r := range ranges {
+		end, ok := r.End()
+		if !ok || end > uint64(len(s.b)) {
+			return nil, fmt.Errorf("%w: range %v outside file of %d bytes", format.ErrCorrupt, r, len(s.b))
+		}
+		out[i] = s.b[r.Offset:end:end]
+	}
+	return out, ctx.Err()
+}

@@ -8,31 +8,55 @@ import (
 // numValues values (FSL data: rows) with the chunk codec tree enc. bufs are
 // the chunk's value buffers in order (MiniBlockLayout.num_buffers of them),
 // already stripped of chunk padding only as far as the recorded sizes go.
+//
+// Accepted trees: Flat, InlineBitpacking, Variable(offsets=Flat 32/64),
+// Fsst(Variable), PackedStruct(Flat), FixedSizeList…→Flat (validity buffers
+// first, outer layer first), Rle(Flat, Flat 8/16/32), ByteStreamSplit(Flat
+// 32/64), Constant, and General(any of these; buffer 0 is decompressed).
+// The result may alias bufs.
 func DecodeMiniBlock(enc *pb.CompressiveEncoding, bufs [][]byte, numValues uint64) (Block, error) {
-	return Block{}, ErrUnsupported
+	var d Decompressor
+	defer d.Close()
+	return decodeMiniBlock(&d, enc, bufs, numValues, 0)
 }
 
 // DecodeBlock decodes a whole buffer encoded with a block codec (rep/def
 // levels, dictionaries, constant-page values) holding numValues values.
+//
+// Accepted trees: Flat, InlineBitpacking, OutOfLineBitpacking(Flat W),
+// Variable (block form), FixedSizeList…→Flat (rows zipped with validity),
+// Constant, PackedStruct(Flat), Rle (2.2 block form) and General(any of
+// these; variable inners use the Variable block form). The result may alias
+// buf.
 func DecodeBlock(enc *pb.CompressiveEncoding, buf []byte, numValues uint64) (Block, error) {
-	return Block{}, ErrUnsupported
+	var d Decompressor
+	defer d.Close()
+	return decodeBlock(&d, enc, buf, numValues, 0)
 }
 
 // DecodeFullZipFixed decodes numValues fixed-width full-zip values whose bytes
 // (control words already removed) are concatenated in data.
+//
+// Accepted trees: Flat, FixedSizeList…→Flat (per-row validity bytes zipped in
+// front of the items), Constant. The result may alias data.
 func DecodeFullZipFixed(enc *pb.CompressiveEncoding, data []byte, numValues uint64) (Block, error) {
-	return Block{}, ErrUnsupported
+	return decodeFullZipFixed(enc, data, numValues)
 }
 
 // DecodeFullZipVariable decodes numValues variable-width full-zip values. in
 // is a KindVariable block of the stored (possibly compressed) value bytes,
 // with the length prefixes removed.
+//
+// Accepted trees: Variable(Flat), Fsst(…), General(…) (each value compressed
+// independently) and VariablePackedStruct (result is a KindStruct block).
 func DecodeFullZipVariable(enc *pb.CompressiveEncoding, in Block) (Block, error) {
-	return Block{}, ErrUnsupported
+	var d Decompressor
+	defer d.Close()
+	return decodePerValue(&d, enc, in, 0)
 }
 
 // Describe renders a codec tree in one line, e.g.
 // "general(zstd, byte_stream_split(flat(64)))".
 func Describe(enc *pb.CompressiveEncoding) string {
-	return "?"
+	return describe(enc, 0)
 }

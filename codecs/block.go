@@ -47,4 +47,7 @@ type Block struct {
 	FSL []FSLLayer
 	// Children are the fields of a packed struct.
 	Children []Block
+	// AllNull marks a KindFixed block decoded from a Constant encoding without
+	// a value: all NumValues values are null and Data is empty.
+	AllNull bool
 }

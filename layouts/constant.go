@@ -21,6 +21,8 @@ type ConstantPage struct {
 	Value *codecs.Block
 	// rowStart[r] is the first entry of row r (nil without lists).
 	rowStart []int
+	// allNullRows marks a page without levels whose every row is null.
+	allNullRows bool
 }
 
 // NewConstantPage decodes a constant page from all its buffers. leaf is the
@@ -75,13 +77,9 @@ func (p *ConstantPage) decodeLevels(repBuf, defBuf []byte) error {
 		if p.Set.HasLists() {
 			return fmt.Errorf("%w: constant list page without levels", ErrCorrupt)
 		}
-		if p.Layout.InlineValue == nil && len(p.Layout.GetLayers()) > 0 && p.Set.MaxDef > 0 {
-			// All null, no levels: every row is null at the outer-most layer.
-			p.Levels.Def = make([]uint16, p.Levels.N)
-			for i := range p.Levels.Def {
-				p.Levels.Def[i] = p.Set.MaxDef
-			}
-		}
+		// All null without levels: every row is null at the outer-most
+		// layer; DecodeRows synthesizes those levels for the rows asked.
+		p.allNullRows = p.Layout.InlineValue == nil && p.Set.MaxDef > 0
 	}
 	if p.Levels.Rep != nil && p.Levels.Def != nil && len(p.Levels.Rep) != len(p.Levels.Def) {
 		return fmt.Errorf("%w: %d repetition and %d definition levels", ErrCorrupt, len(p.Levels.Rep), len(p.Levels.Def))
@@ -183,7 +181,15 @@ func (p *ConstantPage) DecodeRows(from, to uint64, lv *Levels, vals *Values, lea
 	if p.rowStart != nil {
 		lo, hi = p.rowStart[from], p.rowStart[to]
 	}
-	part := sliceLevels(p.Levels, lo, hi)
+	var part Levels
+	if p.allNullRows {
+		part = Levels{N: hi - lo, Def: make([]uint16, hi-lo)}
+		for i := range part.Def {
+			part.Def[i] = p.Set.MaxDef
+		}
+	} else {
+		part = sliceLevels(p.Levels, lo, hi)
+	}
 	n := visibleBefore(part, part.N, p.Set.MaxVisibleDef)
 	appendLevels(lv, part)
 	if p.Value == nil {

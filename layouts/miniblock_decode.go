@@ -130,7 +130,6 @@ func (p *MiniBlockPage) parseChunkHeader(b []byte) (chunkHeader, error) {
 	return h, nil
 }
 
-
 // byteReader reads little-endian fields with sticky bounds errors.
 type byteReader struct {
 	b   []byte

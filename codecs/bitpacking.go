@@ -1,0 +1,193 @@
+package codecs
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math/bits"
+)
+
+// DecodeInlineBitpacking decodes numValues t-bit values stored as a sequence
+// of InlineBitpacking chunks, each [width as one t-bit word][128·width bytes of
+// FastLanes-packed data] covering 1024 values (the last chunk zero-padded), and
+// appends them as t-bit little-endian words to dst. src must be consumed
+// exactly.
+func DecodeInlineBitpacking(dst, src []byte, t int, numValues uint64) ([]byte, error) {
+	if err := checkWordWidth("inline bitpacking", t, 0); err != nil {
+		return dst, err
+	}
+	wb := uint64(t / 8)
+	chunks := numValues/FastLanesBlockValues + boolToU64(numValues%FastLanesBlockValues != 0)
+	if chunks > uint64(len(src))/wb {
+		return dst, fmt.Errorf("%w: inline bitpacking: %d values need at least %d chunk headers, buffer has %d bytes", ErrCorrupt, numValues, chunks, len(src))
+	}
+	dst = growCap(dst, int(numValues*wb)+FastLanesBlockValues*int(wb))
+	pos := 0
+	for left := numValues; left > 0; {
+		if len(src)-pos < int(wb) {
+			return dst, fmt.Errorf("%w: inline bitpacking: buffer ends before chunk header (%d values left)", ErrCorrupt, left)
+		}
+		w := readUint(src[pos:], 0, t)
+		if w > uint64(t) {
+			return dst, fmt.Errorf("%w: inline bitpacking: width %d > %d", ErrCorrupt, w, t)
+		}
+		pos += int(wb)
+		need := FastLanesPackedBytes(int(w))
+		if need > len(src)-pos {
+			return dst, fmt.Errorf("%w: inline bitpacking: chunk of width %d needs %d bytes, %d left", ErrCorrupt, w, need, len(src)-pos)
+		}
+		start := len(dst)
+		dst, _ = UnpackFastLanes(dst, src[pos:pos+need], t, int(w))
+		pos += need
+		n := min(left, FastLanesBlockValues)
+		dst = dst[:start+int(n*wb)]
+		left -= n
+	}
+	if pos != len(src) {
+		return dst, fmt.Errorf("%w: inline bitpacking: %d trailing bytes after %d values", ErrCorrupt, len(src)-pos, numValues)
+	}
+	return dst, nil
+}
+
+// DecodeOutOfLineBitpacking decodes numValues values bit-packed with width w
+// into t-bit words: full FastLanes blocks followed by the n%1024 tail, either
+// packed as a zero-padded block or stored raw (t-bit words); which one is
+// inferred from len(src). Values are appended to dst as t-bit LE words.
+func DecodeOutOfLineBitpacking(dst, src []byte, t, w int, numValues uint64) ([]byte, error) {
+	if err := checkWordWidth("out-of-line bitpacking", t, w); err != nil {
+		return dst, err
+	}
+	full, tail := numValues/FastLanesBlockValues, numValues%FastLanesBlockValues
+	blockBytes := uint64(FastLanesPackedBytes(w))
+	hi, fullBytes := bits.Mul64(full, blockBytes)
+	if hi != 0 || fullBytes > uint64(len(src)) {
+		return dst, fmt.Errorf("%w: out-of-line bitpacking: %d values of width %d need more than %d bytes", ErrCorrupt, numValues, w, len(src))
+	}
+	wb := uint64(t / 8)
+	if hi, out := bits.Mul64(numValues, wb); hi != 0 || out > MaxDecodedSize {
+		return dst, fmt.Errorf("%w: out-of-line bitpacking: %d values exceed the decode limit", ErrCorrupt, numValues)
+	}
+	rawTail := tail > 0 && uint64(len(src)) == fullBytes+tail*wb
+	packedLen := fullBytes + blockBytes*boolToU64(tail > 0)
+	if !rawTail && uint64(len(src)) != packedLen {
+		return dst, fmt.Errorf("%w: out-of-line bitpacking: buffer of %d bytes fits neither packed (%d) nor raw tail (%d) for %d values", ErrCorrupt, len(src), packedLen, fullBytes+tail*wb, numValues)
+	}
+	dst = growCap(dst, int(numValues*wb)+FastLanesBlockValues*int(wb))
+	bb := int(blockBytes)
+	for b := 0; b < int(full); b++ {
+		dst, _ = UnpackFastLanes(dst, src[b*bb:], t, w)
+	}
+	if tail == 0 {
+		return dst, nil
+	}
+	if rawTail {
+		return append(dst, src[fullBytes:]...), nil
+	}
+	start := len(dst)
+	dst, _ = UnpackFastLanes(dst, src[fullBytes:], t, w)
+	return dst[:start+int(tail*wb)], nil
+}
+
+// EncodeInlineBitpacking encodes numValues t-bit LE values from src as
+// InlineBitpacking chunks (one width word per 1024 values, width = bit length
+// of the chunk's largest value) and appends them to dst.
+func EncodeInlineBitpacking(dst, src []byte, t int, numValues uint64) ([]byte, error) {
+	if err := checkWordWidth("inline bitpacking", t, 0); err != nil {
+		return dst, err
+	}
+	wb := t / 8
+	if uint64(len(src))/uint64(wb) < numValues {
+		return dst, fmt.Errorf("%w: inline bitpacking: %d values need %d bytes, have %d", ErrCorrupt, numValues, numValues*uint64(wb), len(src))
+	}
+	var block [FastLanesBlockValues * 8]byte
+	for start := uint64(0); start < numValues; start += FastLanesBlockValues {
+		n := min(numValues-start, FastLanesBlockValues)
+		chunk := src[start*uint64(wb) : (start+n)*uint64(wb)]
+		w := maxBitLen(chunk, t)
+		clear(block[:])
+		copy(block[:], chunk)
+		dst = appendUint(dst, uint64(w), t)
+		dst, _ = PackFastLanes(dst, block[:FastLanesBlockValues*wb], t, w)
+	}
+	return dst, nil
+}
+
+// EncodeOutOfLineBitpacking packs numValues t-bit LE values from src with
+// width w as out-of-line blocks, choosing a packed or raw tail like the Lance
+// writer (packed iff w·(1024−tail) < (t−w)·tail), and appends them to dst.
+func EncodeOutOfLineBitpacking(dst, src []byte, t, w int, numValues uint64) ([]byte, error) {
+	if err := checkWordWidth("out-of-line bitpacking", t, w); err != nil {
+		return dst, err
+	}
+	wb := uint64(t / 8)
+	if uint64(len(src))/wb < numValues {
+		return dst, fmt.Errorf("%w: out-of-line bitpacking: %d values need %d bytes, have %d", ErrCorrupt, numValues, numValues*wb, len(src))
+	}
+	full, tail := numValues/FastLanesBlockValues, numValues%FastLanesBlockValues
+	for b := uint64(0); b < full; b++ {
+		dst, _ = PackFastLanes(dst, src[b*FastLanesBlockValues*wb:], t, w)
+	}
+	if tail == 0 {
+		return dst, nil
+	}
+	rest := src[full*FastLanesBlockValues*wb : numValues*wb]
+	if uint64(w)*(FastLanesBlockValues-tail) < uint64(t-w)*tail {
+		var block [FastLanesBlockValues * 8]byte
+		copy(block[:], rest)
+		return PackFastLanes(dst, block[:FastLanesBlockValues*wb], t, w)
+	}
+	return append(dst, rest...), nil
+}
+
+// maxBitLen is the bit length of the largest t-bit value in src.
+func maxBitLen(src []byte, t int) int {
+	var acc uint64
+	for i := 0; i < len(src)/(t/8); i++ {
+		acc |= readUint(src, i, t)
+	}
+	return bits.Len64(acc)
+}
+
+// readUint reads the i-th t-bit little-endian word of src (t ∈ 8,16,32,64).
+func readUint(src []byte, i, t int) uint64 {
+	switch t {
+	case 8:
+		return uint64(src[i])
+	case 16:
+		return uint64(binary.LittleEndian.Uint16(src[2*i:]))
+	case 32:
+		return uint64(binary.LittleEndian.Uint32(src[4*i:]))
+	default:
+		return binary.LittleEndian.Uint64(src[8*i:])
+	}
+}
+
+// appendUint appends v as a t-bit little-endian word.
+func appendUint(dst []byte, v uint64, t int) []byte {
+	switch t {
+	case 8:
+		return append(dst, byte(v))
+	case 16:
+		return binary.LittleEndian.AppendUint16(dst, uint16(v))
+	case 32:
+		return binary.LittleEndian.AppendUint32(dst, uint32(v))
+	default:
+		return binary.LittleEndian.AppendUint64(dst, v)
+	}
+}
+
+func boolToU64(b bool) uint64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// growCap makes sure dst has room for n more bytes (n is already bounded).
+func growCap(dst []byte, n int) []byte {
+	if n <= 0 || cap(dst)-len(dst) >= n {
+		return dst
+	}
+	out := make([]byte, len(dst), len(dst)+n)
+	copy(out, dst)
+	return out
+}

@@ -1,0 +1,51 @@
+package codecs
+
+import "fmt"
+
+// checkBSS validates a byte-stream-split value width and input size.
+func checkBSS(src []byte, valueBits int, numValues uint64) error {
+	if valueBits != 32 && valueBits != 64 {
+		return fmt.Errorf("%w: byte stream split: value width %d not 32 or 64", ErrCorrupt, valueBits)
+	}
+	w := uint64(valueBits / 8)
+	if uint64(len(src))/w != numValues || uint64(len(src))%w != 0 {
+		return fmt.Errorf("%w: byte stream split: %d bytes for %d values of %d bits", ErrCorrupt, len(src), numValues, valueBits)
+	}
+	return nil
+}
+
+// DecodeByteStreamSplit appends the numValues values whose byte j of value i
+// is src[j·numValues+i] to dst (valueBits 32 or 64; len(src) must be exact).
+func DecodeByteStreamSplit(dst, src []byte, valueBits int, numValues uint64) ([]byte, error) {
+	if err := checkBSS(src, valueBits, numValues); err != nil {
+		return dst, err
+	}
+	w, n := valueBits/8, int(numValues)
+	start := len(dst)
+	dst = append(growCap(dst, len(src)), src...)
+	out := dst[start:]
+	for j := 0; j < w; j++ {
+		stream := src[j*n : (j+1)*n]
+		for i, b := range stream {
+			out[i*w+j] = b
+		}
+	}
+	return dst, nil
+}
+
+// EncodeByteStreamSplit is the inverse of DecodeByteStreamSplit.
+func EncodeByteStreamSplit(dst, src []byte, valueBits int, numValues uint64) ([]byte, error) {
+	if err := checkBSS(src, valueBits, numValues); err != nil {
+		return dst, err
+	}
+	w, n := valueBits/8, int(numValues)
+	start := len(dst)
+	dst = append(growCap(dst, len(src)), src...)
+	out := dst[start:]
+	for i := 0; i < n; i++ {
+		for j := 0; j < w; j++ {
+			out[j*n+i] = src[i*w+j]
+		}
+	}
+	return dst, nil
+}

@@ -1,0 +1,122 @@
+package codecs
+
+import (
+	"encoding/binary"
+	"fmt"
+)
+
+// checkRLEWidths validates RLE value and run-length widths.
+func checkRLEWidths(valueBits, lengthBits int) error {
+	switch valueBits {
+	case 8, 16, 32, 64, 128:
+	default:
+		return fmt.Errorf("%w: rle: value width %d not in {8,16,32,64,128}", ErrCorrupt, valueBits)
+	}
+	switch lengthBits {
+	case 8, 16, 32:
+	default:
+		return fmt.Errorf("%w: rle: run-length width %d not in {8,16,32}", ErrCorrupt, lengthBits)
+	}
+	return nil
+}
+
+// DecodeRLE expands runs (values: valueBits-wide LE values; lengths: one
+// lengthBits-wide LE count per value) and appends exactly numValues values to
+// dst. Runs beyond numValues are truncated (as the Lance reader does); fewer
+// than numValues values is an error.
+func DecodeRLE(dst, values, lengths []byte, valueBits, lengthBits int, numValues uint64) ([]byte, error) {
+	if err := checkRLEWidths(valueBits, lengthBits); err != nil {
+		return dst, err
+	}
+	vb, lb := valueBits/8, lengthBits/8
+	if len(values)%vb != 0 {
+		return dst, fmt.Errorf("%w: rle: %d value bytes not a multiple of %d", ErrCorrupt, len(values), vb)
+	}
+	runs := len(values) / vb
+	if len(lengths) != runs*lb {
+		return dst, fmt.Errorf("%w: rle: %d runs but %d run-length bytes (width %d)", ErrCorrupt, runs, len(lengths), lengthBits)
+	}
+	var total uint64
+	for i := 0; i < runs; i++ {
+		total += readUint(lengths, i, lengthBits)
+	}
+	if total < numValues {
+		return dst, fmt.Errorf("%w: rle: runs cover %d values, want %d", ErrCorrupt, total, numValues)
+	}
+	size, err := mulBytes("rle", numValues, uint64(vb))
+	if err != nil {
+		return dst, err
+	}
+	dst = growCap(dst, int(size))
+	left := numValues
+	for i := 0; i < runs && left > 0; i++ {
+		n := min(readUint(lengths, i, lengthBits), left)
+		dst = appendRepeated(dst, values[i*vb:(i+1)*vb], n)
+		left -= n
+	}
+	return dst, nil
+}
+
+// appendRepeated appends n copies of v to dst by doubling copies.
+func appendRepeated(dst, v []byte, n uint64) []byte {
+	if n == 0 {
+		return dst
+	}
+	start := len(dst)
+	total := int(n) * len(v)
+	dst = append(dst, v...)
+	for len(dst)-start < total {
+		k := min(len(dst)-start, total-(len(dst)-start))
+		dst = append(dst, dst[start:start+k]...)
+	}
+	return dst
+}
+
+// DecodeRLEBlock decodes the 2.2 RLE block form
+// [u64 values_byte_len][values][lengths] holding numValues values.
+func DecodeRLEBlock(dst, buf []byte, valueBits, lengthBits int, numValues uint64) ([]byte, error) {
+	if len(buf) < 8 {
+		return dst, fmt.Errorf("%w: rle block: %d bytes is shorter than its header", ErrCorrupt, len(buf))
+	}
+	vl := binary.LittleEndian.Uint64(buf)
+	if vl > uint64(len(buf)-8) {
+		return dst, fmt.Errorf("%w: rle block: values length %d exceeds %d bytes", ErrCorrupt, vl, len(buf)-8)
+	}
+	return DecodeRLE(dst, buf[8:8+vl], buf[8+vl:], valueBits, lengthBits, numValues)
+}
+
+// EncodeRLE run-length encodes numValues valueBits-wide values from src,
+// appending run values to values and lengthBits-wide run lengths to lengths
+// (runs longer than the length type allows are split).
+func EncodeRLE(values, lengths, src []byte, valueBits, lengthBits int, numValues uint64) ([]byte, []byte, error) {
+	if err := checkRLEWidths(valueBits, lengthBits); err != nil {
+		return values, lengths, err
+	}
+	vb := uint64(valueBits / 8)
+	if uint64(len(src))/vb < numValues {
+		return values, lengths, fmt.Errorf("%w: rle: %d values need %d bytes, have %d", ErrCorrupt, numValues, numValues*vb, len(src))
+	}
+	maxRun := uint64(1)<<lengthBits - 1
+	for i := uint64(0); i < numValues; {
+		v := src[i*vb : (i+1)*vb]
+		j := i + 1
+		for j < numValues && j-i < maxRun && string(src[j*vb:(j+1)*vb]) == string(v) {
+			j++
+		}
+		values = append(values, v...)
+		lengths = appendUint(lengths, j-i, lengthBits)
+		i = j
+	}
+	return values, lengths, nil
+}
+
+// EncodeRLEBlock appends the 2.2 RLE block form of numValues values to dst.
+func EncodeRLEBlock(dst, src []byte, valueBits, lengthBits int, numValues uint64) ([]byte, error) {
+	values, lengths, err := EncodeRLE(nil, nil, src, valueBits, lengthBits, numValues)
+	if err != nil {
+		return dst, err
+	}
+	dst = binary.LittleEndian.AppendUint64(dst, uint64(len(values)))
+	dst = append(dst, values...)
+	return append(dst, lengths...), nil
+}

@@ -1,0 +1,662 @@
+#!/usr/bin/env python3
+"""Generate real Lance test files with pylance's single-file writer.
+
+For each case and file version this writes <out>/<version>/<case>.lance with
+lance.file.LanceFileWriter, reads it back with lance.file.LanceFileReader,
+checks every value and the schema against the input, and writes
+<case>.expected.json (same conventions as the shared corpus, see
+testdata/corpus/README.md) and <case>.layout.txt (pages and encodings, from
+LanceFileReader.metadata()).
+
+Usage:
+    python gen.py [--out DIR] [--versions 2.1,2.2] [--only case1,case2] [--list]
+
+All data comes from seeded PRNGs (one stream per case and column, seeded from
+their names), so values are identical on every run.  Exit code 1 if any case
+that is expected to work fails; cases the writer rejects are reported in
+<out>/index.json under "rejected".
+"""
+import argparse
+import base64
+import hashlib
+import json
+import os
+import random
+import struct
+import sys
+import traceback
+
+import pyarrow as pa
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import lancejson  # noqa: E402
+import inspect_lance  # noqa: E402
+
+import lance  # noqa: E402
+import lance.file as lf  # noqa: E402
+
+VERSIONS = ["2.1", "2.2"]
+
+
+# ---------------------------------------------------------------------------
+# deterministic randomness
+# ---------------------------------------------------------------------------
+
+def rng_for(case, column):
+    seed = int.from_bytes(hashlib.sha256(f"{case}/{column}".encode()).digest()[:8], "little")
+    return random.Random(seed)
+
+
+def with_nulls(r, p, v):
+    return None if r.random() < p else v
+
+
+WORDS = ("lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor incididunt ut labore "
+         "et dolore magna aliqua enim ad minim veniam quis nostrud exercitation ullamco laboris nisi aliquip "
+         "lance arrow column page chunk vector encoding").split()
+
+
+def sentence(r, lo, hi):
+    return " ".join(r.choice(WORDS) for _ in range(r.randint(lo, hi)))
+
+
+def printable(r, lo, hi):
+    return "".join(chr(r.randint(33, 126)) for _ in range(r.randint(lo, hi)))
+
+
+def float_array(typ, bits):
+    """Build a float array from IEEE bit patterns (None = null), keeping NaN payloads."""
+    width = typ.bit_width // 8
+    fmt = {2: "<H", 4: "<I", 8: "<Q"}[width]
+    data = b"".join(struct.pack(fmt, 0 if b is None else b) for b in bits)
+    validity = None
+    if any(b is None for b in bits):
+        valid = bytearray((len(bits) + 7) // 8)
+        for i, b in enumerate(bits):
+            if b is not None:
+                valid[i // 8] |= 1 << (i % 8)
+        validity = pa.py_buffer(bytes(valid))
+    return pa.Array.from_buffers(typ, len(bits), [validity, pa.py_buffer(data)])
+
+
+def decimal_array(typ, unscaled):
+    """Build a decimal128/256 array from unscaled Python ints (None = null)."""
+    width = typ.bit_width // 8
+    data = b"".join((0 if v is None else v).to_bytes(width, "little", signed=True) for v in unscaled)
+    validity = None
+    if any(v is None for v in unscaled):
+        valid = bytearray((len(unscaled) + 7) // 8)
+        for i, v in enumerate(unscaled):
+            if v is not None:
+                valid[i // 8] |= 1 << (i % 8)
+        validity = pa.py_buffer(bytes(valid))
+    return pa.Array.from_buffers(typ, len(unscaled), [validity, pa.py_buffer(data)])
+
+
+def F(name, typ, nullable=True, meta=None):
+    return pa.field(name, typ, nullable=nullable, metadata=meta)
+
+
+# ---------------------------------------------------------------------------
+# cases
+#
+# Each case function returns a dict:
+#   description: str
+#   columns: [(pa.Field, values)]  values = python list (pa.array(values, type)) or a pa.Array
+#   optional: versions, batches (list of row counts per write_batch call),
+#             writer (extra LanceFileWriter kwargs)
+# ---------------------------------------------------------------------------
+
+CASES = {}
+
+
+def case(fn):
+    CASES[fn.__name__] = fn
+    return fn
+
+
+@case
+def fsst_low_entropy(c):
+    """FSST on short strings with few symbols, and a low/high entropy mix."""
+    n = 1800
+    r = rng_for(c, "ab")
+    ab = [with_nulls(r, 0.05, "".join(r.choice("ab") for _ in range(r.randint(8, 30)))) for _ in range(n)]
+    r = rng_for(c, "mixed")
+    mixed = []
+    for i in range(n):
+        if r.random() < 0.5:
+            mixed.append("".join(r.choice("xyz") for _ in range(r.randint(6, 18))))
+        else:
+            mixed.append(with_nulls(r, 0.1, printable(r, 6, 18)))
+    r = rng_for(c, "large_digits")
+    digits = [with_nulls(r, 0.03, "%04d-%02d" % (r.choice([2020, 2021, 2024]), r.randint(1, 12)))
+              for _ in range(n)]
+    return dict(
+        description="FSST: utf8 over the alphabet {a,b} (few symbols, ~34 KB), a 50/50 mix of low-entropy "
+                    "{x,y,z} strings and random printable ASCII, and a large_utf8 of repeated date-like strings",
+        columns=[(F("ab", pa.utf8()), ab), (F("mixed", pa.utf8()), mixed),
+                 (F("large_digits", pa.large_utf8()), digits)])
+
+
+@case
+def zstd_columns(c):
+    """lance-encoding:compression=zstd on int, float and string columns (mini-block general compression)."""
+    n = 500
+    z = {"lance-encoding:compression": "zstd"}
+    r = rng_for(c, "i32")
+    i32 = [with_nulls(r, 0.1, r.randint(-5000, 5000) * 1000) for _ in range(n)]
+    r = rng_for(c, "i64")
+    i64 = [r.randint(-2 ** 63, 2 ** 63 - 1) if i % 7 == 0 else 1_700_000_000_000 + i * 17 for i in range(n)]
+    r = rng_for(c, "f32")
+    f32 = [None if r.random() < 0.05 else struct.unpack("<I", struct.pack("<f", round(r.uniform(-100, 100), 1)))[0]
+           for _ in range(n)]
+    r = rng_for(c, "f64")
+    f64 = [struct.unpack("<Q", struct.pack("<d", round(r.uniform(0, 1000), 2)))[0] for _ in range(n)]
+    r = rng_for(c, "s")
+    s = [with_nulls(r, 0.05, sentence(r, 1, 4)) for _ in range(n)]
+    r = rng_for(c, "s_l9")
+    s9 = [sentence(r, 0, 3) for _ in range(n)]
+    return dict(
+        description="compression=zstd on int32 (nullable), int64, float32, float64 and utf8; utf8 with "
+                    "zstd compression-level 9; and an int64 with compression=lz4",
+        columns=[(F("i32_zstd", pa.int32(), meta=z), i32),
+                 (F("i64_zstd", pa.int64(), nullable=False, meta=z), i64),
+                 (F("f32_zstd", pa.float32(), meta=z), float_array(pa.float32(), f32)),
+                 (F("f64_zstd", pa.float64(), meta=z), float_array(pa.float64(), f64)),
+                 (F("utf8_zstd", pa.utf8(), meta=z), s),
+                 (F("utf8_zstd_l9", pa.utf8(), meta={**z, "lance-encoding:compression-level": "9"}), s9),
+                 (F("i64_lz4", pa.int64(), meta={"lance-encoding:compression": "lz4"}), list(reversed(i64)))])
+
+
+@case
+def zstd_large_values(c):
+    """Full-zip with per-value zstd: a few values over 32 KiB (the writer then compresses each value)."""
+    z = {"lance-encoding:compression": "zstd"}
+    r = rng_for(c, "text")
+    text = [sentence(r, 5400, 5400), "", None, sentence(r, 5500, 5500), sentence(r, 50, 60), sentence(r, 150, 170)]
+    r = rng_for(c, "bin")
+    binv = [bytes(r.choice(b"ABCD\x00\xff") for _ in range(33000)), None, b"",
+            bytes(r.choice(b"AB\x00") for _ in range(700)), b"\x01\x02", bytes(range(256))]
+    r = rng_for(c, "text_plain")
+    plain = [with_nulls(r, 0.1, sentence(r, 40, 100)) for _ in range(len(text))]
+    return dict(
+        description="large values (full-zip): utf8 with compression=zstd holding two values over 32 KiB, an "
+                    "empty string, a null and two short values; large_binary with compression=zstd holding "
+                    "one 33000 B value, a null, an empty value and short values; utf8 of ~250-600 B "
+                    "without compression metadata (6 rows)",
+        columns=[(F("text_zstd", pa.utf8(), meta=z), text),
+                 (F("bin_zstd", pa.large_binary(), meta=z), binv),
+                 (F("text_plain", pa.utf8()), plain)])
+
+
+@case
+def large_chunks(c):
+    """2.2 mini-block chunks above 64 KiB via lance-encoding:minichunk-size."""
+    n = 5000
+    r = rng_for(c, "s128k")
+    s = [with_nulls(r, 0.02, printable(r, 8, 20)) for _ in range(n)]
+    return dict(
+        description="2.2 large mini-block chunks: 5000 random printable ASCII strings (8-20 chars, ~70 KB, "
+                    "little for FSST to gain) with lance-encoding:minichunk-size=131072, so the chunks are larger "
+                    "than 32 KiB (u32 chunk metadata words)",
+        versions=["2.2"],
+        columns=[(F("s_chunk128k", pa.utf8(), meta={"lance-encoding:minichunk-size": "131072"}), s)])
+
+
+@case
+def nested_list3(c):
+    n = 500
+    r = rng_for(c, "l3")
+
+    def lvl(depth):
+        if depth == 0:
+            return with_nulls(r, 0.1, r.randint(-1000, 1000))
+        x = r.random()
+        if x < 0.08:
+            return None
+        if x < 0.16:
+            return []
+        return [lvl(depth - 1) for _ in range(r.randint(1, 3))]
+    vals = [lvl(3) for _ in range(n)]
+    vals[0] = None
+    vals[1] = []
+    vals[2] = [[], None, [[]], [None], [[None, 1]]]
+    return dict(description="list<list<list<int32>>> with null and empty lists at every level and null items",
+                columns=[(F("l3", pa.list_(pa.list_(pa.list_(pa.int32())))), vals)])
+
+
+@case
+def nested_struct_list_struct(c):
+    n = 600
+    r = rng_for(c, "s")
+    vals = []
+    for i in range(n):
+        x = r.random()
+        if x < 0.07:
+            vals.append(None)
+            continue
+        if x < 0.12:
+            vals.append({"a": None})
+            continue
+        if x < 0.17:
+            vals.append({"a": {"b": None}})
+            continue
+        items = []
+        for _ in range(r.randint(0, 4)):
+            y = r.random()
+            items.append(None if y < 0.1 else {"c": None if y < 0.2 else sentence(r, 1, 2)})
+        vals.append({"a": {"b": items}})
+    typ = pa.struct([F("a", pa.struct([F("b", pa.list_(pa.struct([F("c", pa.utf8())])))]))])
+    return dict(description="struct<a: struct<b: list<struct<c: utf8>>>> with nulls at every level and empty lists",
+                columns=[(F("s", typ), vals)])
+
+
+@case
+def list_fsl_f32(c):
+    n = 400
+    r = rng_for(c, "v")
+    vals = []
+    for i in range(n):
+        x = r.random()
+        if x < 0.06:
+            vals.append(None)
+        elif x < 0.12:
+            vals.append([])
+        else:
+            row = []
+            for _ in range(r.randint(1, 4)):
+                if r.random() < 0.1:
+                    row.append(None)
+                else:
+                    row.append([None if r.random() < 0.05 else round(r.uniform(-1, 1), 3) for _ in range(3)])
+            vals.append(row)
+    return dict(description="list<fixed_size_list<float32, 3>> with null/empty lists, null vectors and null items",
+                columns=[(F("pts", pa.list_(pa.list_(pa.float32(), 3))), vals)])
+
+
+@case
+def fsl_fsl_i16(c):
+    n = 500
+    r = rng_for(c, "m")
+    vals = []
+    for i in range(n):
+        if r.random() < 0.08:
+            vals.append(None)
+            continue
+        row = []
+        for _ in range(3):
+            if r.random() < 0.1:
+                row.append(None)
+            else:
+                row.append([None if r.random() < 0.1 else r.randint(-32768, 32767) for _ in range(2)])
+        vals.append(row)
+    r = rng_for(c, "m_nonnull")
+    vals2 = [[[r.randint(-100, 100) for _ in range(2)] for _ in range(3)] for _ in range(n)]
+    t = pa.list_(pa.list_(pa.int16(), 2), 3)
+    tn = pa.list_(pa.field("item", pa.list_(pa.field("item", pa.int16(), nullable=False), 2), nullable=False), 3)
+    return dict(description="fixed_size_list<fixed_size_list<int16, 2>, 3>: nullable at every level (null rows, "
+                            "null inner lists, null items), and a fully non-nullable variant",
+                schema_read_back="Lance reads fixed_size_list children back as nullable even when they were "
+                                 "written non-nullable",
+                columns=[(F("m", t), vals), (F("m_nonnull", tn, nullable=False), vals2)])
+
+
+@case
+def map_utf8_list_i64(c):
+    n = 500
+    r = rng_for(c, "m")
+    vals = []
+    for i in range(n):
+        x = r.random()
+        if x < 0.07:
+            vals.append(None)
+            continue
+        if x < 0.14:
+            vals.append([])
+            continue
+        entries = []
+        for k in range(r.randint(1, 3)):
+            y = r.random()
+            v = None if y < 0.1 else ([] if y < 0.2 else [r.randint(-2 ** 63, 2 ** 63 - 1) if r.random() < 0.2
+                                                          else r.randint(-50, 50) for _ in range(r.randint(1, 3))])
+            entries.append((f"k{k}_{r.randint(0, 9)}", v))
+        vals.append(entries)
+    return dict(description="map<utf8, list<int64>> with null maps, empty maps, null and empty list values "
+                            "(map needs file version >= 2.2)",
+                versions=["2.2"],
+                columns=[(F("m", pa.map_(pa.utf8(), pa.list_(pa.int64()))), vals)])
+
+
+@case
+def large_list_large_utf8(c):
+    n = 700
+    r = rng_for(c, "ll")
+    vals = []
+    for i in range(n):
+        x = r.random()
+        if x < 0.07:
+            vals.append(None)
+        elif x < 0.15:
+            vals.append([])
+        else:
+            vals.append([with_nulls(r, 0.1, r.choice(["", "é", "日本", "🚀x", sentence(r, 1, 2)]))
+                         for _ in range(r.randint(1, 4))])
+    return dict(description="large_list<large_utf8> with null/empty lists, null/empty strings and multi-byte text",
+                columns=[(F("ll", pa.large_list(pa.large_utf8())), vals)])
+
+
+@case
+def null_patterns(c):
+    n = 2400
+    lead = [None if i < 700 else i * 3 for i in range(n)]
+    trail = [None if i >= n - 650 else f"v{i % 97}" for i in range(n)]
+    r = rng_for(c, "gap")
+    # values only in the first and last third: the middle batches are all null
+    gap = [None if 800 <= i < 1600 else round(r.uniform(-1, 1), 2) for i in range(n)]
+    single = [None] * n
+    single[1234] = -7
+    r = rng_for(c, "lists")
+    lists = []
+    for i in range(n):
+        m = i % 1024
+        if m >= 1020 or m < 4:
+            lists.append([])          # empty lists around every 1024-row boundary
+        elif m in (500, 501):
+            lists.append(None)
+        else:
+            lists.append([r.randint(0, 9) for _ in range(r.randint(1, 3))])
+    r = rng_for(c, "st")
+    st = [None if (i // 250) % 3 == 1 else {"x": with_nulls(r, 0.2, r.randint(0, 100))} for i in range(n)]
+    return dict(
+        description="null patterns over 6 batches of 400 rows with a 64 KiB write cache (several pages per "
+                    "column): 700 leading nulls (int32), 650 trailing nulls (utf8), a float32 whose middle third "
+                    "is all null (all-null pages), a single non-null int64, list<int8> with empty lists at every "
+                    "1024-row boundary, struct<x:int32> with null runs of 250",
+        batches=[400] * 6,
+        writer=dict(data_cache_bytes=64 * 1024),
+        columns=[(F("leading", pa.int32()), lead), (F("trailing", pa.utf8()), trail),
+                 (F("middle_gap", pa.float32()), gap), (F("single", pa.int64()), single),
+                 (F("lists", pa.list_(pa.int8())), lists), (F("st", pa.struct([F("x", pa.int32())])), st)])
+
+
+@case
+def many_pages(c):
+    n = 1200
+    r = rng_for(c, "i64")
+    i64 = [with_nulls(r, 0.05, r.randint(-10 ** 12, 10 ** 12)) for _ in range(n)]
+    r = rng_for(c, "s")
+    s = [with_nulls(r, 0.05, sentence(r, 1, 3)) for _ in range(n)]
+    r = rng_for(c, "l")
+    lst = [with_nulls(r, 0.05, [r.randint(-100, 100) for _ in range(r.randint(0, 4))]) for _ in range(n)]
+    r = rng_for(c, "f")
+    f32 = [with_nulls(r, 0.05, round(r.uniform(-10, 10), 2)) for _ in range(n)]
+    return dict(
+        description="many pages per column: 6 batches of 200 rows written with data_cache_bytes=6 KiB "
+                    "(int64, utf8, list<int32>, float32, all nullable)",
+        batches=[200] * 6,
+        writer=dict(data_cache_bytes=6 * 1024),
+        columns=[(F("i64", pa.int64()), i64), (F("s", pa.utf8()), s),
+                 (F("l", pa.list_(pa.int32())), lst), (F("f32", pa.float32()), f32)])
+
+
+@case
+def big_list_page(c):
+    n = 66000
+    r = rng_for(c, "l")
+    vals = []
+    for i in range(n):
+        if i in (10000, 33000, 65000):
+            vals.append([j % 2 for j in range(2500)])   # long lists that must span chunks
+            continue
+        x = r.random()
+        if x < 0.08:
+            vals.append(None)
+        elif x < 0.6:
+            vals.append([])
+        else:
+            vals.append([r.randint(0, 9)])
+    # Goal was > 65536 rows in ONE mini-block page.  pylance 14.0.2 splits this column into 2 pages
+    # (it keeps a nullable/emptyable list page below 65536 rows; 70000 all-valid [x] lists stay in one
+    # page), so this file has 66000 rows in 2 pages per column: see README.
+    return dict(description="66000 rows of list<int8> (meant as one >65536-row page; the writer cuts it into 2 "
+                            "pages): 0-1 items, null and empty lists, three 2500-item lists that span mini-block "
+                            "chunks",
+                columns=[(F("l", pa.list_(pa.int8())), vals)])
+
+
+@case
+def scalars_misc(c):
+    n = 300
+    cols = []
+    r = rng_for(c, "dict")
+    d = pa.array([with_nulls(r, 0.15, r.choice(["red", "green", "blue", "", "ultraviolet"])) for _ in range(n)]
+                 ).dictionary_encode()
+    cols.append((F("dict_utf8", pa.dictionary(pa.int32(), pa.utf8())), d))
+    r = rng_for(c, "u64")
+    u64 = [with_nulls(r, 0.05, r.randint(2 ** 63, 2 ** 64 - 1) if r.random() < 0.5 else r.randint(0, 1000))
+           for _ in range(n)]
+    u64[0], u64[1], u64[2] = 2 ** 64 - 1, 2 ** 63, 0
+    cols.append((F("u64", pa.uint64()), u64))
+    r = rng_for(c, "i8")
+    i8 = [with_nulls(r, 0.05, r.choice([-128, 127, 0, -1, r.randint(-128, 127)])) for _ in range(n)]
+    cols.append((F("i8", pa.int8()), i8))
+    r = rng_for(c, "i16")
+    i16 = [r.choice([-32768, 32767, 0, r.randint(-32768, 32767)]) for _ in range(n)]
+    cols.append((F("i16", pa.int16(), nullable=False), i16))
+    r = rng_for(c, "b")
+    cols.append((F("b", pa.bool_()), [with_nulls(r, 0.2, r.random() < 0.5) for _ in range(n)]))
+    r = rng_for(c, "f16")
+    specials = [0x7e00, 0xfe00, 0x7c01, 0x7d55, 0xfc01, 0x7fff, 0xffff, 0x7c00, 0xfc00, 0x0000, 0x8000, 0x0001,
+                0x03ff, 0x7bff]
+    f16 = [None if r.random() < 0.1 else (r.choice(specials) if r.random() < 0.4 else r.randint(0, 0xffff))
+           for _ in range(n)]
+    cols.append((F("f16", pa.float16()), float_array(pa.float16(), f16)))
+    r = rng_for(c, "dec")
+    dec = [with_nulls(r, 0.05, -r.randint(0, 10 ** 70) if r.random() < 0.7 else r.randint(0, 10 ** 70))
+           for _ in range(n)]
+    dec[0] = -(10 ** 76 - 1)
+    dec[1] = 10 ** 76 - 1
+    dec[2] = -1
+    dec_arr = decimal_array(pa.decimal256(76, 5), dec)
+    cols.append((F("dec256", pa.decimal256(76, 5)), dec_arr))
+    r = rng_for(c, "ts")
+    ts = [with_nulls(r, 0.05, r.randint(-2 ** 62, 2 ** 62)) for _ in range(n)]
+    cols.append((F("ts_ns_tz", pa.timestamp("ns", tz="America/New_York")), pa.array(ts, pa.int64()).view(
+        pa.timestamp("ns", tz="America/New_York"))))
+    r = rng_for(c, "d64")
+    d64 = [with_nulls(r, 0.05, r.randint(-10 ** 6, 10 ** 6) * 86400000) for _ in range(n)]
+    cols.append((F("date64", pa.date64()), pa.array(d64, pa.int64()).view(pa.date64())))
+    r = rng_for(c, "t32")
+    t32 = [with_nulls(r, 0.05, r.randint(0, 86399)) for _ in range(n)]
+    cols.append((F("time32_s", pa.time32("s")), pa.array(t32, pa.int32()).view(pa.time32("s"))))
+    r = rng_for(c, "dur")
+    dur = [with_nulls(r, 0.05, r.randint(-2 ** 63, 2 ** 63 - 1)) for _ in range(n)]
+    cols.append((F("dur_ms", pa.duration("ms")), pa.array(dur, pa.int64()).view(pa.duration("ms"))))
+    r = rng_for(c, "bin")
+    binv = [None if r.random() < 0.1 else (b"" if r.random() < 0.3 else
+                                           bytes(r.randint(0, 255) for _ in range(r.randint(1, 12))))
+            for _ in range(n)]
+    cols.append((F("bin", pa.binary()), binv))
+    r = rng_for(c, "fsb")
+    fsb = [with_nulls(r, 0.15, bytes(r.randint(0, 255) for _ in range(5))) for _ in range(n)]
+    cols.append((F("fsb5", pa.binary(5)), fsb))
+    return dict(description="scalar odds and ends: dictionary<int32,utf8> with nulls, uint64 above 2^63, "
+                            "int8/int16 extremes, bool with nulls, float16 NaN payloads/inf/subnormals, negative "
+                            "decimal256(76,5), timestamp(ns, America/New_York), date64, time32(s), duration(ms), "
+                            "binary with empty values, fixed_size_binary(5) with nulls",
+                columns=cols)
+
+
+@case
+def meta_encodings(c):
+    n = 600
+    r = rng_for(c, "runs")
+    runs, v = [], 0
+    while len(runs) < n:
+        v = r.randint(-3, 3) * 1000003
+        runs.extend([v] * r.randint(1, 40))
+    runs = runs[:n]
+    r = rng_for(c, "bss")
+    bss = [struct.unpack("<I", struct.pack("<f", 20.0 + r.gauss(0, 1)))[0] for _ in range(n)]
+    bss64 = [struct.unpack("<Q", struct.pack("<d", 1e6 + r.gauss(0, 1)))[0] for _ in range(n)]
+    r = rng_for(c, "lst")
+    lst = [with_nulls(r, 0.05, [with_nulls(r, 0.05, r.randint(0, 10 ** 6)) for _ in range(r.randint(0, 5))])
+           for _ in range(n)]
+    r = rng_for(c, "st")
+    st = [with_nulls(r, 0.05, {"a": with_nulls(r, 0.1, r.randint(-99, 99)),
+                               "b": with_nulls(r, 0.1, sentence(r, 1, 2))}) for _ in range(n)]
+    r = rng_for(c, "ls")
+    ls = [with_nulls(r, 0.05, [with_nulls(r, 0.1, sentence(r, 1, 1)) for _ in range(r.randint(0, 3))])
+          for _ in range(n)]
+    fz = {"lance-encoding:structural-encoding": "fullzip"}
+    return dict(
+        description="field metadata encodings: rle-threshold 0.5 on runs of int64; bss=on with zstd on float32 "
+                    "and float64; structural-encoding=fullzip on list<int32>, struct<a:int32,b:utf8> and "
+                    "list<utf8>",
+        columns=[(F("runs_rle", pa.int64(), meta={"lance-encoding:rle-threshold": "0.5"}), runs),
+                 (F("f32_bss", pa.float32(), meta={"lance-encoding:bss": "on", "lance-encoding:compression": "zstd"}),
+                  float_array(pa.float32(), bss)),
+                 (F("f64_bss", pa.float64(), meta={"lance-encoding:bss": "on", "lance-encoding:compression": "zstd"}),
+                  float_array(pa.float64(), bss64)),
+                 (F("list_fullzip", pa.list_(pa.int32()), meta=fz), lst),
+                 (F("struct_fullzip", pa.struct([F("a", pa.int32()), F("b", pa.utf8())]), meta=fz), st),
+                 (F("list_utf8_fullzip", pa.list_(pa.utf8()), meta=fz), ls)])
+
+
+@case
+def blob_legacy(c):
+    r = rng_for(c, "blob")
+    vals = []
+    for i in range(12):
+        if i == 2:
+            vals.append(None)
+        elif i == 5:
+            vals.append(b"")
+        else:
+            vals.append(bytes(r.choice(b"blob\x00\xff") for _ in range(r.randint(10, 3000))))
+    return dict(description="legacy blob: large_binary with lance-encoding:blob=true (null, empty and 10 B .. "
+                            "3 KB values)",
+                columns=[(F("blob", pa.large_binary(), meta={"lance-encoding:blob": "true"}), vals)])
+
+
+# ---------------------------------------------------------------------------
+# driver
+# ---------------------------------------------------------------------------
+
+def build_table(spec):
+    fields, arrays = [], []
+    for field, values in spec["columns"]:
+        arr = values if isinstance(values, (pa.Array, pa.ChunkedArray)) else pa.array(values, field.type)
+        if arr.type != field.type:
+            arr = arr.cast(field.type)
+        fields.append(field)
+        arrays.append(arr)
+    return pa.Table.from_arrays(arrays, schema=pa.schema(fields))
+
+
+def write_file(path, table, version, spec):
+    if os.path.exists(path):
+        os.remove(path)
+    w = lf.LanceFileWriter(path, table.schema, version=version, **spec.get("writer", {}))
+    batches = spec.get("batches") or [table.num_rows]
+    start = 0
+    for k in batches:
+        w.write_batch(table.slice(start, k))
+        start += k
+    assert start == table.num_rows, "batches do not add up to the row count"
+    w.close()
+
+
+def run_case(name, version, out):
+    spec = CASES[name](name)
+    if version not in spec.get("versions", VERSIONS):
+        return None
+    table = build_table(spec)
+    d = os.path.join(out, version)
+    os.makedirs(d, exist_ok=True)
+    path = os.path.join(d, name + ".lance")
+    write_file(path, table, version, spec)
+
+    # determinism check: write again to a temp file and compare bytes
+    tmp = path + ".again"
+    write_file(tmp, table, version, spec)
+    deterministic = open(path, "rb").read() == open(tmp, "rb").read()
+    os.remove(tmp)
+
+    expected = {
+        "case": name,
+        "description": spec["description"],
+        "file_version": version,
+        "footer_version": [int(x) for x in version.split(".")],
+        "writer": {"pylance": lance.__version__, "pyarrow": pa.__version__},
+        "schema": lancejson.schema_json(table.schema),
+        "num_rows": table.num_rows,
+        "columns": lancejson.table_json(table),
+    }
+    # round trip through JSON text so the check sees exactly what is stored
+    text = json.dumps(expected, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    expected = json.loads(text)
+
+    import verify  # noqa: E402  (same strict checks CI uses)
+    if spec.get("schema_read_back"):
+        # Lance returns a different schema than the one written (documented per case);
+        # record what it returns, like the shared corpus does for blob columns.
+        got = lancejson.schema_json(lf.LanceFileReader(path).read_all().to_table().schema)
+        if got != expected["schema"]:
+            expected["schema_read_back"] = got
+            expected["schema_read_back_note"] = spec["schema_read_back"]
+            text = json.dumps(expected, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    verify.verify(path, expected)
+
+    with open(os.path.join(d, name + ".expected.json"), "w", encoding="utf-8") as f:
+        f.write(text)
+    with open(os.path.join(d, name + ".layout.txt"), "w", encoding="utf-8") as f:
+        f.write(f"# informational: pages and encodings of {version}/{name}.lance "
+                f"(pylance {lance.__version__}, testdata/pylance/inspect_lance.py)\n")
+        f.write("\n".join(inspect_lance.layout_lines(path)) + "\n")
+    return dict(case=name, version=version, size=os.path.getsize(path),
+                sha256=hashlib.sha256(open(path, "rb").read()).hexdigest(), rows=table.num_rows,
+                deterministic=deterministic, description=spec["description"])
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--out", default=HERE)
+    ap.add_argument("--versions", default=",".join(VERSIONS))
+    ap.add_argument("--only", default="")
+    ap.add_argument("--list", action="store_true")
+    a = ap.parse_args()
+    if a.list:
+        for k in CASES:
+            print(k)
+        return 0
+    names = [x for x in a.only.split(",") if x] or list(CASES)
+    files, rejected, failures = [], [], []
+    for v in a.versions.split(","):
+        for name in names:
+            try:
+                res = run_case(name, v, a.out)
+                if res:
+                    files.append(res)
+                    print(f"ok   {v}/{name} {res['size']} B{'' if res['deterministic'] else ' (not byte-deterministic)'}")
+            except Exception as e:  # noqa: BLE001
+                msg = f"{type(e).__name__}: {e}".strip().splitlines()[0][:400]
+                print(f"FAIL {v}/{name}: {msg}")
+                traceback.print_exc(limit=3)
+                failures.append(dict(case=name, version=v, error=msg))
+                for ext in (".lance", ".expected.json", ".layout.txt"):
+                    p = os.path.join(a.out, v, name + ext)
+                    if os.path.exists(p):
+                        os.remove(p)
+    idx = dict(generator="testdata/pylance/gen.py", pylance=lance.__version__, pyarrow=pa.__version__,
+               files=files, rejected=failures)
+    if not a.only:
+        with open(os.path.join(a.out, "index.json"), "w") as f:
+            json.dump(idx, f, indent=1)
+            f.write("\n")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
