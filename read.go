@@ -96,6 +96,7 @@ func (f *File) readLeaf(ctx context.Context, leaf *layouts.Field, ranges []rowRa
 		return layouts.LeafData{}, err
 	}
 	out := layouts.LeafData{Values: &layouts.Values{}}
+	memos := chunkMemos{}
 	next := 0
 	for i := range ps {
 		var data []byte
@@ -103,7 +104,7 @@ func (f *File) readLeaf(ctx context.Context, leaf *layouts.Field, ranges []rowRa
 			data = got[next]
 			next++
 		}
-		node, err := f.decodePiece(ctx, leaf, &ps[i], data, out.Values)
+		node, err := f.decodePiece(ctx, leaf, &ps[i], data, out.Values, memos)
 		if err != nil {
 			return layouts.LeafData{}, f.pageErr(ps[i].page, err)
 		}
@@ -125,7 +126,7 @@ func (f *File) pageErr(st *pageState, err error) error {
 }
 
 // decodePiece decodes one piece into vals and returns its structure.
-func (f *File) decodePiece(ctx context.Context, leaf *layouts.Field, p *piece, data []byte, vals *layouts.Values) (*layouts.PathNode, error) {
+func (f *File) decodePiece(ctx context.Context, leaf *layouts.Field, p *piece, data []byte, vals *layouts.Values, memos chunkMemos) (*layouts.PathNode, error) {
 	st := p.page
 	set := st.set()
 	if err := layouts.CheckLayers(set, f.paths[leaf]); err != nil {
@@ -135,11 +136,11 @@ func (f *File) decodePiece(ctx context.Context, leaf *layouts.Field, p *piece, d
 	var err error
 	switch {
 	case st.blob != nil:
-		lv, err = f.decodeBlobPiece(ctx, leaf, p, data, vals)
+		lv, err = f.decodeBlobPiece(ctx, leaf, p, data, vals, memos)
 	case leaf.BlobV2:
-		lv, err = f.decodeBlobV2Piece(ctx, p, data, vals)
+		lv, err = f.decodeBlobV2Piece(ctx, p, data, vals, memos)
 	default:
-		err = decodeRows(st, p, data, &lv, vals, leafType(leaf))
+		err = decodeRows(st, p, data, &lv, vals, leafType(leaf), memos)
 	}
 	if err != nil {
 		return nil, err
@@ -148,7 +149,7 @@ func (f *File) decodePiece(ctx context.Context, leaf *layouts.Field, p *piece, d
 }
 
 // decodeRows decodes a piece of a mini-block, full-zip or constant page.
-func decodeRows(st *pageState, p *piece, data []byte, lv *layouts.Levels, vals *layouts.Values, leaf arrow.DataType) error {
+func decodeRows(st *pageState, p *piece, data []byte, lv *layouts.Levels, vals *layouts.Values, leaf arrow.DataType, memos chunkMemos) error {
 	switch {
 	case st.mini != nil:
 		chunks := make([][]byte, 0, p.span.Last-p.span.First+1)
@@ -157,11 +158,26 @@ func decodeRows(st *pageState, p *piece, data []byte, lv *layouts.Levels, vals *
 			ch := st.mini.Chunks[c]
 			chunks = append(chunks, data[ch.Offset-base:ch.Offset-base+ch.Size])
 		}
-		return st.mini.DecodeRows(p.span, chunks, p.from, p.to, lv, vals)
+		return st.mini.DecodeRows(p.span, chunks, p.from, p.to, lv, vals, memos.of(st))
 	case st.full != nil:
 		return st.full.DecodeRows(data, lv, vals)
 	case st.cnst != nil:
 		return st.cnst.DecodeRows(p.from, p.to, lv, vals, leaf)
 	}
 	return fmt.Errorf("%w: page without decoder", ErrUnsupported)
+}
+
+// chunkMemos keeps decoded mini-block chunks per page during one read.
+type chunkMemos map[*pageState]layouts.ChunkMemo
+
+func (m chunkMemos) of(st *pageState) layouts.ChunkMemo {
+	if m == nil {
+		return nil
+	}
+	c, ok := m[st]
+	if !ok {
+		c = layouts.ChunkMemo{}
+		m[st] = c
+	}
+	return c
 }

@@ -187,7 +187,8 @@ func growCap(dst []byte, n int) []byte {
 	if n <= 0 || cap(dst)-len(dst) >= n {
 		return dst
 	}
-	out := make([]byte, len(dst), len(dst)+n)
+	// Grow geometrically so that repeated small appends stay amortized O(1).
+	out := make([]byte, len(dst), max(len(dst)+n, 2*cap(dst)))
 	copy(out, dst)
 	return out
 }

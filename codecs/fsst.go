@@ -94,7 +94,8 @@ func (t *FSSTTable) DecompressBlock(in Block) (Block, error) {
 	out := Block{Kind: KindVariable, NumValues: in.NumValues, OffsetBits: in.OffsetBits}
 	out.Offsets = make([]byte, 0, len(in.Offsets))
 	out.Offsets = appendUint(out.Offsets, 0, in.OffsetBits)
-	var data []byte
+	// Symbols average a few bytes, so start at 3x the compressed size.
+	data := make([]byte, 0, 3*len(in.Data)+64)
 	if !t.Compressed {
 		data = make([]byte, 0, len(in.Data))
 	}

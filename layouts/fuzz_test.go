@@ -46,7 +46,7 @@ func decodeWholePage(layout *pb.PageLayout, rows uint64, bufs [][]byte) error {
 			chunks = append(chunks, bufs[1][ch.Offset:ch.Offset+ch.Size])
 		}
 		set = p.Set
-		if err := p.DecodeRows(span, chunks, 0, rows, &lv, vals); err != nil {
+		if err := p.DecodeRows(span, chunks, 0, rows, &lv, vals, nil); err != nil {
 			return err
 		}
 	case *pb.PageLayout_FullZipLayout:

@@ -7,19 +7,26 @@ import (
 // DecodeRows decodes page rows [from, to) from the chunks of span, whose
 // bytes are given in order (one slice per chunk), and appends their levels
 // and values to lv and vals.
-func (p *MiniBlockPage) DecodeRows(span ChunkSpan, chunks [][]byte, from, to uint64, lv *Levels, vals *Values) error {
+//
+// memo, when not nil, keeps decoded chunks across calls so that rows taken
+// one by one from the same chunk decode it once.
+func (p *MiniBlockPage) DecodeRows(span ChunkSpan, chunks [][]byte, from, to uint64, lv *Levels, vals *Values, memo ChunkMemo) error {
 	if len(chunks) != span.Last-span.First+1 {
 		return fmt.Errorf("%w: %d chunk buffers for span %v", ErrCorrupt, len(chunks), span)
 	}
 	var all Levels
-	var blocks []DecodedChunk
+	blocks := make([]DecodedChunk, 0, len(chunks))
 	for i, b := range chunks {
-		dc, err := p.DecodeChunk(span.First+i, b)
+		dc, err := p.decodeChunkMemo(span.First+i, b, memo)
 		if err != nil {
 			return err
 		}
 		blocks = append(blocks, dc)
-		appendLevels(&all, dc.Levels)
+		if len(chunks) == 1 {
+			all = dc.Levels
+		} else {
+			appendLevels(&all, dc.Levels)
+		}
 	}
 	first := p.Chunks[span.First]
 	lo, hi, err := p.entryRange(all, first, from, to)
@@ -95,4 +102,18 @@ func (p *MiniBlockPage) appendValues(blocks []DecodedChunk, vlo, vhi uint64, val
 		return fmt.Errorf("%w: levels expect %d values, chunks hold %d", ErrCorrupt, vhi, base)
 	}
 	return nil
+}
+
+// ChunkMemo caches decoded chunks of one page by chunk index.
+type ChunkMemo map[int]DecodedChunk
+
+func (p *MiniBlockPage) decodeChunkMemo(i int, b []byte, memo ChunkMemo) (DecodedChunk, error) {
+	if dc, ok := memo[i]; ok {
+		return dc, nil
+	}
+	dc, err := p.DecodeChunk(i, b)
+	if err == nil && memo != nil {
+		memo[i] = dc
+	}
+	return dc, err
 }
