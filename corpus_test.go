@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/lancego/lancego/internal/valuejson"
 )
 
@@ -92,7 +93,9 @@ func TestCorpusScanAndTake(t *testing.T) {
 func checkCorpusFile(ctx context.Context, t *testing.T, path string) {
 	exp := path[:len(path)-len(".lance")] + ".expected.json"
 	wantRows, wantCols := loadExpected(t, exp)
-	f, err := Open(ctx, path)
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	f, err := Open(ctx, path, WithAllocator(mem))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -69,7 +69,7 @@ func (f *File) readBatch(ctx context.Context, cols []int, schema *arrow.Schema, 
 func (f *File) readField(ctx context.Context, c int, ranges []rowRange, nrows uint64) (arrow.Array, error) {
 	top := f.fields[c]
 	if nrows == 0 {
-		return array.MakeArrayOfNull(memoryAllocator(f), top.Type, 0), nil
+		return array.MakeArrayOfNull(f.cfg.mem, top.Type, 0), nil
 	}
 	leaves := f.leaves[c]
 	data := make([]layoutsLeafData, len(leaves))
@@ -80,7 +80,7 @@ func (f *File) readField(ctx context.Context, c int, ranges []rowRange, nrows ui
 		}
 		data[i] = d
 	}
-	a, err := buildArray(top, data)
+	a, err := buildArray(f.cfg.mem, top, data)
 	if err != nil {
 		return nil, fmt.Errorf("lance: %s: field %q: %w", f.url, top.Name, err)
 	}

@@ -11,11 +11,9 @@ import (
 
 type layoutsLeafData = layouts.LeafData
 
-func buildArray(f *layouts.Field, data []layouts.LeafData) (arrow.Array, error) {
-	return layouts.BuildArray(f, data)
+func buildArray(mem memory.Allocator, f *layouts.Field, data []layouts.LeafData) (arrow.Array, error) {
+	return layouts.BuildArray(mem, f, data)
 }
-
-func memoryAllocator(*File) memory.Allocator { return memory.DefaultAllocator }
 
 // Take returns the rows with the given indices, in the order asked
 // (duplicates allowed), for the named top-level columns (all if empty).

@@ -126,7 +126,7 @@ func BlobData(refs []BlobRef, data [][]byte, v2 bool) (*Values, error) {
 
 // buildBlobV2 builds struct<data: large_binary, uri: utf8> from resolved
 // blob values; the outer node carries the struct validity.
-func buildBlobV2(f *Field, n *PathNode, v *Values) (arrow.ArrayData, error) {
+func (bld *builder) buildBlobV2(f *Field, n *PathNode, v *Values) (arrow.ArrayData, error) {
 	st, ok := f.Type.(*arrow.StructType)
 	if !ok || st.NumFields() != 2 || v.Kind != codecs.KindStruct || len(v.Children) != 2 {
 		return nil, fmt.Errorf("%w: blob v2 field %q shape", ErrCorrupt, f.Name)
@@ -134,18 +134,18 @@ func buildBlobV2(f *Field, n *PathNode, v *Values) (arrow.ArrayData, error) {
 	if v.N != n.Len {
 		return nil, fmt.Errorf("%w: %d blobs for %d rows", ErrCorrupt, v.N, n.Len)
 	}
-	data, err := buildVariable(st.Field(0).Type, &v.Children[0], validityBuffer(n.Validity), n.NullCount, n.Len)
+	data, err := bld.buildVariable(st.Field(0).Type, &v.Children[0], bld.validityBuffer(n.Validity), n.NullCount, n.Len)
 	if err != nil {
 		return nil, err
 	}
 	defer data.Release()
 	uv, unulls := uriValidity(&v.Children[1])
-	uri, err := buildVariable(st.Field(1).Type, &v.Children[1], validityBuffer(uv), unulls, n.Len)
+	uri, err := bld.buildVariable(st.Field(1).Type, &v.Children[1], bld.validityBuffer(uv), unulls, n.Len)
 	if err != nil {
 		return nil, err
 	}
 	defer uri.Release()
-	return array.NewData(f.Type, n.Len, []*memory.Buffer{validityBuffer(n.Validity)},
+	return array.NewData(f.Type, n.Len, []*memory.Buffer{bld.validityBuffer(n.Validity)},
 		[]arrow.ArrayData{data, uri}, n.NullCount, 0), nil
 }
 

@@ -19,12 +19,17 @@ type LeafData struct {
 
 // BuildArray assembles the Arrow array of field f from the decoded data of
 // its leaves (in f.Leaves() order), all covering the same rows.
-func BuildArray(f *Field, leaves []LeafData) (arrow.Array, error) {
+//
+// Buffers the decoder builds (validity bitmaps, offsets, copies) come from
+// mem; value buffers decoded in place are handed to Arrow without copying.
+func BuildArray(mem memory.Allocator, f *Field, leaves []LeafData) (arrow.Array, error) {
+	bld := &builder{mem: mem}
+	defer bld.release()
 	nodes := make([]*PathNode, len(leaves))
 	for i, l := range leaves {
 		nodes[i] = l.Node
 	}
-	d, err := buildData(f, nodes, leaves)
+	d, err := bld.buildData(f, nodes, leaves)
 	if err != nil {
 		return nil, err
 	}
@@ -32,25 +37,25 @@ func BuildArray(f *Field, leaves []LeafData) (arrow.Array, error) {
 	return array.MakeFromData(d), nil
 }
 
-func buildData(f *Field, nodes []*PathNode, leaves []LeafData) (arrow.ArrayData, error) {
+func (bld *builder) buildData(f *Field, nodes []*PathNode, leaves []LeafData) (arrow.ArrayData, error) {
 	if len(nodes) == 0 || nodes[0] == nil {
 		return nil, fmt.Errorf("%w: field %q has no stored columns", ErrUnsupported, f.Name)
 	}
 	n := nodes[0]
 	if f.BlobV2 {
-		return buildBlobV2(f, n, leaves[0].Values)
+		return bld.buildBlobV2(f, n, leaves[0].Values)
 	}
 	if f.IsLeaf() {
 		if n.Child != nil {
 			return nil, fmt.Errorf("%w: leaf %q has nested levels", ErrCorrupt, f.Name)
 		}
-		return buildLeaf(f.Type, leaves[0].Values, n.Validity, n.NullCount, n.Len)
+		return bld.buildLeaf(f.Type, leaves[0].Values, n.Validity, n.NullCount, n.Len)
 	}
 	switch f.Type.ID() {
 	case arrow.STRUCT:
-		return buildStruct(f, nodes, leaves)
+		return bld.buildStruct(f, nodes, leaves)
 	case arrow.LIST, arrow.LARGE_LIST, arrow.MAP:
-		return buildList(f, nodes, leaves)
+		return bld.buildList(f, nodes, leaves)
 	}
 	return nil, fmt.Errorf("%w: field %q of type %s", ErrUnsupported, f.Name, f.Type)
 }
@@ -63,7 +68,7 @@ func childNodes(nodes []*PathNode) []*PathNode {
 	return out
 }
 
-func buildStruct(f *Field, nodes []*PathNode, leaves []LeafData) (arrow.ArrayData, error) {
+func (bld *builder) buildStruct(f *Field, nodes []*PathNode, leaves []LeafData) (arrow.ArrayData, error) {
 	n := nodes[0]
 	kids := childNodes(nodes)
 	var children []arrow.ArrayData
@@ -78,7 +83,7 @@ func buildStruct(f *Field, nodes []*PathNode, leaves []LeafData) (arrow.ArrayDat
 		if at+k > len(kids) {
 			return nil, fmt.Errorf("%w: struct %q has fewer columns than fields", ErrCorrupt, f.Name)
 		}
-		d, err := buildData(c, kids[at:at+k], leaves[at:at+k])
+		d, err := bld.buildData(c, kids[at:at+k], leaves[at:at+k])
 		if err != nil {
 			return nil, err
 		}
@@ -89,15 +94,15 @@ func buildStruct(f *Field, nodes []*PathNode, leaves []LeafData) (arrow.ArrayDat
 		children = append(children, d)
 		at += k
 	}
-	return array.NewData(f.Type, n.Len, []*memory.Buffer{validityBuffer(n.Validity)}, children, n.NullCount, 0), nil
+	return array.NewData(f.Type, n.Len, []*memory.Buffer{bld.validityBuffer(n.Validity)}, children, n.NullCount, 0), nil
 }
 
-func buildList(f *Field, nodes []*PathNode, leaves []LeafData) (arrow.ArrayData, error) {
+func (bld *builder) buildList(f *Field, nodes []*PathNode, leaves []LeafData) (arrow.ArrayData, error) {
 	n := nodes[0]
 	if len(f.Children) != 1 || n.Kind != LayerList {
 		return nil, fmt.Errorf("%w: list %q shape", ErrCorrupt, f.Name)
 	}
-	child, err := buildData(f.Children[0], childNodes(nodes), leaves)
+	child, err := bld.buildData(f.Children[0], childNodes(nodes), leaves)
 	if err != nil {
 		return nil, err
 	}
@@ -107,68 +112,96 @@ func buildList(f *Field, nodes []*PathNode, leaves []LeafData) (arrow.ArrayData,
 	}
 	var offs *memory.Buffer
 	if f.Type.ID() == arrow.LARGE_LIST {
-		offs = int64Buffer(n.Offsets)
+		offs = bld.int64Buffer(n.Offsets)
 	} else {
-		b, err := int32Buffer(n.Offsets)
+		b, err := bld.int32Buffer(n.Offsets)
 		if err != nil {
 			return nil, err
 		}
 		offs = b
 	}
-	return array.NewData(f.Type, n.Len, []*memory.Buffer{validityBuffer(n.Validity), offs},
+	return array.NewData(f.Type, n.Len, []*memory.Buffer{bld.validityBuffer(n.Validity), offs},
 		[]arrow.ArrayData{child}, n.NullCount, 0), nil
 }
 
-func validityBuffer(bm []byte) *memory.Buffer {
+// builder assembles Arrow data, allocating the buffers it creates from
+// mem. It holds one reference to each until release, after which the
+// arrays that retained them own them.
+type builder struct {
+	mem  memory.Allocator
+	bufs []*memory.Buffer
+}
+
+// alloc returns a zeroed buffer of n bytes from the allocator.
+func (bld *builder) alloc(n int) *memory.Buffer {
+	buf := memory.NewResizableBuffer(bld.mem)
+	buf.Resize(n)
+	clear(buf.Bytes())
+	bld.bufs = append(bld.bufs, buf)
+	return buf
+}
+
+func (bld *builder) release() {
+	for _, b := range bld.bufs {
+		b.Release()
+	}
+	bld.bufs = nil
+}
+
+func (bld *builder) validityBuffer(bm []byte) *memory.Buffer {
 	if bm == nil {
 		return nil
 	}
-	return memory.NewBufferBytes(bm)
+	buf := bld.alloc(len(bm))
+	copy(buf.Bytes(), bm)
+	return buf
 }
 
-func int64Buffer(v []int64) *memory.Buffer {
-	b := make([]byte, 8*len(v))
+func (bld *builder) int64Buffer(v []int64) *memory.Buffer {
+	buf := bld.alloc(8 * len(v))
+	b := buf.Bytes()
 	for i, x := range v {
 		binary.LittleEndian.PutUint64(b[8*i:], uint64(x))
 	}
-	return memory.NewBufferBytes(b)
+	return buf
 }
 
-func int32Buffer(v []int64) (*memory.Buffer, error) {
+func (bld *builder) int32Buffer(v []int64) (*memory.Buffer, error) {
 	if len(v) > 0 && v[len(v)-1] > math.MaxInt32 {
 		return nil, fmt.Errorf("%w: %d bytes exceed 32-bit offsets", ErrUnsupported, v[len(v)-1])
 	}
-	b := make([]byte, 4*len(v))
+	buf := bld.alloc(4 * len(v))
+	b := buf.Bytes()
 	for i, x := range v {
 		binary.LittleEndian.PutUint32(b[4*i:], uint32(x))
 	}
-	return memory.NewBufferBytes(b), nil
+	return buf, nil
 }
 
 // buildLeaf makes the Arrow data of a leaf column from its values.
-func buildLeaf(dt arrow.DataType, v *Values, validity []byte, nulls, n int) (arrow.ArrayData, error) {
+func (bld *builder) buildLeaf(dt arrow.DataType, v *Values, validity []byte, nulls, n int) (arrow.ArrayData, error) {
 	if v.N != n {
 		return nil, fmt.Errorf("%w: %d values for %d slots", ErrCorrupt, v.N, n)
 	}
-	vb := validityBuffer(validity)
+	vb := bld.validityBuffer(validity)
 	switch t := dt.(type) {
 	case *arrow.NullType:
 		return array.NewData(dt, n, []*memory.Buffer{nil}, nil, n, 0), nil
 	case *arrow.DictionaryType:
-		return buildDictionary(t, v, validity, nulls, n)
+		return bld.buildDictionary(t, v, validity, nulls, n)
 	case *arrow.StringType, *arrow.BinaryType, *arrow.LargeStringType, *arrow.LargeBinaryType:
-		return buildVariable(dt, v, vb, nulls, n)
+		return bld.buildVariable(dt, v, vb, nulls, n)
 	case *arrow.FixedSizeListType:
-		return buildFSL(t, v, vb, nulls, n)
+		return bld.buildFSL(t, v, vb, nulls, n)
 	case *arrow.StructType:
-		return buildPackedStruct(t, v, vb, nulls, n)
+		return bld.buildPackedStruct(t, v, vb, nulls, n)
 	case arrow.FixedWidthDataType:
-		return buildFixed(dt, t.BitWidth(), v, vb, nulls, n, 0)
+		return bld.buildFixed(dt, t.BitWidth(), v, vb, nulls, n, 0)
 	}
 	return nil, fmt.Errorf("%w: leaf type %s", ErrUnsupported, dt)
 }
 
-func buildFixed(dt arrow.DataType, bits int, v *Values, vb *memory.Buffer, nulls, n int, itemOff int) (arrow.ArrayData, error) {
+func (bld *builder) buildFixed(dt arrow.DataType, bits int, v *Values, vb *memory.Buffer, nulls, n int, itemOff int) (arrow.ArrayData, error) {
 	if v.Kind != codecs.KindFixed || v.Bits != uint64(bits) {
 		return nil, fmt.Errorf("%w: %s column decoded as %d-bit values", ErrCorrupt, dt, v.Bits)
 	}
@@ -179,16 +212,16 @@ func buildFixed(dt arrow.DataType, bits int, v *Values, vb *memory.Buffer, nulls
 	return array.NewData(dt, n, []*memory.Buffer{vb, memory.NewBufferBytes(v.Data)}, nil, nulls, itemOff), nil
 }
 
-func buildVariable(dt arrow.DataType, v *Values, vb *memory.Buffer, nulls, n int) (arrow.ArrayData, error) {
+func (bld *builder) buildVariable(dt arrow.DataType, v *Values, vb *memory.Buffer, nulls, n int) (arrow.ArrayData, error) {
 	if v.Kind != codecs.KindVariable || len(v.Offsets) != n+1 {
 		return nil, fmt.Errorf("%w: %s column decoded as kind %d", ErrCorrupt, dt, v.Kind)
 	}
 	var offs *memory.Buffer
 	switch dt.ID() {
 	case arrow.LARGE_STRING, arrow.LARGE_BINARY:
-		offs = int64Buffer(v.Offsets)
+		offs = bld.int64Buffer(v.Offsets)
 	default:
-		b, err := int32Buffer(v.Offsets)
+		b, err := bld.int32Buffer(v.Offsets)
 		if err != nil {
 			return nil, err
 		}

@@ -11,14 +11,14 @@ import (
 )
 
 // buildFSL builds a (possibly nested) fixed-size list of fixed-width items.
-func buildFSL(t *arrow.FixedSizeListType, v *Values, vb *memory.Buffer, nulls, n int) (arrow.ArrayData, error) {
+func (bld *builder) buildFSL(t *arrow.FixedSizeListType, v *Values, vb *memory.Buffer, nulls, n int) (arrow.ArrayData, error) {
 	if v.Kind != codecs.KindFixed || len(v.FSL) == 0 {
 		return nil, fmt.Errorf("%w: %s column decoded without list dimensions", ErrCorrupt, t)
 	}
-	return buildFSLLevel(t, v, 0, vb, nulls, n)
+	return bld.buildFSLLevel(t, v, 0, vb, nulls, n)
 }
 
-func buildFSLLevel(dt arrow.DataType, v *Values, level int, vb *memory.Buffer, nulls, n int) (arrow.ArrayData, error) {
+func (bld *builder) buildFSLLevel(dt arrow.DataType, v *Values, level int, vb *memory.Buffer, nulls, n int) (arrow.ArrayData, error) {
 	t, ok := dt.(*arrow.FixedSizeListType)
 	if !ok {
 		if level != len(v.FSL) {
@@ -28,7 +28,7 @@ func buildFSLLevel(dt arrow.DataType, v *Values, level int, vb *memory.Buffer, n
 		if !ok {
 			return nil, fmt.Errorf("%w: fixed-size list of %s", ErrUnsupported, dt)
 		}
-		return buildFixed(dt, fw.BitWidth(), v, vb, nulls, n, 0)
+		return bld.buildFixed(dt, fw.BitWidth(), v, vb, nulls, n, 0)
 	}
 	if level >= len(v.FSL) || v.FSL[level].Dim != uint64(t.Len()) {
 		return nil, fmt.Errorf("%w: fixed-size list dimensions differ from %s", ErrCorrupt, t)
@@ -42,7 +42,7 @@ func buildFSLLevel(dt arrow.DataType, v *Values, level int, vb *memory.Buffer, n
 		}
 		inulls = countZeros(iv, 0, items)
 	}
-	child, err := buildFSLLevel(t.Elem(), v, level+1, validityBuffer(iv), inulls, items)
+	child, err := bld.buildFSLLevel(t.Elem(), v, level+1, bld.validityBuffer(iv), inulls, items)
 	if err != nil {
 		return nil, err
 	}
@@ -51,7 +51,7 @@ func buildFSLLevel(dt arrow.DataType, v *Values, level int, vb *memory.Buffer, n
 }
 
 // buildPackedStruct builds a struct whose children were stored packed.
-func buildPackedStruct(t *arrow.StructType, v *Values, vb *memory.Buffer, nulls, n int) (arrow.ArrayData, error) {
+func (bld *builder) buildPackedStruct(t *arrow.StructType, v *Values, vb *memory.Buffer, nulls, n int) (arrow.ArrayData, error) {
 	if v.Kind != codecs.KindStruct || len(v.Children) != t.NumFields() {
 		return nil, fmt.Errorf("%w: packed struct %s decoded with %d children", ErrCorrupt, t, len(v.Children))
 	}
@@ -62,7 +62,7 @@ func buildPackedStruct(t *arrow.StructType, v *Values, vb *memory.Buffer, nulls,
 		}
 	}()
 	for i, f := range t.Fields() {
-		c, err := buildLeaf(f.Type, &v.Children[i], nil, 0, n)
+		c, err := bld.buildLeaf(f.Type, &v.Children[i], nil, 0, n)
 		if err != nil {
 			return nil, fmt.Errorf("packed struct field %q: %w", f.Name, err)
 		}
@@ -72,7 +72,7 @@ func buildPackedStruct(t *arrow.StructType, v *Values, vb *memory.Buffer, nulls,
 }
 
 // buildDictionary builds an Arrow dictionary array from materialized values.
-func buildDictionary(t *arrow.DictionaryType, v *Values, validity []byte, nulls, n int) (arrow.ArrayData, error) {
+func (bld *builder) buildDictionary(t *arrow.DictionaryType, v *Values, validity []byte, nulls, n int) (arrow.ArrayData, error) {
 	idxWidth := t.IndexType.(arrow.FixedWidthDataType).BitWidth() / 8
 	uniq, idx, err := dedupe(v, validity, n)
 	if err != nil {
@@ -81,16 +81,17 @@ func buildDictionary(t *arrow.DictionaryType, v *Values, validity []byte, nulls,
 	if uniq.N > 0 && uint64(uniq.N-1) > maxIndex(t.IndexType) {
 		return nil, fmt.Errorf("%w: %d distinct values overflow %s indices", ErrUnsupported, uniq.N, t.IndexType)
 	}
-	dict, err := buildLeaf(t.ValueType, uniq, nil, 0, uniq.N)
+	dict, err := bld.buildLeaf(t.ValueType, uniq, nil, 0, uniq.N)
 	if err != nil {
 		return nil, err
 	}
 	defer dict.Release()
-	ib := make([]byte, n*idxWidth)
+	ibuf := bld.alloc(n * idxWidth)
+	ib := ibuf.Bytes()
 	for i, k := range idx {
 		putIndex(ib[i*idxWidth:], idxWidth, k)
 	}
-	d := array.NewData(t, n, []*memory.Buffer{validityBuffer(validity), memory.NewBufferBytes(ib)}, nil, nulls, 0)
+	d := array.NewData(t, n, []*memory.Buffer{bld.validityBuffer(validity), ibuf}, nil, nulls, 0)
 	d.SetDictionary(dict)
 	return d, nil
 }
