@@ -122,7 +122,15 @@ func (f *File) readLeaf(ctx context.Context, leaf *layouts.Field, ranges []rowRa
 }
 
 func (f *File) pageErr(st *pageState, err error) error {
-	return fmt.Errorf("lance: %s: column %d page %d: %w", f.url, st.col, st.index, err)
+	return fmt.Errorf("lance: %s: column %d (field %q) page %d: %w", f.url, st.col, f.columnName(st.col), st.index, err)
+}
+
+// columnName names the field a column stores.
+func (f *File) columnName(col int) string {
+	if fl := f.meta.Schema.ColumnField(col); fl != nil {
+		return fl.Name
+	}
+	return "?"
 }
 
 // decodePiece decodes one piece into vals and returns its structure.

@@ -133,7 +133,7 @@ func (f *File) page(ctx context.Context, col, index int, leaf arrow.DataType) (*
 	}
 	st, err := f.initPage(ctx, col, index, leaf)
 	if err != nil {
-		return nil, fmt.Errorf("lance: %s: column %d page %d: %w", f.url, col, index, err)
+		return nil, fmt.Errorf("lance: %s: column %d (field %q) page %d: %w", f.url, col, f.columnName(col), index, err)
 	}
 	f.mu.Lock()
 	f.pages[key] = st

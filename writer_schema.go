@@ -16,6 +16,8 @@ import (
 type wleaf struct {
 	column int
 	path   []arrow.Field // top-level field first, leaf last
+	// child[i] is the index of path[i+1] among the children of path[i].
+	child  []int
 	params encodingParams
 	packed bool // packed struct stored as one column
 	blob   bool // legacy blob (large_binary with lance-encoding:blob)
@@ -31,7 +33,7 @@ func buildSchemaProto(schema *arrow.Schema, v format.Version, env func(string) s
 	tops := make([][]*wleaf, len(schema.Fields()))
 	for i, f := range schema.Fields() {
 		b.leaves = nil
-		if err := b.add(f, -1, nil); err != nil {
+		if err := b.add(f, -1, nil, nil); err != nil {
 			return nil, nil, err
 		}
 		tops[i] = b.leaves
@@ -49,7 +51,7 @@ type schemaBuilder struct {
 }
 
 // add appends f (and its children) with parent id parent.
-func (b *schemaBuilder) add(f arrow.Field, parent int32, path []arrow.Field) error {
+func (b *schemaBuilder) add(f arrow.Field, parent int32, path []arrow.Field, child []int) error {
 	lt, enc, err := logicalType(f.Type)
 	if err != nil {
 		return fmt.Errorf("field %q: %w", f.Name, err)
@@ -71,10 +73,10 @@ func (b *schemaBuilder) add(f arrow.Field, parent int32, path []arrow.Field) err
 	b.fields = append(b.fields, pf)
 	path = append(append([]arrow.Field(nil), path...), f)
 	if isPackedStruct(f) || !isNested(f.Type) {
-		return b.addLeaf(f, path)
+		return b.addLeaf(f, path, child)
 	}
-	for _, c := range childFields(f.Type) {
-		if err := b.add(c, id, path); err != nil {
+	for i, c := range childFields(f.Type) {
+		if err := b.add(c, id, path, append(append([]int(nil), child...), i)); err != nil {
 			return err
 		}
 	}
@@ -82,12 +84,12 @@ func (b *schemaBuilder) add(f arrow.Field, parent int32, path []arrow.Field) err
 }
 
 // addLeaf records a physical column for the last field of path.
-func (b *schemaBuilder) addLeaf(f arrow.Field, path []arrow.Field) error {
+func (b *schemaBuilder) addLeaf(f arrow.Field, path []arrow.Field, child []int) error {
 	params, err := parseEncodingParams(f, b.env)
 	if err != nil {
 		return fmt.Errorf("field %q: %w", f.Name, err)
 	}
-	l := &wleaf{column: b.columns, path: path, params: params, packed: isPackedStruct(f)}
+	l := &wleaf{column: b.columns, path: path, child: child, params: params, packed: isPackedStruct(f)}
 	if v, _ := f.Metadata.GetValue(format.BlobKey); v == "true" && isLargeBinary(f.Type) && b.version == format.V2_1 {
 		l.blob = true
 	}
