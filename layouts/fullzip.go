@@ -111,6 +111,9 @@ func (p *FullZipPage) RowBytes(from, to uint64) (uint64, uint64, error) {
 // DecodeRows parses the zipped bytes of whole rows (as located by RowBytes)
 // and appends their levels and values.
 func (p *FullZipPage) DecodeRows(b []byte, lv *Levels, vals *Values) error {
+	if p.cwBytes == 0 && p.valueBytes > 0 {
+		return p.decodePlainFixed(b, lv, vals)
+	}
 	var raw Levels
 	var fixed []byte
 	var offs []byte
@@ -191,6 +194,9 @@ func (p *FullZipPage) appendZipped(fixed, offs, data []byte, validPos []int, vis
 		return fmt.Errorf("%w: %d values decoded, want %d", ErrCorrupt, blk.NumValues, len(validPos))
 	}
 	vals.InitShape(&blk)
+	if len(validPos) == visible {
+		return vals.Append(&blk, 0, blk.NumValues) // no nulls: one append
+	}
 	next := 0
 	for i, pos := range validPos {
 		vals.AppendEmpty(pos - next)
@@ -201,4 +207,19 @@ func (p *FullZipPage) appendZipped(fixed, offs, data []byte, validPos []int, vis
 	}
 	vals.AppendEmpty(visible - next)
 	return nil
+}
+
+// decodePlainFixed handles pages without control words: the bytes are the
+// values back to back, handed to the codec (and on to Arrow) uncopied.
+func (p *FullZipPage) decodePlainFixed(b []byte, lv *Levels, vals *Values) error {
+	if uint64(len(b))%p.valueBytes != 0 {
+		return fmt.Errorf("%w: %d bytes of %d-byte values", ErrCorrupt, len(b), p.valueBytes)
+	}
+	n := uint64(len(b)) / p.valueBytes
+	blk, err := codecs.DecodeFullZipFixed(p.Layout.GetValueCompression(), b, n)
+	if err != nil {
+		return err
+	}
+	appendLevels(lv, Levels{N: int(n)})
+	return vals.Append(&blk, 0, blk.NumValues)
 }
