@@ -1,0 +1,74 @@
+package lanceio
+
+import (
+	"net/http"
+	"time"
+)
+
+// Defaults used when the matching Config field is zero.
+const (
+	// DefaultMaxAttempts is the number of attempts (first try included) for
+	// one request before a retryable error is returned.
+	DefaultMaxAttempts = 4
+	// DefaultBaseDelay is the backoff cap of the first retry; the cap doubles
+	// for each further attempt and the actual sleep is uniform in [0, cap)
+	// ("full jitter").
+	DefaultBaseDelay = 50 * time.Millisecond
+	// DefaultMaxDelay bounds the backoff cap of any single retry.
+	DefaultMaxDelay = 2 * time.Second
+	// DefaultRetryDeadline bounds the total time spent on one logical
+	// request including all retries and sleeps.
+	DefaultRetryDeadline = 2 * time.Minute
+	// DefaultAttemptTimeout bounds one attempt; an attempt that times out is
+	// retried as a transient fault.
+	DefaultAttemptTimeout = 60 * time.Second
+	// DefaultTailSize is the size of the speculative tail read used to open
+	// a Lance file in one request (Lance's cloud block size).
+	DefaultTailSize = 64 << 10
+)
+
+// Config configures a Store. The zero value uses the Default* constants.
+type Config struct {
+	// MaxAttempts is the number of attempts per request (>= 1).
+	// Zero means DefaultMaxAttempts.
+	MaxAttempts int
+	// BaseDelay is the first backoff cap. Zero means DefaultBaseDelay.
+	BaseDelay time.Duration
+	// MaxDelay bounds one backoff cap. Zero means DefaultMaxDelay.
+	MaxDelay time.Duration
+	// RetryDeadline bounds one request including retries.
+	// Zero means DefaultRetryDeadline; negative means no bound.
+	RetryDeadline time.Duration
+	// AttemptTimeout bounds one attempt. Zero means DefaultAttemptTimeout;
+	// negative means no bound.
+	AttemptTimeout time.Duration
+	// HTTPClient, if set, is used for S3 and GCS requests (tests inject
+	// fault-injecting transports here). Azure ignores it.
+	HTTPClient *http.Client
+	// Stats, if set, receives the counters of every request made through
+	// the store; share one *Stats to aggregate across stores. Nil gives the
+	// store a private collector.
+	Stats *Stats
+}
+
+func (c Config) withDefaults() Config {
+	if c.MaxAttempts <= 0 {
+		c.MaxAttempts = DefaultMaxAttempts
+	}
+	if c.BaseDelay <= 0 {
+		c.BaseDelay = DefaultBaseDelay
+	}
+	if c.MaxDelay <= 0 {
+		c.MaxDelay = DefaultMaxDelay
+	}
+	if c.RetryDeadline == 0 {
+		c.RetryDeadline = DefaultRetryDeadline
+	}
+	if c.AttemptTimeout == 0 {
+		c.AttemptTimeout = DefaultAttemptTimeout
+	}
+	if c.Stats == nil {
+		c.Stats = NewStats()
+	}
+	return c
+}

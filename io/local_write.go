@@ -1,0 +1,88 @@
+package lanceio
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+func (d *localDriver) create(ctx context.Context, s *Store, key string) (Writer, error) {
+	dst := d.path(key)
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return nil, localError("create", s.URL(key), err)
+	}
+	f, err := os.CreateTemp(filepath.Dir(dst), "."+filepath.Base(dst)+".tmp-*")
+	if err != nil {
+		return nil, localError("create", s.URL(key), err)
+	}
+	return &localWriter{ctx: ctx, f: f, dst: dst, url: s.URL(key)}, nil
+}
+
+// localWriter writes to a temporary file in the destination directory and
+// renames it into place on Close. It keeps the Create context, like
+// gocloud's blob.Writer, because cancellation must abort the whole write.
+type localWriter struct {
+	ctx  context.Context
+	f    *os.File
+	dst  string
+	url  string
+	done bool
+	err  error
+}
+
+// Write implements io.Writer.
+func (w *localWriter) Write(p []byte) (int, error) {
+	if err := w.usable(); err != nil {
+		return 0, err
+	}
+	n, err := w.f.Write(p)
+	if err != nil {
+		return n, localError("write", w.url, err)
+	}
+	return n, nil
+}
+
+// Close syncs, closes and renames the temporary file into place.
+func (w *localWriter) Close() error {
+	if err := w.usable(); err != nil {
+		_ = w.Abort()
+		return err
+	}
+	w.done = true
+	err := w.f.Sync()
+	if cerr := w.f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(w.f.Name(), w.dst)
+	}
+	if err != nil {
+		_ = os.Remove(w.f.Name())
+		return localError("commit", w.url, err)
+	}
+	return nil
+}
+
+// Abort removes the temporary file.
+func (w *localWriter) Abort() error {
+	if w.done {
+		return nil
+	}
+	w.done, w.err = true, &OpError{Op: "write", URL: w.url, Class: ErrAborted, Err: ErrAborted}
+	_ = w.f.Close()
+	return os.Remove(w.f.Name())
+}
+
+func (w *localWriter) usable() error {
+	if w.err != nil {
+		return w.err
+	}
+	if w.done {
+		return &OpError{Op: "write", URL: w.url, Class: ErrClosed, Err: ErrClosed}
+	}
+	if w.ctx.Err() != nil {
+		return &OpError{Op: "write", URL: w.url, Class: ErrAborted, Err: fmt.Errorf("%w: %w", ErrAborted, canceledError(w.ctx))}
+	}
+	return nil
+}

@@ -1,0 +1,59 @@
+package lanceio
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// Object is an immutable byte sequence opened for random reads. All
+// methods are safe for concurrent use.
+type Object interface {
+	// ReadAt fills p with the bytes at [off, off+len(p)). It returns nil
+	// only when all len(p) bytes were read; there are no partial reads.
+	// A range outside [0, Size()) fails with ErrOutOfRange without I/O.
+	ReadAt(ctx context.Context, p []byte, off int64) error
+	// Size returns the object size in bytes, fixed at open.
+	Size() int64
+	// Identity returns the stable cache key of the opened version.
+	Identity() Identity
+	// Close releases the object. Reads after Close fail with ErrClosed.
+	Close() error
+}
+
+// Identity names one version of an object: two Objects with equal
+// Identity hold the same bytes, so it is a safe cache key. It is
+// comparable.
+type Identity struct {
+	URL     string    // object URL without query parameters
+	Size    int64     // size in bytes
+	ETag    string    // entity tag if the store reports one, else ""
+	ModTime time.Time // last modification as reported by the store (UTC)
+}
+
+// String returns a compact form usable as a string cache key.
+func (id Identity) String() string {
+	return fmt.Sprintf("%s#%d#%s#%d", id.URL, id.Size, id.ETag, id.ModTime.UnixNano())
+}
+
+// ReadTail reads the last min(n, o.Size()) bytes of o.
+func ReadTail(ctx context.Context, o Object, n int64) ([]byte, error) {
+	n = min(n, o.Size())
+	if n < 0 {
+		n = 0
+	}
+	buf := make([]byte, n)
+	if err := o.ReadAt(ctx, buf, o.Size()-n); err != nil {
+		return nil, err
+	}
+	return buf, nil
+}
+
+// checkRange validates a read of n bytes at off in an object of size size.
+func checkRange(id Identity, off int64, n int) error {
+	if off < 0 || int64(n) > id.Size || off > id.Size-int64(n) {
+		return &OpError{Op: "read", URL: id.URL, Off: off, Len: int64(n), Class: ErrOutOfRange,
+			Err: fmt.Errorf("range [%d,+%d) outside object of %d bytes: %w", off, n, id.Size, ErrOutOfRange)}
+	}
+	return nil
+}

@@ -1,0 +1,95 @@
+// Package scheduler turns byte ranges into few, well-sized, concurrent reads
+// of a lanceio.Object: it coalesces nearby ranges, splits large ones, serves
+// requests in priority order, and bounds requests and bytes in flight (bytes
+// are returned only when the consumer releases the delivered buffers, which
+// is the backpressure). It follows Lance's ScanScheduler/FileScheduler; see
+// shared/spec/io-scheduler.md.
+package scheduler
+
+// Defaults (Lance's own numbers).
+const (
+	// DefaultCoalesceGapObjectStore merges ranges at most this far apart on
+	// object stores (Lance's cloud block size).
+	DefaultCoalesceGapObjectStore = 64 << 10
+	// DefaultCoalesceGapLocal merges ranges at most this far apart locally.
+	DefaultCoalesceGapLocal = 4 << 10
+	// DefaultMaxRequestSize is the largest single request; longer merged
+	// ranges are split into near-equal parts read in parallel.
+	DefaultMaxRequestSize = 16 << 20
+	// DefaultMaxInFlightRequestsObjectStore is the per-scheduler request
+	// parallelism on object stores.
+	DefaultMaxInFlightRequestsObjectStore = 64
+	// DefaultMaxInFlightRequestsLocal is the per-scheduler request
+	// parallelism on local files.
+	DefaultMaxInFlightRequestsLocal = 8
+	// DefaultProcessMaxRequests is the suggested size of the one
+	// process-wide Limiter (see NewLimiter).
+	DefaultProcessMaxRequests = 128
+	// DefaultMaxInFlightBytes bounds bytes read but not yet released by the
+	// consumer (Lance's dataset-scan default of 2 GiB; lower it on small
+	// machines).
+	DefaultMaxInFlightBytes = 2 << 30
+)
+
+// Config configures a Scheduler. Zero fields take the object-store
+// defaults; use LocalConfig for local files.
+type Config struct {
+	// CoalesceGap merges two ranges when the gap between them is at most
+	// this many bytes. Zero means DefaultCoalesceGapObjectStore; negative
+	// means merge only overlapping or touching ranges.
+	CoalesceGap int64
+	// MaxRequestSize splits merged ranges longer than this. Zero means
+	// DefaultMaxRequestSize.
+	MaxRequestSize int64
+	// MaxInFlightRequests bounds concurrent reads of this scheduler. Zero
+	// means DefaultMaxInFlightRequestsObjectStore.
+	MaxInFlightRequests int
+	// MaxInFlightBytes bounds bytes requested but not released. A request
+	// whose priority is not above every in-flight request is admitted even
+	// beyond the budget (as in Lance), so a small budget cannot deadlock.
+	// Zero means DefaultMaxInFlightBytes.
+	MaxInFlightBytes int64
+	// Limiter is the process-wide request cap shared by all schedulers.
+	// Create ONE with NewLimiter(DefaultProcessMaxRequests) and pass it to
+	// every scheduler; nil means no process-wide cap.
+	Limiter *Limiter
+}
+
+// ObjectStoreConfig returns the defaults for object stores.
+func ObjectStoreConfig(l *Limiter) Config {
+	return Config{
+		CoalesceGap:         DefaultCoalesceGapObjectStore,
+		MaxRequestSize:      DefaultMaxRequestSize,
+		MaxInFlightRequests: DefaultMaxInFlightRequestsObjectStore,
+		MaxInFlightBytes:    DefaultMaxInFlightBytes,
+		Limiter:             l,
+	}
+}
+
+// LocalConfig returns the defaults for local files.
+func LocalConfig(l *Limiter) Config {
+	c := ObjectStoreConfig(l)
+	c.CoalesceGap = DefaultCoalesceGapLocal
+	c.MaxInFlightRequests = DefaultMaxInFlightRequestsLocal
+	return c
+}
+
+func (c Config) withDefaults() Config {
+	d := ObjectStoreConfig(c.Limiter)
+	if c.CoalesceGap == 0 {
+		c.CoalesceGap = d.CoalesceGap
+	}
+	if c.CoalesceGap < 0 {
+		c.CoalesceGap = 0
+	}
+	if c.MaxRequestSize <= 0 {
+		c.MaxRequestSize = d.MaxRequestSize
+	}
+	if c.MaxInFlightRequests <= 0 {
+		c.MaxInFlightRequests = d.MaxInFlightRequests
+	}
+	if c.MaxInFlightBytes <= 0 {
+		c.MaxInFlightBytes = d.MaxInFlightBytes
+	}
+	return c
+}

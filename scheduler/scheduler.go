@@ -1,0 +1,194 @@
+package scheduler
+
+import (
+	"container/heap"
+	"context"
+	"sync"
+
+	lanceio "github.com/lancego/lancego/io"
+)
+
+// Scheduler issues reads for one scan (or one file reader); it is safe for
+// concurrent use. Every goroutine it starts belongs to a Pending and is
+// joined by Pending.Wait, Pending.Cancel or Scheduler.Close.
+type Scheduler struct {
+	cfg   Config
+	stats counters
+
+	mu         sync.Mutex
+	queue      taskHeap
+	seq        uint64
+	iopsAvail  int
+	bytesAvail int64
+	inflight   map[uint64]int // priority -> running tasks
+	pendings   map[*Pending]struct{}
+	closed     bool
+}
+
+// New returns a scheduler; cfg zero fields take the object-store defaults.
+func New(cfg Config) *Scheduler {
+	cfg = cfg.withDefaults()
+	return &Scheduler{
+		cfg:        cfg,
+		iopsAvail:  cfg.MaxInFlightRequests,
+		bytesAvail: cfg.MaxInFlightBytes,
+		inflight:   make(map[uint64]int),
+		pendings:   make(map[*Pending]struct{}),
+	}
+}
+
+// Config returns the effective configuration.
+func (s *Scheduler) Config() Config { return s.cfg }
+
+// Fetch reads ranges of obj and returns one buffer per range, in order.
+// Buffers may alias each other (identical or overlapping ranges share
+// memory): treat them as read-only. Fetch releases the bytes budget when it
+// returns; use Submit to hold it while decoding.
+func (s *Scheduler) Fetch(ctx context.Context, obj lanceio.Object, ranges []Range, priority uint64) ([][]byte, error) {
+	p, err := s.Submit(ctx, obj, ranges, priority)
+	if err != nil {
+		return nil, err
+	}
+	defer p.Release()
+	return p.Wait(ctx)
+}
+
+// Submit queues the reads for ranges at priority (lower is served first,
+// e.g. the first row number the data belongs to; 0 for metadata) and
+// returns at once. ctx bounds the reads. The caller must end the Pending
+// with Wait or Cancel, and call Release once done with the buffers.
+func (s *Scheduler) Submit(ctx context.Context, obj lanceio.Object, ranges []Range, priority uint64) (*Pending, error) {
+	groups, err := plan(ranges, s.cfg.CoalesceGap, s.cfg.MaxRequestSize)
+	if err != nil {
+		return nil, err
+	}
+	p := newPending(ctx, s, obj, ranges, groups, priority)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		p.cancel()
+		return nil, ErrClosed
+	}
+	s.stats.record(ranges, groups)
+	if p.remaining == 0 {
+		close(p.done)
+		p.cancel()
+		return p, nil
+	}
+	s.pendings[p] = struct{}{}
+	for gi, g := range groups {
+		for pi, part := range g.parts {
+			s.seq++
+			heap.Push(&s.queue, &task{p: p, group: gi, part: pi, rng: part, prio: priority, seq: s.seq})
+		}
+	}
+	s.pump()
+	return p, nil
+}
+
+// Close cancels every unfinished Pending and waits for their reads to stop.
+// Buffers already delivered stay valid.
+func (s *Scheduler) Close() error {
+	s.mu.Lock()
+	s.closed = true
+	ps := make([]*Pending, 0, len(s.pendings))
+	for p := range s.pendings {
+		ps = append(ps, p)
+	}
+	s.mu.Unlock()
+	for _, p := range ps {
+		p.Cancel()
+	}
+	return nil
+}
+
+// pump starts queued tasks while the limits allow; s.mu must be held.
+func (s *Scheduler) pump() {
+	for s.queue.Len() > 0 && s.iopsAvail > 0 {
+		t := s.queue[0]
+		if t.p.ctx.Err() != nil {
+			heap.Pop(&s.queue)
+			t.p.partDone(t, nil, nil) // the Pending reports its context error
+			continue
+		}
+		if len(s.inflight) > 0 && t.prio > s.minInflight() && t.rng.Len > s.bytesAvail {
+			s.stats.backpressure.Add(1)
+			return
+		}
+		heap.Pop(&s.queue)
+		s.start(t)
+	}
+}
+
+func (s *Scheduler) minInflight() uint64 {
+	first, m := true, uint64(0)
+	for p := range s.inflight {
+		if first || p < m {
+			first, m = false, p
+		}
+	}
+	return m
+}
+
+// start launches t; s.mu must be held.
+func (s *Scheduler) start(t *task) {
+	s.iopsAvail--
+	s.bytesAvail -= t.rng.Len
+	s.inflight[t.prio]++
+	t.p.held += t.rng.Len
+	s.stats.started(s.cfg.MaxInFlightRequests-s.iopsAvail, s.cfg.MaxInFlightBytes-s.bytesAvail, t.rng.Len)
+	t.p.wg.Add(1)
+	go s.run(t)
+}
+
+// run performs one read and hands the result to its Pending.
+func (s *Scheduler) run(t *task) {
+	defer t.p.wg.Done()
+	buf := make([]byte, t.rng.Len)
+	err := s.cfg.Limiter.acquire(t.p.ctx)
+	if err == nil {
+		err = t.p.obj.ReadAt(t.p.ctx, buf, t.rng.Off)
+		s.cfg.Limiter.release()
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.iopsAvail++
+	if s.inflight[t.prio]--; s.inflight[t.prio] == 0 {
+		delete(s.inflight, t.prio)
+	}
+	t.p.partDone(t, buf, err)
+	s.pump()
+}
+
+// releaseBytes returns n bytes to the budget; s.mu must be held.
+func (s *Scheduler) releaseBytes(n int64) {
+	s.bytesAvail += n
+	s.pump()
+}
+
+// task is one request (one part of one merged group).
+type task struct {
+	p           *Pending
+	group, part int
+	rng         Range
+	prio, seq   uint64
+}
+
+// taskHeap orders tasks by priority, then submission order.
+type taskHeap []*task
+
+func (h taskHeap) Len() int { return len(h) }
+func (h taskHeap) Less(i, j int) bool {
+	if h[i].prio != h[j].prio {
+		return h[i].prio < h[j].prio
+	}
+	return h[i].seq < h[j].seq
+}
+func (h taskHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *taskHeap) Push(x any)   { *h = append(*h, x.(*task)) }
+func (h *taskHeap) Pop() any {
+	old := *h
+	t := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return t
+}
