@@ -1,18 +1,46 @@
 package lance
 
-import "github.com/apache/arrow-go/v18/arrow/memory"
+import (
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	lanceio "github.com/lancego/lancego/io"
+	"github.com/lancego/lancego/scheduler"
+	"github.com/lancego/lancego/searchcache"
+)
 
 // Option configures Open.
 type Option func(*config)
 
 type config struct {
-	tailSize uint64
-	mem      memory.Allocator
+	tailSize  uint64
+	smallPage uint64
+	mem       memory.Allocator
+	io        lanceio.Config
+	sched     *scheduler.Scheduler
+	schedCfg  *scheduler.Config
+	limiter   *scheduler.Limiter
+	cache     *searchcache.Cache
 }
 
+// DefaultSmallPageSize is the size up to which a page is fetched whole
+// (metadata and data in one request) the first time it is used.
+const DefaultSmallPageSize = 64 << 10
+
 func defaultConfig() config {
-	return config{tailSize: DefaultTailSize, mem: memory.DefaultAllocator}
+	return config{tailSize: DefaultTailSize, smallPage: DefaultSmallPageSize, mem: memory.DefaultAllocator}
 }
+
+// WithTailSize sets the size of the speculative tail read at open.
+func WithTailSize(n uint64) Option {
+	return func(c *config) {
+		if n >= 40 {
+			c.tailSize = n
+		}
+	}
+}
+
+// WithSmallPageSize sets the size up to which a page is fetched whole on
+// first use; 0 disables it.
+func WithSmallPageSize(n uint64) Option { return func(c *config) { c.smallPage = n } }
 
 // WithAllocator sets the allocator of the buffers the reader builds for
 // Arrow output (validity bitmaps, offsets). Value buffers decoded in place
@@ -25,11 +53,24 @@ func WithAllocator(mem memory.Allocator) Option {
 	}
 }
 
-// WithTailSize sets the size of the speculative tail read at open.
-func WithTailSize(n uint64) Option {
-	return func(c *config) {
-		if n >= 40 {
-			c.tailSize = n
-		}
-	}
-}
+// WithIOConfig sets the object-store access configuration (retries, HTTP
+// client, stats) used to open the file.
+func WithIOConfig(cfg lanceio.Config) Option { return func(c *config) { c.io = cfg } }
+
+// WithScheduler makes the file read through s, shared with other files.
+// The caller closes s after the files.
+func WithScheduler(s *scheduler.Scheduler) Option { return func(c *config) { c.sched = s } }
+
+// WithSchedulerConfig sets the configuration of the file's own scheduler
+// (ignored with WithScheduler). The default is scheduler.LocalConfig for
+// local files and scheduler.ObjectStoreConfig otherwise.
+func WithSchedulerConfig(sc scheduler.Config) Option { return func(c *config) { c.schedCfg = &sc } }
+
+// WithLimiter shares one process-wide request limit between files (see
+// scheduler.NewLimiter); it applies to the file's own scheduler.
+func WithLimiter(l *scheduler.Limiter) Option { return func(c *config) { c.limiter = l } }
+
+// WithCache shares one search cache (initialization metadata of pages)
+// between files; by default each file has its own, bounded by
+// searchcache.DefaultMaxBytes.
+func WithCache(cache *searchcache.Cache) Option { return func(c *config) { c.cache = cache } }

@@ -12,6 +12,7 @@ import (
 
 // pageState is an initialized page: its layout-specific decoder state.
 // Exactly one of mini, full, cnst is set; blob pages wrap one of them.
+// It is immutable once built and shared through the search cache.
 type pageState struct {
 	col, index        int
 	firstRow, numRows uint64
@@ -22,6 +23,11 @@ type pageState struct {
 	cnst              *layouts.ConstantPage
 	// blob is set for blob v1 pages: the outer layers and the inner page.
 	blob *blobState
+	// resident holds the page's data buffer when the page was small enough
+	// to fetch whole at initialization.
+	resident []byte
+	// size approximates the memory the state holds, for the cache.
+	size int64
 }
 
 type blobState struct {
@@ -43,10 +49,13 @@ func (p *pageState) set() layouts.LayerSet {
 	}
 }
 
-// initPage decodes a page's layout and fetches its metadata buffers.
+// pageBuffers are the bytes of some of a page's buffers (nil if not read).
+type pageBuffers [][]byte
+
+// initPage decodes a page's layout and fetches its initialization buffers:
+// the whole page in one request when it is small, else only the metadata.
 func (f *File) initPage(ctx context.Context, col, index int, leaf arrow.DataType) (*pageState, error) {
-	pages := f.meta.Columns[col].GetPages()
-	pg := pages[index]
+	pg := f.meta.Columns[col].GetPages()[index]
 	layout, err := format.DecodePageLayout(pg)
 	if err != nil {
 		return nil, err
@@ -56,80 +65,142 @@ func (f *File) initPage(ctx context.Context, col, index int, leaf arrow.DataType
 		return nil, err
 	}
 	st := &pageState{col: col, index: index, firstRow: pg.GetPriority(), numRows: pg.GetLength(), bufs: bufs, layout: layout}
-	if err := f.initLayout(ctx, st, layout, leaf); err != nil {
+	got, whole, err := f.fetchPageBuffers(ctx, st, initBuffers(layout, len(bufs)))
+	if err != nil {
 		return nil, err
+	}
+	if err := initLayout(st, layout, got, leaf); err != nil {
+		return nil, err
+	}
+	if whole {
+		st.resident = got[dataBuffer(layout)]
+	}
+	for _, b := range got {
+		st.size += int64(len(b))
 	}
 	return st, nil
 }
 
-func (f *File) initLayout(ctx context.Context, st *pageState, layout *pb.PageLayout, leaf arrow.DataType) error {
+// initBuffers lists the page buffers a layout needs at initialization.
+func initBuffers(layout *pb.PageLayout, n int) []int {
 	switch l := layout.GetLayout().(type) {
 	case *pb.PageLayout_MiniBlockLayout:
-		return f.initMiniBlock(ctx, st, l.MiniBlockLayout)
+		dict, rep := layouts.MiniBlockMetaBuffers(l.MiniBlockLayout, n)
+		out := []int{0}
+		for _, i := range []int{dict, rep} {
+			if i >= 0 {
+				out = append(out, i)
+			}
+		}
+		return out
 	case *pb.PageLayout_FullZipLayout:
-		return f.initFullZip(ctx, st, l.FullZipLayout)
-	case *pb.PageLayout_ConstantLayout:
-		bufs, err := f.fetch(ctx, st.bufs, 0)
-		if err != nil {
-			return err
+		if n > 1 {
+			return []int{1}
 		}
-		st.cnst, err = layouts.NewConstantPage(l.ConstantLayout, st.numRows, bufs, leaf)
-		return err
+		return nil
 	case *pb.PageLayout_BlobLayout:
-		return f.initBlob(ctx, st, l.BlobLayout, leaf)
+		return initBuffers(l.BlobLayout.GetInnerLayout(), n)
 	}
-	return fmt.Errorf("%w: page layout %T", ErrUnsupported, layout.GetLayout())
+	all := make([]int, n)
+	for i := range all {
+		all[i] = i
+	}
+	return all
 }
 
-func (f *File) initMiniBlock(ctx context.Context, st *pageState, l *pb.MiniBlockLayout) error {
-	if len(st.bufs) < 2 {
-		return fmt.Errorf("%w: mini-block page with %d buffers", format.ErrCorrupt, len(st.bufs))
+// dataBuffer is the index of a layout's data buffer.
+func dataBuffer(layout *pb.PageLayout) int {
+	switch l := layout.GetLayout().(type) {
+	case *pb.PageLayout_MiniBlockLayout:
+		return 1
+	case *pb.PageLayout_BlobLayout:
+		return dataBuffer(l.BlobLayout.GetInnerLayout())
 	}
-	dict, rep := layouts.MiniBlockMetaBuffers(l, len(st.bufs))
-	want := []format.Range{st.bufs[0]}
-	for _, i := range []int{dict, rep} {
+	return 0
+}
+
+// fetchPageBuffers reads the listed buffers, or every buffer of the page
+// in one request when the page spans at most the small-page size.
+func (f *File) fetchPageBuffers(ctx context.Context, st *pageState, want []int) (pageBuffers, bool, error) {
+	out := make(pageBuffers, len(st.bufs))
+	for _, i := range want {
 		if i >= len(st.bufs) {
-			return fmt.Errorf("%w: mini-block page needs buffer %d, has %d", format.ErrCorrupt, i, len(st.bufs))
-		}
-		if i >= 0 {
-			want = append(want, st.bufs[i])
+			return nil, false, fmt.Errorf("%w: page needs buffer %d, has %d", format.ErrCorrupt, i, len(st.bufs))
 		}
 	}
-	got, err := f.fetch(ctx, want, 0)
-	if err != nil {
-		return err
-	}
-	meta := layouts.MiniBlockMeta{ChunkWords: got[0]}
-	next := 1
-	if dict >= 0 {
-		meta.Dictionary = got[next]
-		next++
-	}
-	if rep >= 0 {
-		meta.RepIndex = got[next]
-	}
-	st.mini, err = layouts.NewMiniBlockPage(l, st.numRows, st.bufs[1].Length, meta)
-	return err
-}
-
-func (f *File) initFullZip(ctx context.Context, st *pageState, l *pb.FullZipLayout) error {
-	if len(st.bufs) < 1 {
-		return fmt.Errorf("%w: full-zip page without buffers", format.ErrCorrupt)
-	}
-	var repIndex []byte
-	if len(st.bufs) > 1 {
-		got, err := f.fetch(ctx, st.bufs[1:2], 0)
+	if span, ok := pageSpan(st.bufs); ok && span.Length <= f.cfg.smallPage && len(st.bufs) > 0 {
+		got, err := f.fetch(ctx, []format.Range{span}, st.firstRow)
 		if err != nil {
-			return err
+			return nil, false, err
 		}
-		repIndex = got[0]
+		for i, r := range st.bufs {
+			out[i] = got[0][r.Offset-span.Offset : r.Offset-span.Offset+r.Length]
+		}
+		return out, true, nil
 	}
+	ranges := make([]format.Range, len(want))
+	for k, i := range want {
+		ranges[k] = st.bufs[i]
+	}
+	got, err := f.fetch(ctx, ranges, st.firstRow)
+	if err != nil {
+		return nil, false, err
+	}
+	for k, i := range want {
+		out[i] = got[k]
+	}
+	return out, false, nil
+}
+
+// pageSpan is the smallest range covering all buffers of a page.
+func pageSpan(bufs []format.Range) (format.Range, bool) {
+	if len(bufs) == 0 {
+		return format.Range{}, false
+	}
+	lo, hi := bufs[0].Offset, uint64(0)
+	for _, r := range bufs {
+		end, ok := r.End()
+		if !ok {
+			return format.Range{}, false
+		}
+		lo, hi = min(lo, r.Offset), max(hi, end)
+	}
+	return format.Range{Offset: lo, Length: hi - lo}, true
+}
+
+func initLayout(st *pageState, layout *pb.PageLayout, got pageBuffers, leaf arrow.DataType) error {
 	var err error
-	st.full, err = layouts.NewFullZipPage(l, st.numRows, st.bufs[0].Length, repIndex)
+	switch l := layout.GetLayout().(type) {
+	case *pb.PageLayout_MiniBlockLayout:
+		if len(st.bufs) < 2 {
+			return fmt.Errorf("%w: mini-block page with %d buffers", format.ErrCorrupt, len(st.bufs))
+		}
+		dict, rep := layouts.MiniBlockMetaBuffers(l.MiniBlockLayout, len(st.bufs))
+		meta := layouts.MiniBlockMeta{ChunkWords: got[0], Dictionary: bufAt(got, dict), RepIndex: bufAt(got, rep)}
+		st.mini, err = layouts.NewMiniBlockPage(l.MiniBlockLayout, st.numRows, st.bufs[1].Length, meta)
+	case *pb.PageLayout_FullZipLayout:
+		if len(st.bufs) < 1 {
+			return fmt.Errorf("%w: full-zip page without buffers", format.ErrCorrupt)
+		}
+		st.full, err = layouts.NewFullZipPage(l.FullZipLayout, st.numRows, st.bufs[0].Length, bufAt(got, 1))
+	case *pb.PageLayout_ConstantLayout:
+		st.cnst, err = layouts.NewConstantPage(l.ConstantLayout, st.numRows, got, leaf)
+	case *pb.PageLayout_BlobLayout:
+		err = initBlob(st, l.BlobLayout, got)
+	default:
+		err = fmt.Errorf("%w: page layout %T", ErrUnsupported, layout.GetLayout())
+	}
 	return err
 }
 
-func (f *File) initBlob(ctx context.Context, st *pageState, l *pb.BlobLayout, leaf arrow.DataType) error {
+func bufAt(got pageBuffers, i int) []byte {
+	if i < 0 || i >= len(got) {
+		return nil
+	}
+	return got[i]
+}
+
+func initBlob(st *pageState, l *pb.BlobLayout, got pageBuffers) error {
 	set, err := layouts.NewLayerSet(l.GetLayers())
 	if err != nil {
 		return err
@@ -137,12 +208,12 @@ func (f *File) initBlob(ctx context.Context, st *pageState, l *pb.BlobLayout, le
 	if l.GetInnerLayout() == nil {
 		return fmt.Errorf("%w: blob page without inner layout", format.ErrCorrupt)
 	}
-	inner := &pageState{col: st.col, index: st.index, firstRow: st.firstRow, numRows: st.numRows,
-		bufs: st.bufs, layout: l.GetInnerLayout()}
 	if _, nested := l.GetInnerLayout().GetLayout().(*pb.PageLayout_BlobLayout); nested {
 		return fmt.Errorf("%w: nested blob layout", format.ErrCorrupt)
 	}
-	if err := f.initLayout(ctx, inner, l.GetInnerLayout(), nil); err != nil {
+	inner := &pageState{col: st.col, index: st.index, firstRow: st.firstRow, numRows: st.numRows,
+		bufs: st.bufs, layout: l.GetInnerLayout()}
+	if err := initLayout(inner, l.GetInnerLayout(), got, nil); err != nil {
 		return fmt.Errorf("blob descriptors: %w", err)
 	}
 	st.blob = &blobState{set: set, inner: inner}

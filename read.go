@@ -21,6 +21,7 @@ type piece struct {
 	span     layouts.ChunkSpan
 	data     format.Range // bytes of the page's data buffer to fetch
 	hasData  bool
+	local    []byte // those bytes, when the page's data is resident
 }
 
 // pieces splits row ranges (in the order given) along page boundaries.
@@ -52,6 +53,7 @@ func (f *File) pieces(ctx context.Context, leaf *layouts.Field, ranges []rowRang
 // planPiece computes the data bytes a piece needs.
 func planPiece(p *piece) error {
 	st := p.page
+	resident := st.resident
 	if st.blob != nil {
 		st = st.blob.inner
 	}
@@ -65,6 +67,9 @@ func planPiece(p *piece) error {
 		p.span = span
 		p.data = format.Range{Offset: st.bufs[1].Offset + first.Offset, Length: last.Offset + last.Size - first.Offset}
 		p.hasData = true
+		if resident != nil {
+			p.local = resident[first.Offset : last.Offset+last.Size]
+		}
 	case st.full != nil:
 		lo, hi, err := st.full.RowBytes(p.from, p.to)
 		if err != nil {
@@ -72,6 +77,9 @@ func planPiece(p *piece) error {
 		}
 		p.data = format.Range{Offset: st.bufs[0].Offset + lo, Length: hi - lo}
 		p.hasData = true
+		if resident != nil {
+			p.local = resident[lo:hi]
+		}
 	}
 	return nil
 }
@@ -87,7 +95,7 @@ func (f *File) readLeaf(ctx context.Context, leaf *layouts.Field, ranges []rowRa
 		if err := planPiece(&ps[i]); err != nil {
 			return layouts.LeafData{}, f.pageErr(ps[i].page, err)
 		}
-		if ps[i].hasData {
+		if ps[i].hasData && ps[i].local == nil {
 			want = append(want, ps[i].data)
 		}
 	}
@@ -99,8 +107,8 @@ func (f *File) readLeaf(ctx context.Context, leaf *layouts.Field, ranges []rowRa
 	memos := chunkMemos{}
 	next := 0
 	for i := range ps {
-		var data []byte
-		if ps[i].hasData {
+		data := ps[i].local
+		if ps[i].hasData && data == nil {
 			data = got[next]
 			next++
 		}

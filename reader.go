@@ -8,11 +8,12 @@ package lance
 import (
 	"context"
 	"fmt"
-	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/lancego/lancego/format"
+	lanceio "github.com/lancego/lancego/io"
 	"github.com/lancego/lancego/layouts"
+	"github.com/lancego/lancego/searchcache"
 )
 
 // Default values of reader options.
@@ -34,24 +35,27 @@ type File struct {
 	leaves [][]*layouts.Field // leaf fields of each top-level field
 	paths  map[*layouts.Field][]*layouts.Field
 	cfg    config
-
-	mu    sync.Mutex
-	pages map[[2]int]*pageState
+	cache  *searchcache.Cache
+	stats  fileCounters
 }
 
-// Open opens the Lance file at url (a local path or file:// URL; see
-// package io for object stores). It reads the footer and metadata with one
-// speculative tail read, and one more only when the metadata is larger.
+// Open opens the Lance file at url: a local path or file:// URL, or an
+// object-store URL (s3://, gs://, azblob://, mem://; see package io). It
+// reads the footer and metadata with one speculative tail read, and one more
+// only when the metadata is larger than the tail.
 func Open(ctx context.Context, url string, opts ...Option) (*File, error) {
 	cfg := defaultConfig()
 	for _, o := range opts {
 		o(&cfg)
 	}
-	src, err := openSource(ctx, url, cfg)
+	if cfg.io.Stats == nil {
+		cfg.io.Stats = lanceio.NewStats()
+	}
+	src, tail, err := openSource(ctx, url, &cfg)
 	if err != nil {
 		return nil, err
 	}
-	f, err := newFile(ctx, url, src, cfg)
+	f, err := newFileFromTail(ctx, url, src, tail, cfg)
 	if err != nil {
 		src.Close()
 		return nil, err
@@ -59,8 +63,13 @@ func Open(ctx context.Context, url string, opts ...Option) (*File, error) {
 	return f, nil
 }
 
+// newFile opens a file from a source without a prefetched tail.
 func newFile(ctx context.Context, url string, src source, cfg config) (*File, error) {
-	meta, err := readMetadata(ctx, src, cfg.tailSize)
+	return newFileFromTail(ctx, url, src, nil, cfg)
+}
+
+func newFileFromTail(ctx context.Context, url string, src source, tail []byte, cfg config) (*File, error) {
+	meta, err := readMetadata(ctx, src, tail, cfg.tailSize)
 	if err != nil {
 		return nil, fmt.Errorf("lance: open %s: %w", url, err)
 	}
@@ -72,7 +81,10 @@ func newFile(ctx context.Context, url string, src source, cfg config) (*File, er
 		return nil, fmt.Errorf("lance: open %s: %w", url, err)
 	}
 	f := &File{url: url, src: src, meta: meta, schema: meta.Schema.ArrowSchema(), fields: fields,
-		cfg: cfg, pages: map[[2]int]*pageState{}, paths: map[*layouts.Field][]*layouts.Field{}}
+		cfg: cfg, cache: cfg.cache, paths: map[*layouts.Field][]*layouts.Field{}}
+	if f.cache == nil {
+		f.cache = searchcache.New(searchcache.Config{})
+	}
 	for _, top := range fields {
 		leaves := top.Leaves()
 		f.leaves = append(f.leaves, leaves)
@@ -83,22 +95,30 @@ func newFile(ctx context.Context, url string, src source, cfg config) (*File, er
 	return f, nil
 }
 
-func readMetadata(ctx context.Context, src source, tailSize uint64) (*format.FileMetadata, error) {
+// readMetadata parses the metadata from tail (the file's last bytes, if
+// already read) plus at most a few more reads of missing prefixes.
+func readMetadata(ctx context.Context, src source, tail []byte, tailSize uint64) (*format.FileMetadata, error) {
 	size := uint64(src.Size())
-	var firstErr error
-	read := func(r format.Range) ([]byte, error) {
-		got, err := src.Fetch(ctx, []format.Range{r}, 0)
+	if tail == nil {
+		n := min(tailSize, size)
+		got, err := src.Fetch(ctx, []format.Range{{Offset: size - n, Length: n}}, 0)
 		if err != nil {
-			firstErr = err
 			return nil, err
 		}
-		return got[0], nil
+		tail = got[0]
 	}
-	m, err := format.ReadMetadata(size, tailSize, read)
-	if err != nil && firstErr != nil {
-		return nil, firstErr
+	for range 4 {
+		m, need, err := format.ParseTail(size, tail)
+		if err != nil || need == nil {
+			return m, err
+		}
+		got, err := src.Fetch(ctx, []format.Range{*need}, 0)
+		if err != nil {
+			return nil, err
+		}
+		tail = append(got[0], tail...)
 	}
-	return m, err
+	return nil, fmt.Errorf("%w: metadata not found after 5 reads", format.ErrCorrupt)
 }
 
 // Close releases the file's resources.
@@ -122,21 +142,26 @@ func (f *File) fetch(ctx context.Context, ranges []format.Range, priority uint64
 	return f.src.Fetch(ctx, ranges, priority)
 }
 
-// page returns the initialized state of a page, initializing it once.
+// page returns the initialized state of a page from the search cache,
+// initializing it once (concurrent callers share one load).
 func (f *File) page(ctx context.Context, col, index int, leaf arrow.DataType) (*pageState, error) {
-	key := [2]int{col, index}
-	f.mu.Lock()
-	st, ok := f.pages[key]
-	f.mu.Unlock()
-	if ok {
-		return st, nil
+	key := searchcache.Key{File: f.src.Key(), Column: col, Page: index, Kind: "page"}
+	loaded := false
+	st, err := searchcache.GetOrLoad(ctx, f.cache, key, func(ctx context.Context) (*pageState, int64, error) {
+		loaded = true
+		st, err := f.initPage(ctx, col, index, leaf)
+		if err != nil {
+			return nil, 0, err
+		}
+		return st, st.size + 1024, nil
+	})
+	if loaded {
+		f.stats.cacheMisses.Add(1)
+	} else if err == nil {
+		f.stats.cacheHits.Add(1)
 	}
-	st, err := f.initPage(ctx, col, index, leaf)
 	if err != nil {
 		return nil, fmt.Errorf("lance: %s: column %d (field %q) page %d: %w", f.url, col, f.columnName(col), index, err)
 	}
-	f.mu.Lock()
-	f.pages[key] = st
-	f.mu.Unlock()
 	return st, nil
 }

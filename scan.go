@@ -106,6 +106,10 @@ func (f *File) Batches(ctx context.Context, opts ScanOptions) iter.Seq2[arrow.Re
 			return
 		}
 		for row := from; row < to; row += size {
+			if err := ctx.Err(); err != nil {
+				yield(nil, err)
+				return
+			}
 			rec, err := f.readBatch(ctx, cols, schema, []rowRange{{row, min(row+size, to)}})
 			if !yield(rec, err) || err != nil {
 				return

@@ -113,6 +113,7 @@ func TestProjectionAndBadArguments(t *testing.T) {
 
 func TestScanStopsOnCancel(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
 	f, err := Open(ctx, scanTestFile)
 	if err != nil {
 		t.Fatal(err)

@@ -3,64 +3,96 @@ package lance
 import (
 	"context"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/lancego/lancego/format"
+	lanceio "github.com/lancego/lancego/io"
+	"github.com/lancego/lancego/scheduler"
 )
 
 // source is where file bytes come from.
 type source interface {
 	Fetch(ctx context.Context, ranges []format.Range, priority uint64) ([][]byte, error)
 	Size() int64
+	// Key is a stable identity of the file version, for cache keys.
+	Key() string
 	Close() error
 }
 
-type localSource struct {
-	f    *os.File
-	size int64
+// objectSource reads a lanceio.Object through a scheduler.
+type objectSource struct {
+	obj   lanceio.Object
+	sched *scheduler.Scheduler
+	owned bool // the scheduler was created for this file
 }
 
-func openSource(ctx context.Context, url string, cfg config) (source, error) {
-	path := strings.TrimPrefix(url, "file://")
-	fh, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("lance: open %s: %w", url, err)
-	}
-	st, err := fh.Stat()
-	if err != nil {
-		fh.Close()
-		return nil, err
-	}
-	return &localSource{f: fh, size: st.Size()}, nil
+// isLocalURL reports whether url names a local file.
+func isLocalURL(url string) bool {
+	i := strings.Index(url, "://")
+	return i < 0 || strings.HasPrefix(url, "file://")
 }
 
-func (s *localSource) Size() int64  { return s.size }
-func (s *localSource) Close() error { return s.f.Close() }
+// openSource opens url and reads its last tailSize bytes (one request).
+func openSource(ctx context.Context, url string, cfg *config) (source, []byte, error) {
+	obj, tail, err := lanceio.OpenTail(ctx, url, int64(cfg.tailSize), cfg.io)
+	if err != nil {
+		return nil, nil, fmt.Errorf("lance: open %s: %w", url, err)
+	}
+	s := &objectSource{obj: obj, sched: cfg.sched}
+	if s.sched == nil {
+		sc := scheduler.ObjectStoreConfig(cfg.limiter)
+		if isLocalURL(url) {
+			sc = scheduler.LocalConfig(cfg.limiter)
+		}
+		if cfg.schedCfg != nil {
+			sc = *cfg.schedCfg
+		}
+		s.sched, s.owned = scheduler.New(sc), true
+	}
+	return s, tail, nil
+}
 
-func (s *localSource) Fetch(ctx context.Context, ranges []format.Range, _ uint64) ([][]byte, error) {
-	out := make([][]byte, len(ranges))
+func (s *objectSource) Size() int64 { return s.obj.Size() }
+func (s *objectSource) Key() string { return s.obj.Identity().String() }
+
+func (s *objectSource) Close() error {
+	var err error
+	if s.owned {
+		err = s.sched.Close()
+	}
+	if cerr := s.obj.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+func toSchedRanges(ranges []format.Range) ([]scheduler.Range, error) {
+	out := make([]scheduler.Range, len(ranges))
 	for i, r := range ranges {
-		if err := ctx.Err(); err != nil {
-			return nil, err
+		if r.Offset > 1<<62 || r.Length > 1<<62 {
+			return nil, fmt.Errorf("%w: range %v", format.ErrCorrupt, r)
 		}
-		end, ok := r.End()
-		if !ok || end > uint64(s.size) {
-			return nil, fmt.Errorf("%w: range %v outside file of %d bytes", format.ErrCorrupt, r, s.size)
-		}
-		b := make([]byte, r.Length)
-		if _, err := s.f.ReadAt(b, int64(r.Offset)); err != nil {
-			return nil, err
-		}
-		out[i] = b
+		out[i] = scheduler.Range{Off: int64(r.Offset), Len: int64(r.Length)}
 	}
 	return out, nil
 }
 
-// bytesSource serves a file held in memory.
+func (s *objectSource) Fetch(ctx context.Context, ranges []format.Range, priority uint64) ([][]byte, error) {
+	if len(ranges) == 0 {
+		return nil, nil
+	}
+	rs, err := toSchedRanges(ranges)
+	if err != nil {
+		return nil, err
+	}
+	return s.sched.Fetch(ctx, s.obj, rs, priority)
+}
+
+// bytesSource serves a file held in memory (tests and fuzzing).
 type bytesSource struct{ b []byte }
 
 func (s bytesSource) Size() int64  { return int64(len(s.b)) }
+func (s bytesSource) Key() string  { return fmt.Sprintf("bytes:%p:%d", s.b, len(s.b)) }
 func (s bytesSource) Close() error { return nil }
 
 func (s bytesSource) Fetch(ctx context.Context, ranges []format.Range, _ uint64) ([][]byte, error) {

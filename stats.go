@@ -1,0 +1,54 @@
+package lance
+
+import (
+	"sync/atomic"
+
+	lanceio "github.com/lancego/lancego/io"
+)
+
+// fileCounters are the reader's own counters.
+type fileCounters struct {
+	cacheHits, cacheMisses atomic.Int64
+}
+
+// Stats reports what a file's reads cost.
+type Stats struct {
+	// Requests, BytesRead and Retries count requests to storage.
+	Requests  int64 `json:"requests"`
+	BytesRead int64 `json:"bytes_read"`
+	Retries   int64 `json:"retries"`
+	Failures  int64 `json:"failures"`
+	// BytesRequested is what the scheduler asked for (gaps included) and
+	// BytesUsed what decoders asked for; Coalesced counts merged ranges.
+	BytesRequested int64 `json:"bytes_requested"`
+	BytesUsed      int64 `json:"bytes_used"`
+	Coalesced      int64 `json:"coalesced_ranges"`
+	// CacheHits and CacheMisses count page-metadata lookups.
+	CacheHits   int64 `json:"cache_hits"`
+	CacheMisses int64 `json:"cache_misses"`
+	// LatencyBuckets counts requests by latency (upper bounds in
+	// LatencyBoundsMillis; the last bucket is unbounded).
+	LatencyBuckets      [lanceio.NumLatencyBuckets]int64       `json:"latency_buckets"`
+	LatencyBoundsMillis [lanceio.NumLatencyBuckets - 1]float64 `json:"latency_bounds_ms"`
+}
+
+// Stats returns the file's I/O and cache counters. Requests and bytes are
+// those of the file's storage statistics (shared if WithIOConfig passed a
+// shared lanceio.Stats), and scheduler figures those of its scheduler.
+func (f *File) Stats() Stats {
+	var s Stats
+	if f.cfg.io.Stats != nil {
+		io := f.cfg.io.Stats.Snapshot()
+		s.Requests, s.BytesRead, s.Retries, s.Failures = io.Requests, io.Bytes, io.Retries, io.Failures
+		s.LatencyBuckets = io.Latency
+	}
+	for i, d := range lanceio.LatencyBounds() {
+		s.LatencyBoundsMillis[i] = float64(d.Microseconds()) / 1000
+	}
+	if os, ok := f.src.(*objectSource); ok {
+		ss := os.sched.Stats()
+		s.BytesRequested, s.BytesUsed, s.Coalesced = ss.BytesRequested, ss.BytesUsed, ss.Coalesced
+	}
+	s.CacheHits, s.CacheMisses = f.stats.cacheHits.Load(), f.stats.cacheMisses.Load()
+	return s
+}
