@@ -85,7 +85,10 @@ func planPiece(p *piece) error {
 }
 
 // readLeaf decodes the rows of ranges (in order) of one leaf column.
-func (f *File) readLeaf(ctx context.Context, leaf *layouts.Field, ranges []rowRange) (layouts.LeafData, error) {
+//
+// A scan passes its scanCache, which reads whole pages; a take passes nil
+// and reads only the chunks or rows it needs.
+func (f *File) readLeaf(ctx context.Context, leaf *layouts.Field, ranges []rowRange, sc *scanCache) (layouts.LeafData, error) {
 	ps, err := f.pieces(ctx, leaf, ranges)
 	if err != nil {
 		return layouts.LeafData{}, err
@@ -94,6 +97,11 @@ func (f *File) readLeaf(ctx context.Context, leaf *layouts.Field, ranges []rowRa
 	for i := range ps {
 		if err := planPiece(&ps[i]); err != nil {
 			return layouts.LeafData{}, f.pageErr(ps[i].page, err)
+		}
+		if sc != nil {
+			if err := sc.scanPieceData(ctx, &ps[i], leaf); err != nil {
+				return layouts.LeafData{}, f.pageErr(ps[i].page, err)
+			}
 		}
 		if ps[i].hasData && ps[i].local == nil {
 			want = append(want, ps[i].data)

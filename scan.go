@@ -45,7 +45,7 @@ func (f *File) projection(names []string) ([]int, *arrow.Schema, error) {
 }
 
 // readBatch reads the rows of ranges (in order) for the projected fields.
-func (f *File) readBatch(ctx context.Context, cols []int, schema *arrow.Schema, ranges []rowRange) (arrow.RecordBatch, error) {
+func (f *File) readBatch(ctx context.Context, cols []int, schema *arrow.Schema, ranges []rowRange, sc *scanCache) (arrow.RecordBatch, error) {
 	var nrows uint64
 	for _, r := range ranges {
 		nrows += r.to - r.from
@@ -57,7 +57,7 @@ func (f *File) readBatch(ctx context.Context, cols []int, schema *arrow.Schema, 
 		}
 	}()
 	for _, c := range cols {
-		a, err := f.readField(ctx, c, ranges, nrows)
+		a, err := f.readField(ctx, c, ranges, nrows, sc)
 		if err != nil {
 			return nil, err
 		}
@@ -66,7 +66,7 @@ func (f *File) readBatch(ctx context.Context, cols []int, schema *arrow.Schema, 
 	return array.NewRecordBatch(schema, arrays, int64(nrows)), nil
 }
 
-func (f *File) readField(ctx context.Context, c int, ranges []rowRange, nrows uint64) (arrow.Array, error) {
+func (f *File) readField(ctx context.Context, c int, ranges []rowRange, nrows uint64, sc *scanCache) (arrow.Array, error) {
 	top := f.fields[c]
 	if nrows == 0 {
 		return array.MakeArrayOfNull(f.cfg.mem, top.Type, 0), nil
@@ -74,7 +74,7 @@ func (f *File) readField(ctx context.Context, c int, ranges []rowRange, nrows ui
 	leaves := f.leaves[c]
 	data := make([]layoutsLeafData, len(leaves))
 	for i, l := range leaves {
-		d, err := f.readLeaf(ctx, l, ranges)
+		d, err := f.readLeaf(ctx, l, ranges, sc)
 		if err != nil {
 			return nil, err
 		}
@@ -105,12 +105,15 @@ func (f *File) Batches(ctx context.Context, opts ScanOptions) iter.Seq2[arrow.Re
 			yield(nil, err)
 			return
 		}
+		sc := newScanCache(f, to)
+		defer sc.close()
 		for row := from; row < to; row += size {
 			if err := ctx.Err(); err != nil {
 				yield(nil, err)
 				return
 			}
-			rec, err := f.readBatch(ctx, cols, schema, []rowRange{{row, min(row+size, to)}})
+			rec, err := f.readBatch(ctx, cols, schema, []rowRange{{row, min(row+size, to)}}, sc)
+			sc.releaseBefore(min(row+size, to))
 			if !yield(rec, err) || err != nil {
 				return
 			}

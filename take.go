@@ -33,5 +33,5 @@ func (f *File) Take(ctx context.Context, rows []uint64, columns []string) (arrow
 		}
 		ranges = append(ranges, rowRange{r, r + 1})
 	}
-	return f.readBatch(ctx, cols, schema, ranges)
+	return f.readBatch(ctx, cols, schema, ranges, nil)
 }
