@@ -55,7 +55,7 @@ func Open(ctx context.Context, url string, opts ...Option) (*File, error) {
 	if err != nil {
 		return nil, err
 	}
-	f, err := newFileFromTail(ctx, url, src, tail, cfg)
+	f, err := newFileFromTail(ctx, url, withTail(src, tail), tail, cfg)
 	if err != nil {
 		src.Close()
 		return nil, err

@@ -58,6 +58,12 @@ func (c *scanCache) submit(ctx context.Context, st *pageState) *pageFetch {
 		return pf
 	}
 	os, ok := c.f.src.(*objectSource)
+	if ts, isTail := c.f.src.(*tailSource); isTail {
+		os, ok = ts.source.(*objectSource)
+		if ok && r.Offset >= ts.start {
+			ok = false // inside the tail: served from memory
+		}
+	}
 	if !ok {
 		got, err := c.f.src.Fetch(ctx, []format.Range{r}, st.firstRow)
 		pf.data, pf.err = first(got), err

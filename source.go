@@ -106,3 +106,44 @@ func (s bytesSource) Fetch(ctx context.Context, ranges []format.Range, _ uint64)
 	}
 	return out, ctx.Err()
 }
+
+// tailSource serves ranges inside the file's already-read tail from memory
+// and passes the rest to the underlying source. A file no larger than the
+// tail read is therefore read with exactly one request.
+type tailSource struct {
+	source
+	tail  []byte
+	start uint64 // file offset of tail[0]
+}
+
+func withTail(src source, tail []byte) source {
+	if len(tail) == 0 {
+		return src
+	}
+	return &tailSource{source: src, tail: tail, start: uint64(src.Size()) - uint64(len(tail))}
+}
+
+func (s *tailSource) Fetch(ctx context.Context, ranges []format.Range, priority uint64) ([][]byte, error) {
+	out := make([][]byte, len(ranges))
+	var rest []format.Range
+	var restIdx []int
+	for i, r := range ranges {
+		end, ok := r.End()
+		if ok && r.Offset >= s.start && end <= s.start+uint64(len(s.tail)) {
+			out[i] = s.tail[r.Offset-s.start : end-s.start : end-s.start]
+			continue
+		}
+		rest, restIdx = append(rest, r), append(restIdx, i)
+	}
+	if len(rest) == 0 {
+		return out, ctx.Err()
+	}
+	got, err := s.source.Fetch(ctx, rest, priority)
+	if err != nil {
+		return nil, err
+	}
+	for k, i := range restIdx {
+		out[i] = got[k]
+	}
+	return out, nil
+}

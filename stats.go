@@ -45,7 +45,11 @@ func (f *File) Stats() Stats {
 	for i, d := range lanceio.LatencyBounds() {
 		s.LatencyBoundsMillis[i] = float64(d.Microseconds()) / 1000
 	}
-	if os, ok := f.src.(*objectSource); ok {
+	src := f.src
+	if ts, ok := src.(*tailSource); ok {
+		src = ts.source
+	}
+	if os, ok := src.(*objectSource); ok {
 		ss := os.sched.Stats()
 		s.BytesRequested, s.BytesUsed, s.Coalesced = ss.BytesRequested, ss.BytesUsed, ss.Coalesced
 	}

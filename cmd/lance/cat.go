@@ -28,7 +28,8 @@ func runCat(ctx context.Context, args []string, out io.Writer) error {
 	fs.StringVar(&o.take, "take", "", "comma-separated row indices, returned in that order")
 	fs.StringVar(&o.format, "format", "table", "json, table or csv")
 	fs.IntVar(&o.batch, "batch-size", lance.DefaultBatchSize, "rows per batch while scanning")
-	if err := fs.Parse(splitArgs(args, nil)); err != nil {
+	stats := fs.Bool("stats", false, "write I/O statistics to stderr as one JSON object")
+	if err := fs.Parse(splitArgs(args, map[string]bool{"stats": true})); err != nil {
 		return err
 	}
 	if fs.NArg() != 1 {
@@ -42,6 +43,9 @@ func runCat(ctx context.Context, args []string, out io.Writer) error {
 		return err
 	}
 	defer f.Close()
+	if *stats {
+		defer writeStats(f, errOut(ctx))
+	}
 	w, err := newRowWriter(o.format, out)
 	if err != nil {
 		return err

@@ -57,7 +57,8 @@ type pageReport struct {
 func runInspect(ctx context.Context, args []string, out io.Writer) error {
 	fs := flag.NewFlagSet("inspect", flag.ContinueOnError)
 	asJSON := fs.Bool("json", false, "print one JSON object")
-	if err := fs.Parse(splitArgs(args, map[string]bool{"json": true})); err != nil {
+	stats := fs.Bool("stats", false, "write I/O statistics to stderr as one JSON object")
+	if err := fs.Parse(splitArgs(args, map[string]bool{"json": true, "stats": true})); err != nil {
 		return err
 	}
 	if fs.NArg() != 1 {
@@ -68,6 +69,9 @@ func runInspect(ctx context.Context, args []string, out io.Writer) error {
 		return err
 	}
 	defer f.Close()
+	if *stats {
+		defer writeStats(f, errOut(ctx))
+	}
 	rep := buildReport(f)
 	if *asJSON {
 		enc := json.NewEncoder(out)

@@ -6,11 +6,14 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
 	"strings"
+
+	lance "github.com/lancego/lancego"
 )
 
 const usage = `usage:
@@ -20,10 +23,16 @@ const usage = `usage:
   lance cat URL [--columns a,b] [--rows START:END] [--take 5,1,9] [--format json|table|csv]
       print rows; json prints {"num_rows": N, "columns": {...}} in the corpus
       value conventions
+  lance convert SRC DST [--version 2.1|2.2] [--from lance|ipc|parquet|csv]
   lance demo
       write a sample Lance file into a temporary folder, then inspect and read it
 
-URL is a local path or a file:// URL.
+URL is a local path, a file:// URL, or an object-store URL:
+  s3://bucket/key.lance?endpoint=http://127.0.0.1:7070&use_path_style=true&region=us-east-1
+  gs://bucket/key.lance   azblob://container/key.lance   (credentials from the usual
+  environment variables of each cloud)
+--stats (inspect, cat) writes requests, bytes_read, retries, cache_hits and cache_misses
+to stderr as one JSON object.
 `
 
 func main() {
@@ -35,7 +44,27 @@ func main() {
 	}
 }
 
+// errKey carries the stderr writer of one run in its context.
+type errKey struct{}
+
+// errOut returns the run's stderr.
+func errOut(ctx context.Context) io.Writer {
+	if w, ok := ctx.Value(errKey{}).(io.Writer); ok {
+		return w
+	}
+	return os.Stderr
+}
+
+// writeStats prints a file's I/O statistics as one JSON object.
+func writeStats(f *lance.File, w io.Writer) {
+	b, err := json.Marshal(f.Stats())
+	if err == nil {
+		fmt.Fprintln(w, string(b))
+	}
+}
+
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	ctx = context.WithValue(ctx, errKey{}, stderr)
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
 		fmt.Fprint(stdout, usage)
 		return nil
@@ -47,6 +76,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return runCat(ctx, args[1:], stdout)
 	case "demo":
 		return runDemo(ctx, args[1:], stdout)
+	case "convert":
+		return runConvert(ctx, args[1:], stdout, stderr)
 	}
 	return fmt.Errorf("unknown command %q\n%s", args[0], usage)
 }
