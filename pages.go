@@ -55,6 +55,19 @@ type pageBuffers [][]byte
 // initPage decodes a page's layout and fetches its initialization buffers:
 // the whole page in one request when it is small, else only the metadata.
 func (f *File) initPage(ctx context.Context, col, index int, leaf arrow.DataType) (*pageState, error) {
+	st, err := f.newPageState(col, index)
+	if err != nil {
+		return nil, err
+	}
+	got, whole, err := f.fetchPageBuffers(ctx, st, initBuffers(st.layout, len(st.bufs)))
+	if err != nil {
+		return nil, err
+	}
+	return st, finishPage(st, got, whole, leaf)
+}
+
+// newPageState decodes a page's layout and buffer ranges (no I/O).
+func (f *File) newPageState(col, index int) (*pageState, error) {
 	pg := f.meta.Columns[col].GetPages()[index]
 	layout, err := format.DecodePageLayout(pg)
 	if err != nil {
@@ -64,21 +77,31 @@ func (f *File) initPage(ctx context.Context, col, index int, leaf arrow.DataType
 	if err != nil {
 		return nil, err
 	}
-	st := &pageState{col: col, index: index, firstRow: pg.GetPriority(), numRows: pg.GetLength(), bufs: bufs, layout: layout}
-	got, whole, err := f.fetchPageBuffers(ctx, st, initBuffers(layout, len(bufs)))
-	if err != nil {
-		return nil, err
-	}
-	if err := initLayout(st, layout, got, leaf); err != nil {
-		return nil, err
+	return &pageState{col: col, index: index, firstRow: pg.GetPriority(), numRows: pg.GetLength(), bufs: bufs, layout: layout}, nil
+}
+
+// finishPage builds the decoder state from fetched buffers; with whole,
+// got holds every buffer and the data buffer stays resident.
+func finishPage(st *pageState, got pageBuffers, whole bool, leaf arrow.DataType) error {
+	if err := initLayout(st, st.layout, got, leaf); err != nil {
+		return err
 	}
 	if whole {
-		st.resident = got[dataBuffer(layout)]
+		st.resident = bufAt(got, dataBuffer(st.layout))
 	}
 	for _, b := range got {
 		st.size += int64(len(b))
 	}
-	return st, nil
+	return nil
+}
+
+// splitSpan cuts the bytes of a page's span into its buffers.
+func splitSpan(bufs []format.Range, span format.Range, b []byte) pageBuffers {
+	out := make(pageBuffers, len(bufs))
+	for i, r := range bufs {
+		out[i] = b[r.Offset-span.Offset : r.Offset-span.Offset+r.Length]
+	}
+	return out
 }
 
 // initBuffers lists the page buffers a layout needs at initialization.
@@ -128,15 +151,12 @@ func (f *File) fetchPageBuffers(ctx context.Context, st *pageState, want []int) 
 			return nil, false, fmt.Errorf("%w: page needs buffer %d, has %d", format.ErrCorrupt, i, len(st.bufs))
 		}
 	}
-	if span, ok := pageSpan(st.bufs); ok && span.Length <= f.cfg.smallPage && len(st.bufs) > 0 {
+	if span, ok := pageSpan(st.bufs); ok && span.Length <= f.cfg.smallPage {
 		got, err := f.fetch(ctx, []format.Range{span}, st.firstRow)
 		if err != nil {
 			return nil, false, err
 		}
-		for i, r := range st.bufs {
-			out[i] = got[0][r.Offset-span.Offset : r.Offset-span.Offset+r.Length]
-		}
-		return out, true, nil
+		return splitSpan(st.bufs, span, got[0]), true, nil
 	}
 	ranges := make([]format.Range, len(want))
 	for k, i := range want {

@@ -22,10 +22,11 @@ type piece struct {
 	data     format.Range // bytes of the page's data buffer to fetch
 	hasData  bool
 	local    []byte // those bytes, when the page's data is resident
+	pageData []byte // the page's whole data buffer, during a scan
 }
 
 // pieces splits row ranges (in the order given) along page boundaries.
-func (f *File) pieces(ctx context.Context, leaf *layouts.Field, ranges []rowRange) ([]piece, error) {
+func (f *File) pieces(ctx context.Context, leaf *layouts.Field, ranges []rowRange, sc *scanCache) ([]piece, error) {
 	pages := f.meta.Columns[leaf.Column].GetPages()
 	starts := make([]uint64, len(pages)+1)
 	for i, p := range pages {
@@ -38,12 +39,20 @@ func (f *File) pieces(ctx context.Context, leaf *layouts.Field, ranges []rowRang
 			if i == len(pages) {
 				return nil, fmt.Errorf("%w: row %d beyond column %d", ErrInvalidArgument, row, leaf.Column)
 			}
-			st, err := f.page(ctx, leaf.Column, i, leafType(leaf))
+			var st *pageState
+			var data []byte
+			var err error
+			if sc != nil {
+				st, data, err = sc.get(ctx, leaf.Column, i, leafType(leaf))
+				sc.prefetch(ctx, leaf.Column, i)
+			} else {
+				st, err = f.page(ctx, leaf.Column, i, leafType(leaf))
+			}
 			if err != nil {
 				return nil, err
 			}
 			end := min(r.to, starts[i+1])
-			out = append(out, piece{page: st, from: row - starts[i], to: end - starts[i]})
+			out = append(out, piece{page: st, from: row - starts[i], to: end - starts[i], pageData: data})
 			row = end
 		}
 	}
@@ -54,6 +63,9 @@ func (f *File) pieces(ctx context.Context, leaf *layouts.Field, ranges []rowRang
 func planPiece(p *piece) error {
 	st := p.page
 	resident := st.resident
+	if p.pageData != nil {
+		resident = p.pageData
+	}
 	if st.blob != nil {
 		st = st.blob.inner
 	}
@@ -89,7 +101,7 @@ func planPiece(p *piece) error {
 // A scan passes its scanCache, which reads whole pages; a take passes nil
 // and reads only the chunks or rows it needs.
 func (f *File) readLeaf(ctx context.Context, leaf *layouts.Field, ranges []rowRange, sc *scanCache) (layouts.LeafData, error) {
-	ps, err := f.pieces(ctx, leaf, ranges)
+	ps, err := f.pieces(ctx, leaf, ranges, sc)
 	if err != nil {
 		return layouts.LeafData{}, err
 	}
@@ -97,11 +109,6 @@ func (f *File) readLeaf(ctx context.Context, leaf *layouts.Field, ranges []rowRa
 	for i := range ps {
 		if err := planPiece(&ps[i]); err != nil {
 			return layouts.LeafData{}, f.pageErr(ps[i].page, err)
-		}
-		if sc != nil {
-			if err := sc.scanPieceData(ctx, &ps[i], leaf); err != nil {
-				return layouts.LeafData{}, f.pageErr(ps[i].page, err)
-			}
 		}
 		if ps[i].hasData && ps[i].local == nil {
 			want = append(want, ps[i].data)

@@ -2,79 +2,138 @@ package lance
 
 import (
 	"context"
+	"fmt"
 	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/lancego/lancego/format"
-	"github.com/lancego/lancego/layouts"
 	"github.com/lancego/lancego/scheduler"
+	"github.com/lancego/lancego/searchcache"
 )
 
-// scanCache holds the data buffers of the pages a scan is reading: each
-// page's data is fetched whole (one coalesced request, split only above the
-// scheduler's maximum request size), and the next page of each column is
-// requested while the current one is decoded. Pages are dropped once the
-// scan has passed them. It belongs to one scan and is closed by it.
+// scanCache holds the pages a scan is reading. A scan needs all of a page,
+// so each page is fetched whole, metadata and data in one request (split
+// only above the scheduler's maximum request size), and the next page of
+// each column is requested while the current one decodes. Pages are
+// dropped once the scan has passed them. It belongs to one scan.
 type scanCache struct {
 	f     *File
 	end   uint64 // the scan's last row (exclusive)
 	mu    sync.Mutex
-	pages map[*pageState]*pageFetch
+	pages map[[2]int]*scanPage
 }
 
-type pageFetch struct {
+// scanPage is one page of a scan: its fetch, then its state and data.
+type scanPage struct {
 	once    sync.Once
 	pending *scheduler.Pending
-	data    []byte
+	span    format.Range
+	bytes   []byte
 	err     error
 	lastRow uint64 // file row after the page
 }
 
 func newScanCache(f *File, end uint64) *scanCache {
-	return &scanCache{f: f, end: end, pages: map[*pageState]*pageFetch{}}
+	return &scanCache{f: f, end: end, pages: map[[2]int]*scanPage{}}
 }
 
-// dataRange is the byte range of a page's data buffer.
-func dataRange(st *pageState) (format.Range, bool) {
-	i := dataBuffer(st.layout)
-	if i >= len(st.bufs) {
-		return format.Range{}, false
-	}
-	return st.bufs[i], true
-}
-
-// submit starts fetching a page's data buffer unless already started.
-func (c *scanCache) submit(ctx context.Context, st *pageState) *pageFetch {
+// request starts fetching page index of column col unless already started.
+func (c *scanCache) request(ctx context.Context, col, index int) *scanPage {
+	key := [2]int{col, index}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if pf, ok := c.pages[st]; ok {
-		return pf
+	if sp, ok := c.pages[key]; ok {
+		return sp
 	}
-	pf := &pageFetch{lastRow: st.firstRow + st.numRows}
-	c.pages[st] = pf
-	r, ok := dataRange(st)
-	if !ok || st.resident != nil {
-		pf.data = st.resident
-		return pf
+	sp := &scanPage{}
+	c.pages[key] = sp
+	pg := c.f.meta.Columns[col].GetPages()[index]
+	sp.lastRow = pg.GetPriority() + pg.GetLength()
+	bufs, err := c.f.meta.PageRanges(col, index)
+	span, ok := pageSpan(bufs)
+	if err != nil || !ok {
+		sp.err = err
+		return sp
 	}
-	os, ok := c.f.src.(*objectSource)
-	if ts, isTail := c.f.src.(*tailSource); isTail {
-		os, ok = ts.source.(*objectSource)
-		if ok && r.Offset >= ts.start {
-			ok = false // inside the tail: served from memory
+	sp.span = span
+	sp.pending, sp.bytes, sp.err = c.f.submit(ctx, span, pg.GetPriority())
+	return sp
+}
+
+// get returns a page's state (from the search cache or built from the
+// scan's bytes) and its data buffer.
+func (c *scanCache) get(ctx context.Context, col, index int, leaf arrow.DataType) (*pageState, []byte, error) {
+	sp := c.request(ctx, col, index)
+	sp.once.Do(func() {
+		if sp.pending != nil && sp.err == nil {
+			got, err := sp.pending.Wait(ctx)
+			sp.bytes, sp.err = first(got), err
+		}
+	})
+	if sp.err != nil {
+		return nil, nil, sp.err
+	}
+	key := searchcache.Key{File: c.f.src.Key(), Column: col, Page: index, Kind: "page"}
+	st, err := searchcache.GetOrLoad(ctx, c.f.cache, key, func(context.Context) (*pageState, int64, error) {
+		c.f.stats.cacheMisses.Add(1)
+		st, err := c.f.newPageState(col, index)
+		if err != nil {
+			return nil, 0, err
+		}
+		err = finishPage(st, splitSpan(st.bufs, sp.span, sp.bytes), sp.span.Length <= c.f.cfg.smallPage, leaf)
+		return st, st.size + 1024, err
+	})
+	if err != nil {
+		return nil, nil, fmt.Errorf("lance: %s: column %d (field %q) page %d: %w", c.f.url, col, c.f.columnName(col), index, err)
+	}
+	return st, c.dataOf(st, sp), nil
+}
+
+// dataOf slices a page's data buffer out of the scan's bytes of the page.
+func (c *scanCache) dataOf(st *pageState, sp *scanPage) []byte {
+	i := dataBuffer(st.layout)
+	if i >= len(st.bufs) {
+		return nil
+	}
+	r := st.bufs[i]
+	return sp.bytes[r.Offset-sp.span.Offset : r.Offset-sp.span.Offset+r.Length]
+}
+
+// prefetch requests the page after index of column col, if the scan will
+// reach it.
+func (c *scanCache) prefetch(ctx context.Context, col, index int) {
+	pages := c.f.meta.Columns[col].GetPages()
+	if next := index + 1; next < len(pages) && pages[next].GetPriority() < c.end {
+		c.request(ctx, col, next)
+	}
+}
+
+// releaseBefore drops the pages that end at or before row.
+func (c *scanCache) releaseBefore(row uint64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for key, sp := range c.pages {
+		if sp.lastRow <= row {
+			sp.close()
+			delete(c.pages, key)
 		}
 	}
-	if !ok {
-		got, err := c.f.src.Fetch(ctx, []format.Range{r}, st.firstRow)
-		pf.data, pf.err = first(got), err
-		return pf
+}
+
+// close releases every page and cancels fetches still running.
+func (c *scanCache) close() { c.releaseBefore(^uint64(0)) }
+
+func (sp *scanPage) close() {
+	if sp.pending == nil {
+		return
 	}
-	rs, err := toSchedRanges([]format.Range{r})
-	if err == nil {
-		pf.pending, err = os.sched.Submit(ctx, os.obj, rs, st.firstRow)
+	unused := false
+	sp.once.Do(func() { unused = true })
+	if unused { // never waited for: cancel the reads
+		sp.pending.Cancel()
+		return
 	}
-	pf.err = err
-	return pf
+	sp.pending.Release()
 }
 
 func first(b [][]byte) []byte {
@@ -84,75 +143,26 @@ func first(b [][]byte) []byte {
 	return b[0]
 }
 
-// data returns a page's data buffer, waiting for its fetch.
-func (c *scanCache) data(ctx context.Context, st *pageState) ([]byte, error) {
-	pf := c.submit(ctx, st)
-	pf.once.Do(func() {
-		if pf.pending != nil && pf.err == nil {
-			got, err := pf.pending.Wait(ctx)
-			pf.data, pf.err = first(got), err
+// submit starts an asynchronous read of r through the scheduler, or reads
+// it at once when the source has no scheduler (or r is in the tail).
+func (f *File) submit(ctx context.Context, r format.Range, priority uint64) (*scheduler.Pending, []byte, error) {
+	src := f.src
+	if ts, ok := src.(*tailSource); ok {
+		if r.Offset >= ts.start {
+			got, err := src.Fetch(ctx, []format.Range{r}, priority)
+			return nil, first(got), err
 		}
-	})
-	return pf.data, pf.err
-}
-
-// prefetch starts fetching the page after st of the same column, if the
-// scan will reach it.
-func (c *scanCache) prefetch(ctx context.Context, st *pageState, leaf arrow.DataType) {
-	next := st.index + 1
-	if next >= len(c.f.meta.Columns[st.col].GetPages()) || st.firstRow+st.numRows >= c.end {
-		return
+		src = ts.source
 	}
-	if ns, err := c.f.page(ctx, st.col, next, leaf); err == nil {
-		c.submit(ctx, ns)
+	os, ok := src.(*objectSource)
+	if !ok {
+		got, err := src.Fetch(ctx, []format.Range{r}, priority)
+		return nil, first(got), err
 	}
-}
-
-// releaseBefore drops the pages that end at or before row.
-func (c *scanCache) releaseBefore(row uint64) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for st, pf := range c.pages {
-		if pf.lastRow <= row {
-			pf.close()
-			delete(c.pages, st)
-		}
-	}
-}
-
-// close releases every page and cancels fetches still running.
-func (c *scanCache) close() { c.releaseBefore(^uint64(0)) }
-
-func (pf *pageFetch) close() {
-	if pf.pending == nil {
-		return
-	}
-	done := false
-	pf.once.Do(func() { done = true })
-	if done { // never waited for: cancel the reads
-		pf.pending.Cancel()
-		return
-	}
-	pf.pending.Release()
-}
-
-// scanPieceData gives a piece the bytes it needs from its page's whole
-// data buffer, fetched (and the next page prefetched) through the cache.
-func (c *scanCache) scanPieceData(ctx context.Context, p *piece, leaf *layouts.Field) error {
-	if !p.hasData || p.local != nil {
-		return nil
-	}
-	st := p.page
-	buf, err := c.data(ctx, st)
+	rs, err := toSchedRanges([]format.Range{r})
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
-	c.prefetch(ctx, st, leafType(leaf))
-	r, _ := dataRange(st)
-	lo := p.data.Offset - r.Offset
-	if p.data.Length > uint64(len(buf)) || lo > uint64(len(buf))-p.data.Length {
-		return format.ErrCorrupt
-	}
-	p.local = buf[lo : lo+p.data.Length]
-	return nil
+	p, err := os.sched.Submit(ctx, os.obj, rs, priority)
+	return p, nil, err
 }
