@@ -22,6 +22,7 @@ type writerConfig struct {
 	version    format.Version
 	pageBudget int64
 	env        func(string) string // environment lookup (os.Getenv by default)
+	create     ObjectCreator       // destination for non-local URLs
 }
 
 // WithFileVersion selects the Lance file version to write: "2.1" or "2.2"

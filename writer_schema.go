@@ -56,6 +56,9 @@ func (b *schemaBuilder) add(f arrow.Field, parent int32, path []arrow.Field, chi
 	if err != nil {
 		return fmt.Errorf("field %q: %w", f.Name, err)
 	}
+	if ext, _ := f.Metadata.GetValue(format.ArrowExtensionNameKey); ext == format.BlobV2ExtensionName {
+		return fmt.Errorf("%w: field %q: blob v2 is not written yet", ErrUnsupportedType, f.Name)
+	}
 	if f.Type.ID() == arrow.MAP && b.version < format.V2_2 {
 		return fmt.Errorf("%w: field %q: map needs file version 2.2", ErrUnsupportedType, f.Name)
 	}
@@ -64,15 +67,16 @@ func (b *schemaBuilder) add(f arrow.Field, parent int32, path []arrow.Field, chi
 	if f.Type.ID() == arrow.DICTIONARY {
 		pf.Dictionary = &filepb.Dictionary{}
 	}
-	if f.HasMetadata() {
-		pf.Metadata = map[string][]byte{}
-		for i, k := range f.Metadata.Keys() {
-			pf.Metadata[k] = []byte(f.Metadata.Values()[i])
-		}
-	}
+	pf.Metadata = protoMetadata(f)
 	b.fields = append(b.fields, pf)
 	path = append(append([]arrow.Field(nil), path...), f)
-	if isPackedStruct(f) || !isNested(f.Type) {
+	if isPackedStruct(f) {
+		if err := b.addFieldsOnly(f.Type, id); err != nil {
+			return err
+		}
+		return b.addLeaf(f, path, child)
+	}
+	if !isNested(f.Type) {
 		return b.addLeaf(f, path, child)
 	}
 	for i, c := range childFields(f.Type) {
@@ -81,6 +85,36 @@ func (b *schemaBuilder) add(f arrow.Field, parent int32, path []arrow.Field, chi
 		}
 	}
 	return nil
+}
+
+// addFieldsOnly appends the child fields of a packed struct (they get no
+// columns: the struct is stored whole).
+func (b *schemaBuilder) addFieldsOnly(dt arrow.DataType, parent int32) error {
+	for _, c := range childFields(dt) {
+		lt, enc, err := logicalType(c.Type)
+		if err != nil {
+			return fmt.Errorf("field %q: %w", c.Name, err)
+		}
+		id := int32(len(b.fields))
+		b.fields = append(b.fields, &filepb.Field{Name: c.Name, Id: id, ParentId: parent, LogicalType: lt,
+			Nullable: c.Nullable, Encoding: enc, Metadata: protoMetadata(c)})
+		if err := b.addFieldsOnly(c.Type, id); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// protoMetadata converts Arrow field metadata (nil when empty).
+func protoMetadata(f arrow.Field) map[string][]byte {
+	if !f.HasMetadata() {
+		return nil
+	}
+	md := map[string][]byte{}
+	for i, k := range f.Metadata.Keys() {
+		md[k] = []byte(f.Metadata.Values()[i])
+	}
+	return md
 }
 
 // addLeaf records a physical column for the last field of path.

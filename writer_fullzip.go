@@ -1,0 +1,185 @@
+package lance
+
+import (
+	"math/bits"
+
+	"github.com/lancego/lancego/codecs"
+	"github.com/lancego/lancego/format"
+	pb "github.com/lancego/lancego/format/pb/encodings21pb"
+)
+
+// encodeFullZip writes a full-zip page: per level entry a control word
+// (rep << bits_def | def) followed by the value bytes of visible entries.
+func encodeFullZip(s *shredded, v *values, p encodingParams, ver format.Version) (*encodedPage, error) {
+	bitsRep, bitsDef := bits.Len16(maxLevel(s.rep)), bits.Len16(maxLevel(s.def))
+	cw := controlWordBytes(bitsRep + bitsDef)
+	l := &pb.FullZipLayout{BitsRep: uint32(bitsRep), BitsDef: uint32(bitsDef), NumItems: uint32(s.numItems()),
+		NumVisibleItems: uint32(v.n), Layers: s.layers}
+	var valueAt func(j int, dst []byte) []byte
+	switch v.kind {
+	case valVariable:
+		off := 32
+		if v.large {
+			off = 64
+		}
+		l.Details = &pb.FullZipLayout_BitsPerOffset{BitsPerOffset: uint32(off)}
+		l.ValueCompression = variableCodec{offsetBits: off}.encoding()
+		compress := useFullZipGeneral(v, p)
+		if compress {
+			l.ValueCompression = generalEnc(pb.CompressionScheme_COMPRESSION_ALGORITHM_ZSTD, 0, l.ValueCompression)
+		}
+		valueAt = func(j int, dst []byte) []byte {
+			if v.valid != nil && !v.valid[j] {
+				return dst
+			}
+			val := v.data[v.offsets[j]:v.offsets[j+1]]
+			if compress {
+				val, _ = codecs.CompressZstd(nil, val, 0)
+			}
+			dst = appendLE(dst, uint64(len(val)), off/8)
+			return append(dst, val...)
+		}
+	default:
+		rowBytes := fullZipRowBytes(v)
+		l.Details = &pb.FullZipLayout_BitsPerValue{BitsPerValue: uint32(8 * rowBytes)}
+		l.ValueCompression = fullZipFixedEncoding(v)
+		valueAt = func(j int, dst []byte) []byte { return appendFullZipRow(dst, v, j) }
+	}
+	data, starts := zipEntries(s, cw, bitsDef, valueAt)
+	bufs := [][]byte{data}
+	if v.kind == valVariable || s.rep != nil {
+		bufs = append(bufs, bytePack(starts, uint64(len(data))))
+	}
+	return &encodedPage{buffers: bufs, numRows: uint64(s.numRows), desc: "fullzip/" + describeShort(l.ValueCompression),
+		layout: &pb.PageLayout{Layout: &pb.PageLayout_FullZipLayout{FullZipLayout: l}}}, nil
+}
+
+// maxLevel returns the largest level (0 for nil).
+func maxLevel(l []uint16) uint16 {
+	var m uint16
+	for _, x := range l {
+		m = max(m, x)
+	}
+	return m
+}
+
+// controlWordBytes is the width of a control word of n bits.
+func controlWordBytes(n int) int {
+	switch {
+	case n == 0:
+		return 0
+	case n <= 8:
+		return 1
+	case n <= 16:
+		return 2
+	}
+	return 4
+}
+
+// zipEntries interleaves control words and values; it returns the data and
+// the byte offset where each row starts.
+func zipEntries(s *shredded, cw, bitsDef int, valueAt func(int, []byte) []byte) ([]byte, []uint64) {
+	var data []byte
+	starts := make([]uint64, 0, s.numRows+1)
+	vis := 0
+	for i := 0; i < s.numItems(); i++ {
+		var rep, def uint16
+		if s.rep != nil {
+			rep = s.rep[i]
+		}
+		if s.def != nil {
+			def = s.def[i]
+		}
+		if s.rep == nil || rep == s.set.MaxRep {
+			starts = append(starts, uint64(len(data)))
+		}
+		if cw > 0 {
+			data = appendLE(data, uint64(rep)<<bitsDef|uint64(def), cw)
+		}
+		if def <= s.set.MaxVisibleDef {
+			data = valueAt(vis, data)
+			vis++
+		}
+	}
+	return data, append(starts, uint64(len(data)))
+}
+
+// bytePack stores offsets with the smallest of 1, 2, 4, 8 bytes that holds
+// maxVal.
+func bytePack(offsets []uint64, maxVal uint64) []byte {
+	w := 8
+	switch {
+	case maxVal <= 0xFF:
+		w = 1
+	case maxVal <= 0xFFFF:
+		w = 2
+	case maxVal <= 0xFFFFFFFF:
+		w = 4
+	}
+	out := make([]byte, 0, w*len(offsets))
+	for _, o := range offsets {
+		out = appendLE(out, o, w)
+	}
+	return out
+}
+
+// fullZipRowBytes is the zipped size of one fixed value: per FSL layer with
+// validity ⌈items/8⌉ bytes, then the items.
+func fullZipRowBytes(v *values) int {
+	n, cum := 0, 1
+	for _, l := range v.fsl {
+		cum *= l.dim
+		if l.validity != nil {
+			n += (cum + 7) / 8
+		}
+	}
+	if v.kind == valBool {
+		return 1
+	}
+	return n + cum*v.bits/8
+}
+
+// fullZipFixedEncoding is Flat or FixedSizeList…→Flat.
+func fullZipFixedEncoding(v *values) *pb.CompressiveEncoding {
+	if v.kind == valFSL {
+		return fslCodec{v: v}.encoding()
+	}
+	return flatEnc(uint64(v.bits))
+}
+
+// appendFullZipRow appends fixed value (or FSL row) j.
+func appendFullZipRow(dst []byte, v *values, j int) []byte {
+	if v.kind == valBool {
+		return append(dst, (v.data[j/8]>>(j%8))&1)
+	}
+	cum := 1
+	for _, l := range v.fsl {
+		cum *= l.dim
+		if l.validity != nil {
+			dst = append(dst, sliceBits(l.validity, j*cum, (j+1)*cum)...)
+		}
+	}
+	w := cum * v.bits / 8
+	return append(dst, v.data[j*w:(j+1)*w]...)
+}
+
+// describeShort names a codec tree for summaries.
+func describeShort(e *pb.CompressiveEncoding) string {
+	return codecs.Describe(e)
+}
+
+// Full-zip general compression thresholds (Lance compression.rs).
+const (
+	fullZipGeneralMaxLen = 32 << 10
+	fullZipGeneralData   = 32 << 10
+)
+
+// useFullZipGeneral reports whether variable full-zip values are compressed
+// one by one with zstd: values over 32 KiB or a requested lz4/zstd
+// compression, and at least 32 KiB of data.
+func useFullZipGeneral(v *values, p encodingParams) bool {
+	if p.compression == "none" || p.compression == "fsst" || len(v.data) < fullZipGeneralData {
+		return false
+	}
+	return p.compression == "lz4" || p.compression == "zstd" || maxValueBytes(v) > fullZipGeneralMaxLen
+}

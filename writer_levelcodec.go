@@ -1,0 +1,74 @@
+package lance
+
+import (
+	"encoding/binary"
+	"math/bits"
+
+	"github.com/lancego/lancego/codecs"
+	"github.com/lancego/lancego/format"
+	pb "github.com/lancego/lancego/format/pb/encodings21pb"
+)
+
+// levelCodec compresses rep or def levels with a block codec, chunk by chunk.
+type levelCodec struct {
+	enc   *pb.CompressiveEncoding
+	width int  // bit-packing width (0 = flat 16 or rle)
+	rle   bool // 2.2 RLE block form
+}
+
+// chooseLevelCodec picks the block codec for a page's levels: out-of-line
+// bit-packing at the page's maximum width, or (2.2) the RLE block form when
+// that is smaller.
+func chooseLevelCodec(levels []uint16, v format.Version) levelCodec {
+	var acc uint16
+	for _, l := range levels {
+		acc |= l
+	}
+	w := bits.Len16(acc)
+	packed := (len(levels)*w + 7) / 8
+	if v >= format.V2_2 && levelRuns(levels)*3+8 < packed {
+		return levelCodec{rle: true, enc: &pb.CompressiveEncoding{Compression: &pb.CompressiveEncoding_Rle{Rle: &pb.Rle{
+			Values: flatEnc(16), RunLengths: flatEnc(8)}}}}
+	}
+	if w == 0 || w >= 16 {
+		return levelCodec{enc: flatEnc(16)}
+	}
+	return levelCodec{width: w, enc: &pb.CompressiveEncoding{Compression: &pb.CompressiveEncoding_OutOfLineBitpacking{
+		OutOfLineBitpacking: &pb.OutOfLineBitpacking{UncompressedBitsPerValue: 16, Values: flatEnc(uint64(w))}}}}
+}
+
+// levelRuns counts runs of equal levels (runs split at 255).
+func levelRuns(levels []uint16) int {
+	runs, n := 0, 0
+	for i, l := range levels {
+		if i == 0 || n == 255 || l != levels[i-1] {
+			runs++
+			n = 0
+		}
+		n++
+	}
+	return runs
+}
+
+// encode compresses one chunk's levels.
+func (c levelCodec) encode(levels []uint16) []byte {
+	raw := u16Bytes(levels)
+	switch {
+	case c.rle:
+		out, _ := codecs.EncodeRLEBlock(nil, raw, 16, 8, uint64(len(levels)))
+		return out
+	case c.width > 0:
+		out, _ := codecs.EncodeOutOfLineBitpacking(nil, raw, 16, c.width, uint64(len(levels)))
+		return out
+	}
+	return raw
+}
+
+// u16Bytes returns levels as little-endian bytes.
+func u16Bytes(levels []uint16) []byte {
+	out := make([]byte, 2*len(levels))
+	for i, l := range levels {
+		binary.LittleEndian.PutUint16(out[2*i:], l)
+	}
+	return out
+}

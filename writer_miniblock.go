@@ -1,0 +1,224 @@
+package lance
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math/bits"
+
+	"github.com/lancego/lancego/format"
+	pb "github.com/lancego/lancego/format/pb/encodings21pb"
+)
+
+// Mini-block limits.
+const (
+	maxChunkBytes21 = 32 << 10 // 12-bit chunk size field × 8
+	maxChunkLevels  = 65535    // u16 level count per chunk
+)
+
+// encodedPage is one page ready to be written.
+type encodedPage struct {
+	buffers [][]byte
+	layout  *pb.PageLayout
+	numRows uint64
+	desc    string
+}
+
+// miniBuilder assembles the chunks of one mini-block page.
+type miniBuilder struct {
+	s        *shredded
+	v        *values
+	codec    miniCodec
+	ver      format.Version
+	repC     levelCodec
+	defC     levelCodec
+	visPos   []int // level position of each visible entry (nil: identity)
+	words    []byte
+	data     []byte
+	repIndex [][2]uint64
+}
+
+// encodeMiniBlock encodes a page as a mini-block layout.
+func encodeMiniBlock(s *shredded, v *values, codec miniCodec, ver format.Version, maxValues int) (*encodedPage, error) {
+	b := &miniBuilder{s: s, v: v, codec: codec, ver: ver}
+	if s.rep != nil {
+		b.repC = chooseLevelCodec(s.rep, ver)
+	}
+	if s.def != nil {
+		b.defC = chooseLevelCodec(s.def, ver)
+	}
+	b.visPos = visiblePositions(s)
+	for start, lvl := 0, 0; start < v.n; {
+		n := codec.next(v, start, maxValues)
+		for {
+			end := start + n
+			chunk, lvlEnd := b.chunk(start, end, lvl)
+			if n > 1 && (len(chunk) > b.maxChunk() || lvlEnd-lvl > maxChunkLevels) {
+				n = 1 << (bits.Len(uint(n)) - 1)
+				if n == end-start {
+					n /= 2
+				}
+				continue
+			}
+			if err := b.addChunk(chunk, n, end == v.n, lvl, lvlEnd); err != nil {
+				return nil, err
+			}
+			start, lvl = end, lvlEnd
+			break
+		}
+	}
+	return b.page(), nil
+}
+
+func (b *miniBuilder) maxChunk() int {
+	if b.ver >= format.V2_2 {
+		return 1 << 31
+	}
+	return maxChunkBytes21
+}
+
+// visiblePositions lists the level index of every visible entry.
+func visiblePositions(s *shredded) []int {
+	if s.rep == nil && s.def == nil {
+		return nil
+	}
+	out := make([]int, 0, len(s.idx))
+	for i := 0; i < s.numItems(); i++ {
+		if s.def == nil || s.def[i] <= s.set.MaxVisibleDef {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// chunk builds the bytes of the chunk holding values [start, end) whose
+// levels start at lvl; it returns the chunk and the end of its levels.
+func (b *miniBuilder) chunk(start, end, lvl int) ([]byte, int) {
+	lvlEnd := end
+	if b.visPos != nil {
+		lvlEnd = b.s.numItems()
+		if end < b.v.n {
+			lvlEnd = b.visPos[end-1] + 1
+		}
+	}
+	var rep, def []byte
+	if b.s.rep != nil {
+		rep = b.repC.encode(b.s.rep[lvl:lvlEnd])
+	}
+	if b.s.def != nil {
+		def = b.defC.encode(b.s.def[lvl:lvlEnd])
+	}
+	vals := b.codec.encode(b.v, start, end)
+	var hdr []byte
+	if rep != nil || def != nil {
+		hdr = binary.LittleEndian.AppendUint16(hdr, uint16(lvlEnd-lvl))
+	} else {
+		hdr = binary.LittleEndian.AppendUint16(hdr, 0)
+	}
+	if b.s.rep != nil {
+		hdr = binary.LittleEndian.AppendUint16(hdr, uint16(len(rep)))
+	}
+	if b.s.def != nil {
+		hdr = binary.LittleEndian.AppendUint16(hdr, uint16(len(def)))
+	}
+	for _, vb := range vals {
+		if b.ver >= format.V2_2 {
+			hdr = binary.LittleEndian.AppendUint32(hdr, uint32(len(vb)))
+		} else {
+			hdr = binary.LittleEndian.AppendUint16(hdr, uint16(len(vb)))
+		}
+	}
+	out := pad8(hdr, 0xFE)
+	if b.s.rep != nil {
+		out = pad8(append(out, rep...), 0)
+	}
+	if b.s.def != nil {
+		out = pad8(append(out, def...), 0)
+	}
+	for _, vb := range vals {
+		out = pad8(append(out, vb...), 0)
+	}
+	return out, lvlEnd
+}
+
+// pad8 pads b to a multiple of 8 bytes with p.
+func pad8(b []byte, p byte) []byte {
+	for len(b)%8 != 0 {
+		b = append(b, p)
+	}
+	return b
+}
+
+// addChunk appends a chunk, its metadata word and its repetition index entry.
+func (b *miniBuilder) addChunk(chunk []byte, n int, last bool, lvl, lvlEnd int) error {
+	if !last && n&(n-1) != 0 {
+		return fmt.Errorf("lance: internal: non-last chunk of %d values", n)
+	}
+	logN := 0
+	if !last {
+		logN = bits.Len(uint(n)) - 1
+	}
+	word := uint64(len(chunk)/8-1)<<4 | uint64(logN)
+	if b.ver >= format.V2_2 {
+		b.words = binary.LittleEndian.AppendUint32(b.words, uint32(word))
+	} else {
+		b.words = binary.LittleEndian.AppendUint16(b.words, uint16(word))
+	}
+	b.data = append(b.data, chunk...)
+	if b.s.rep != nil {
+		b.addRepIndex(b.s.rep[lvl:lvlEnd], last)
+	}
+	return nil
+}
+
+// addRepIndex appends the (ends, partial) pair of a chunk, with the fix-up
+// of the previous chunk when this one starts a row.
+func (b *miniBuilder) addRepIndex(rep []uint16, last bool) {
+	maxRep := b.s.set.MaxRep
+	var ends, partial uint64
+	lastStart := -1
+	for i, r := range rep {
+		if r == maxRep {
+			if i > 0 {
+				ends++
+			}
+			lastStart = i
+		}
+	}
+	switch {
+	case last:
+		ends++
+	case lastStart >= 0:
+		partial = uint64(len(rep) - lastStart)
+	default:
+		partial = uint64(len(rep))
+	}
+	if k := len(b.repIndex); k > 0 && len(rep) > 0 && rep[0] == maxRep && b.repIndex[k-1][1] != 0 {
+		b.repIndex[k-1][0]++
+		b.repIndex[k-1][1] = 0
+	}
+	b.repIndex = append(b.repIndex, [2]uint64{ends, partial})
+}
+
+// page returns the finished page.
+func (b *miniBuilder) page() *encodedPage {
+	l := &pb.MiniBlockLayout{ValueCompression: b.codec.encoding(), Layers: b.s.layers,
+		NumBuffers: uint64(b.codec.numBuffers()), NumItems: uint64(b.v.n), HasLargeChunk: b.ver >= format.V2_2}
+	bufs := [][]byte{b.words, b.data}
+	if b.s.rep != nil {
+		l.RepCompression = b.repC.enc
+		l.RepetitionIndexDepth = 1
+	}
+	if b.s.def != nil {
+		l.DefCompression = b.defC.enc
+	}
+	if b.s.rep != nil {
+		idx := make([]byte, 0, 16*len(b.repIndex))
+		for _, e := range b.repIndex {
+			idx = binary.LittleEndian.AppendUint64(idx, e[0])
+			idx = binary.LittleEndian.AppendUint64(idx, e[1])
+		}
+		bufs = append(bufs, idx)
+	}
+	return &encodedPage{buffers: bufs, numRows: uint64(b.s.numRows), desc: "miniblock/" + b.codec.name(),
+		layout: &pb.PageLayout{Layout: &pb.PageLayout_MiniBlockLayout{MiniBlockLayout: l}}}
+}

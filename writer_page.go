@@ -1,0 +1,194 @@
+package lance
+
+import (
+	"bytes"
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/lancego/lancego/format"
+	pb "github.com/lancego/lancego/format/pb/encodings21pb"
+)
+
+// fullZipThreshold: values of this many bytes or more go to full-zip pages.
+const fullZipThreshold = 256
+
+// encodeLeaf encodes one page of leaf column l from the top-level array.
+func encodeLeaf(top arrow.Array, l *wleaf, cfg *writerConfig) (*encodedPage, error) {
+	s, err := shred(top, l)
+	if err != nil {
+		return nil, err
+	}
+	if len(s.idx) == 0 || s.numNull == len(s.idx) {
+		return encodeAllNull(s, cfg.version), nil
+	}
+	if l.leafType().ID() == arrow.DICTIONARY {
+		return encodeDictionaryLeaf(s, l, cfg)
+	}
+	if l.packed {
+		return encodePacked(s, l, cfg)
+	}
+	if l.blob {
+		return nil, fmt.Errorf("%w: legacy blob (lance-encoding:blob) columns", ErrUnsupportedType)
+	}
+	v, err := gatherValues(s.leaf, s.idx)
+	if err != nil {
+		return nil, err
+	}
+	return encodeValues(s, v, l, cfg)
+}
+
+// encodeValues picks the structural layout and codec for gathered values.
+func encodeValues(s *shredded, v *values, l *wleaf, cfg *writerConfig) (*encodedPage, error) {
+	if cfg.version >= format.V2_2 {
+		if c, ok := constantValue(v); ok {
+			return encodeConstant(s, c), nil
+		}
+	}
+	p := l.params
+	if p.structural == "fullzip" || (p.structural != "miniblock" && maxValueBytes(v) >= fullZipThreshold) {
+		return encodeFullZip(s, v, p, cfg.version)
+	}
+	if page, ok, err := tryDictionary(s, v, p, cfg.version); ok || err != nil {
+		return page, err
+	}
+	codec := withGeneral(chooseMiniCodec(v, p, cfg.version), v, p)
+	return encodeMiniBlock(s, v, codec, cfg.version, int(p.miniblockValues))
+}
+
+// maxValueBytes is the size of the largest value.
+func maxValueBytes(v *values) int {
+	switch v.kind {
+	case valVariable:
+		m := uint64(0)
+		for i := 0; i < v.n; i++ {
+			m = max(m, v.valueLen(i))
+		}
+		return int(m)
+	case valBool:
+		return 1
+	}
+	return v.rowBits() / 8
+}
+
+// chooseMiniCodec selects the mini-block value codec like Lance: RLE or
+// bit-packing when they make the data smaller, else flat.
+func chooseMiniCodec(v *values, p encodingParams, ver format.Version) miniCodec {
+	switch v.kind {
+	case valBool:
+		return flatCodec{bits: 1}
+	case valFSL:
+		return fslCodec{v: v}
+	case valVariable:
+		return chooseVariableCodec(v, p)
+	}
+	if p.compression == "none" || (v.bits != 8 && v.bits != 16 && v.bits != 32 && v.bits != 64) {
+		return flatCodec{bits: v.bits}
+	}
+	flat := v.n * v.bits / 8
+	packed := bitpackedSize(v)
+	runs := countRuns(v, 0, v.n)
+	rle := runs * (v.bits/8 + 1)
+	if p.rleUserSet && float64(runs) < p.rleThreshold*float64(v.n) {
+		return rleCodec{bits: v.bits}
+	}
+	if !p.rleUserSet && rle < packed && rle < flat {
+		return rleCodec{bits: v.bits}
+	}
+	if packed < flat {
+		return bitpackCodec{bits: v.bits}
+	}
+	return flatCodec{bits: v.bits}
+}
+
+// chooseVariableCodec picks Variable (FSST when it pays off).
+func chooseVariableCodec(v *values, p encodingParams) miniCodec {
+	bitsOff := 32
+	if v.large {
+		bitsOff = 64
+	}
+	if c, ok := tryFSST(v, p, bitsOff); ok {
+		return c
+	}
+	return variableCodec{offsetBits: bitsOff}
+}
+
+// constantValue returns the single fixed-width value of v if every value is
+// valid and equal (at most 32 bytes).
+func constantValue(v *values) ([]byte, bool) {
+	if v.valid != nil || v.n == 0 {
+		return nil, false
+	}
+	switch v.kind {
+	case valBool:
+		first := v.data[0]&1 != 0
+		for i := 1; i < v.n; i++ {
+			if (v.data[i/8]&(1<<(i%8)) != 0) != first {
+				return nil, false
+			}
+		}
+		if first {
+			return []byte{1}, true
+		}
+		return []byte{0}, true
+	case valFixed:
+		w := v.bits / 8
+		if w > 32 {
+			return nil, false
+		}
+		first := v.data[:w]
+		for i := 1; i < v.n; i++ {
+			if !bytes.Equal(v.data[i*w:(i+1)*w], first) {
+				return nil, false
+			}
+		}
+		return append([]byte(nil), first...), true
+	}
+	return nil, false
+}
+
+// encodeConstant writes a 2.2 ConstantLayout with an inline value and raw
+// u16 levels when the page has any.
+func encodeConstant(s *shredded, value []byte) *encodedPage {
+	l := &pb.ConstantLayout{Layers: s.layers, InlineValue: value}
+	var bufs [][]byte
+	if s.rep != nil || s.def != nil {
+		bufs = constantLevels(l, s, format.V2_2)
+	}
+	return &encodedPage{buffers: bufs, numRows: uint64(s.numRows), desc: "constant",
+		layout: &pb.PageLayout{Layout: &pb.PageLayout_ConstantLayout{ConstantLayout: l}}}
+}
+
+// encodeAllNull writes a page without values: simple (no buffers) for a
+// flat nullable column, else raw u16 rep and def buffers.
+func encodeAllNull(s *shredded, v format.Version) *encodedPage {
+	l := &pb.ConstantLayout{Layers: s.layers}
+	var bufs [][]byte
+	simple := len(s.layers) == 1 && s.rep == nil
+	if !simple {
+		bufs = constantLevels(l, s, v)
+	}
+	return &encodedPage{buffers: bufs, numRows: uint64(s.numRows), desc: "all_null",
+		layout: &pb.PageLayout{Layout: &pb.PageLayout_ConstantLayout{ConstantLayout: l}}}
+}
+
+// constantLevels returns the [rep, def] buffers of a constant page: raw u16
+// in 2.1, the RLE block form in 2.2 (counts in num_rep/def_values).
+func constantLevels(l *pb.ConstantLayout, s *shredded, v format.Version) [][]byte {
+	if v < format.V2_2 {
+		return [][]byte{u16Bytes(s.rep), u16Bytes(s.def)}
+	}
+	bufs := [][]byte{nil, nil}
+	rle := levelCodec{rle: true}
+	enc := func() *pb.CompressiveEncoding {
+		return &pb.CompressiveEncoding{Compression: &pb.CompressiveEncoding_Rle{Rle: &pb.Rle{
+			Values: flatEnc(16), RunLengths: flatEnc(8)}}}
+	}
+	if s.rep != nil {
+		bufs[0], l.RepCompression, l.NumRepValues = rle.encode(s.rep), enc(), uint64(len(s.rep))
+	}
+	if s.def != nil {
+		bufs[1], l.DefCompression, l.NumDefValues = rle.encode(s.def), enc(), uint64(len(s.def))
+	}
+	return bufs
+}

@@ -1,0 +1,226 @@
+package lance
+
+import (
+	"encoding/binary"
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
+)
+
+// valueKind is the physical shape of a leaf's values.
+type valueKind uint8
+
+const (
+	valFixed    valueKind = iota + 1 // bits per value a multiple of 8
+	valBool                          // 1 bit per value
+	valVariable                      // offsets + data
+	valFSL                           // fixed-size list(s) of fixed-width items
+)
+
+// fslLayer is one fixed-size-list dimension of the gathered values.
+type fslLayer struct {
+	dim      int
+	validity []byte // LSB-first bitmap over rows×cumulative dim items, nil if all valid
+}
+
+// values are the gathered leaf values of one page (one per visible entry).
+type values struct {
+	kind    valueKind
+	n       int // number of values (rows for FSL)
+	bits    int // bits per value (fixed/bool) or per item (FSL)
+	data    []byte
+	offsets []uint64 // variable: n+1 offsets into data
+	large   bool     // variable: 64-bit offsets
+	fsl     []fslLayer
+	valid   []bool // per value: not null (nil = all valid)
+}
+
+// rowBits is the number of bits of one FSL row or fixed value.
+func (v *values) rowBits() int {
+	b := v.bits
+	for _, l := range v.fsl {
+		b *= l.dim
+	}
+	return b
+}
+
+// valueLen returns the byte length of variable value i.
+func (v *values) valueLen(i int) uint64 { return v.offsets[i+1] - v.offsets[i] }
+
+// gatherValues collects the values at idx (-1 = null slot) from leaf.
+func gatherValues(leaf arrow.Array, idx []int) (*values, error) {
+	v := &values{n: len(idx)}
+	v.valid = make([]bool, len(idx))
+	anyNull := false
+	for j, i := range idx {
+		v.valid[j] = i >= 0 && leaf.IsValid(i)
+		anyNull = anyNull || !v.valid[j]
+	}
+	if !anyNull {
+		v.valid = nil
+	}
+	switch dt := leaf.DataType().(type) {
+	case *arrow.BooleanType:
+		v.kind, v.bits = valBool, 1
+		v.data = gatherBools(leaf.(*array.Boolean), idx)
+	case *arrow.FixedSizeListType:
+		return v, gatherFSL(v, leaf.(*array.FixedSizeList), idx)
+	case arrow.BinaryDataType:
+		v.kind = valVariable
+		v.large = dt.Layout().Buffers[1].ByteWidth == 8
+		gatherVariable(v, leaf, idx)
+	case arrow.FixedWidthDataType:
+		v.kind, v.bits = valFixed, dt.BitWidth()
+		if v.bits%8 != 0 {
+			return nil, fmt.Errorf("%w: %s", ErrUnsupportedType, dt)
+		}
+		v.data = gatherFixed(leaf, idx, v.bits/8)
+	default:
+		return nil, fmt.Errorf("%w: leaf %s", ErrUnsupportedType, dt)
+	}
+	return v, nil
+}
+
+// fixedBytes returns the value bytes of a fixed-width array from its offset.
+func fixedBytes(a arrow.Array, width int) []byte {
+	bufs := a.Data().Buffers()
+	if len(bufs) < 2 || bufs[1] == nil {
+		return nil
+	}
+	return bufs[1].Bytes()[a.Data().Offset()*width:]
+}
+
+// gatherFixed copies width-byte values at idx (zeros for -1).
+func gatherFixed(a arrow.Array, idx []int, width int) []byte {
+	src := fixedBytes(a, width)
+	out := make([]byte, len(idx)*width)
+	if contiguous(idx) && len(idx) > 0 {
+		copy(out, src[idx[0]*width:])
+		return out
+	}
+	for j, i := range idx {
+		if i >= 0 {
+			copy(out[j*width:(j+1)*width], src[i*width:])
+		}
+	}
+	return out
+}
+
+// contiguous reports idx == start, start+1, ... with no -1.
+func contiguous(idx []int) bool {
+	if len(idx) == 0 || idx[0] < 0 {
+		return false
+	}
+	return idx[len(idx)-1]-idx[0] == len(idx)-1 && idx[len(idx)-1] >= 0 && allSlots(idx)
+}
+
+// allSlots reports that no entry of idx is -1.
+func allSlots(idx []int) bool {
+	for _, i := range idx {
+		if i < 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// gatherBools packs the booleans at idx into an LSB-first bitmap.
+func gatherBools(a *array.Boolean, idx []int) []byte {
+	out := make([]byte, (len(idx)+7)/8)
+	for j, i := range idx {
+		if i >= 0 && a.IsValid(i) && a.Value(i) {
+			bitutil.SetBit(out, j)
+		}
+	}
+	return out
+}
+
+// binaryValue returns value i of a string or binary array.
+func binaryValue(a arrow.Array, i int) []byte {
+	switch t := a.(type) {
+	case *array.String:
+		return []byte(t.Value(i))
+	case *array.LargeString:
+		return []byte(t.Value(i))
+	case *array.Binary:
+		return t.Value(i)
+	case *array.LargeBinary:
+		return t.Value(i)
+	}
+	return nil
+}
+
+// gatherVariable collects variable-width values (empty for nulls).
+func gatherVariable(v *values, a arrow.Array, idx []int) {
+	v.offsets = make([]uint64, 1, len(idx)+1)
+	for _, i := range idx {
+		if i >= 0 && a.IsValid(i) {
+			v.data = append(v.data, binaryValue(a, i)...)
+		}
+		v.offsets = append(v.offsets, uint64(len(v.data)))
+	}
+}
+
+// gatherFSL collects fixed-size-list rows of fixed-width items.
+func gatherFSL(v *values, a *array.FixedSizeList, idx []int) error {
+	v.kind = valFSL
+	rows := idx
+	var cur arrow.Array = a
+	for {
+		fl, ok := cur.(*array.FixedSizeList)
+		if !ok {
+			break
+		}
+		dim := int(fl.DataType().(*arrow.FixedSizeListType).Len())
+		child := fl.ListValues()
+		items := make([]int, 0, len(rows)*dim)
+		for _, r := range rows {
+			for d := 0; d < dim; d++ {
+				if r < 0 || fl.IsNull(r) {
+					items = append(items, -1)
+				} else {
+					items = append(items, (r+fl.Data().Offset())*dim+d)
+				}
+			}
+		}
+		v.fsl = append(v.fsl, fslLayer{dim: dim, validity: validityOf(child, items)})
+		rows, cur = items, child
+	}
+	dt, ok := cur.DataType().(arrow.FixedWidthDataType)
+	if !ok || dt.BitWidth()%8 != 0 || cur.DataType().ID() == arrow.BOOL {
+		return fmt.Errorf("%w: fixed-size list of %s", ErrUnsupportedType, cur.DataType())
+	}
+	v.bits = dt.BitWidth()
+	v.data = gatherFixed(cur, rows, v.bits/8)
+	return nil
+}
+
+// validityOf builds the item validity bitmap of slots (nil if all valid).
+func validityOf(a arrow.Array, slots []int) []byte {
+	if a.NullN() == 0 {
+		return nil
+	}
+	out := make([]byte, (len(slots)+7)/8)
+	for j, i := range slots {
+		if i >= 0 && a.IsValid(i) {
+			bitutil.SetBit(out, j)
+		}
+	}
+	return out
+}
+
+// putUint writes v as a little-endian integer of width bytes.
+func putUint(dst []byte, v uint64, width int) {
+	switch width {
+	case 1:
+		dst[0] = byte(v)
+	case 2:
+		binary.LittleEndian.PutUint16(dst, uint16(v))
+	case 4:
+		binary.LittleEndian.PutUint32(dst, uint32(v))
+	default:
+		binary.LittleEndian.PutUint64(dst, v)
+	}
+}
