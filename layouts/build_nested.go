@@ -122,7 +122,7 @@ func putIndex(b []byte, w int, k uint64) {
 // index of each slot's value (0 for null slots).
 func dedupe(v *Values, validity []byte, n int) (*Values, []uint64, error) {
 	seen := map[string]uint64{}
-	uniq := &Values{}
+	uniq := v.emptyLike()
 	idx := make([]uint64, n)
 	for i := 0; i < n; i++ {
 		if validity != nil && !getBit(validity, i) {

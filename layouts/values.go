@@ -56,6 +56,9 @@ func (v *Values) initFrom(b *codecs.Block) {
 	}
 	if b.Kind == codecs.KindStruct && v.Children == nil {
 		v.Children = make([]Values, len(b.Children))
+		for i := range b.Children {
+			v.Children[i].initFrom(&b.Children[i])
+		}
 	}
 }
 
@@ -280,4 +283,19 @@ func (v *Values) Block() codecs.Block {
 		b.Children = append(b.Children, v.Children[i].Block())
 	}
 	return b
+}
+
+// emptyLike returns an empty accumulator with v's shape.
+func (v *Values) emptyLike() *Values {
+	out := &Values{Kind: v.Kind, Bits: v.Bits}
+	for _, l := range v.FSL {
+		out.FSL = append(out.FSL, FSLValues{Dim: l.Dim})
+	}
+	if v.Kind == codecs.KindVariable {
+		out.Offsets = []int64{0}
+	}
+	for i := range v.Children {
+		out.Children = append(out.Children, *v.Children[i].emptyLike())
+	}
+	return out
 }
