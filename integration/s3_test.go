@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -39,8 +40,22 @@ func release(recs []arrow.RecordBatch) {
 // scan and a random take through s3:// give exactly the local values, and
 // that opening costs one request.
 func TestS3ReadsEqualLocalReads(t *testing.T) {
-	base := s3Base(t)
-	files := corpusFiles(t)
+	checkReadsEqualLocal(t, s3Base(t), corpusFiles(t))
+}
+
+// TestGCSReadsEqualLocalReads does the same through gs:// (fake-gcs-server).
+func TestGCSReadsEqualLocalReads(t *testing.T) {
+	if os.Getenv("STORAGE_EMULATOR_HOST") == "" {
+		t.Skip("STORAGE_EMULATOR_HOST not set: start fake-gcs-server with .ci/objectstores.sh")
+	}
+	bucket := os.Getenv("LANCE_TEST_GCS_BUCKET")
+	if bucket == "" {
+		bucket = "lance-test"
+	}
+	checkReadsEqualLocal(t, "gs://"+bucket, corpusFiles(t)[:16])
+}
+
+func checkReadsEqualLocal(t *testing.T, base string, files []string) {
 	urls := upload(t, base, "equal", files)
 	ctx := context.Background()
 	for i, path := range files {
