@@ -23,7 +23,8 @@ type source interface {
 type objectSource struct {
 	obj   lanceio.Object
 	sched *scheduler.Scheduler
-	owned bool // the scheduler was created for this file
+	owned bool   // the scheduler was created for this file
+	key   string // obj.Identity().String(), computed once
 }
 
 // isLocalURL reports whether url names a local file.
@@ -38,7 +39,7 @@ func openSource(ctx context.Context, url string, cfg *config) (source, []byte, e
 	if err != nil {
 		return nil, nil, fmt.Errorf("lance: open %s: %w", url, err)
 	}
-	s := &objectSource{obj: obj, sched: cfg.sched}
+	s := &objectSource{obj: obj, sched: cfg.sched, key: obj.Identity().String()}
 	if s.sched == nil {
 		sc := scheduler.ObjectStoreConfig(cfg.limiter)
 		if isLocalURL(url) {
@@ -53,7 +54,7 @@ func openSource(ctx context.Context, url string, cfg *config) (source, []byte, e
 }
 
 func (s *objectSource) Size() int64 { return s.obj.Size() }
-func (s *objectSource) Key() string { return s.obj.Identity().String() }
+func (s *objectSource) Key() string { return s.key }
 
 func (s *objectSource) Close() error {
 	var err error
