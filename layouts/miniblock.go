@@ -42,6 +42,11 @@ type MiniBlockPage struct {
 	// Dictionary holds the decoded dictionary items, if the page has one.
 	Dictionary *codecs.Block
 	wordSize   int
+	// fsst, when the values are FSST strings (without a dictionary), is the
+	// page's symbol table: chunks then decode to compressed strings and
+	// only the values a read keeps are decompressed.
+	fsst      *codecs.FSSTTable
+	fsstInner *pb.CompressiveEncoding
 }
 
 // MiniBlockMeta are the initialization buffers of a mini-block page.
@@ -83,6 +88,12 @@ func NewMiniBlockPage(l *pb.MiniBlockLayout, numRows, dataSize uint64, meta Mini
 	}
 	if err := p.assignRows(meta.RepIndex); err != nil {
 		return nil, err
+	}
+	if f := l.GetValueCompression().GetFsst(); f != nil && l.GetDictionary() == nil {
+		if p.fsst, err = codecs.ParseFSSTTable(f.GetSymbolTable()); err != nil {
+			return nil, err
+		}
+		p.fsstInner = f.GetValues()
 	}
 	if l.GetDictionary() != nil {
 		d, err := codecs.DecodeBlock(l.GetDictionary(), meta.Dictionary, l.GetNumDictionaryItems())

@@ -70,7 +70,11 @@ func (p *MiniBlockPage) DecodeChunk(i int, b []byte) (DecodedChunk, error) {
 	if h.rep == nil && h.def == nil {
 		out.Levels.N = int(c.NumValues)
 	}
-	out.Values, err = codecs.DecodeMiniBlock(p.Layout.GetValueCompression(), h.bufs, c.NumValues)
+	enc := p.Layout.GetValueCompression()
+	if p.fsst != nil {
+		enc = p.fsstInner // compressed strings; see appendValues
+	}
+	out.Values, err = codecs.DecodeMiniBlock(enc, h.bufs, c.NumValues)
 	if err != nil {
 		return out, fmt.Errorf("chunk %d values: %w", i, err)
 	}

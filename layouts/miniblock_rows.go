@@ -2,6 +2,8 @@ package layouts
 
 import (
 	"fmt"
+
+	"github.com/lancego/lancego/codecs"
 )
 
 // DecodeRows decodes page rows [from, to) from the chunks of span, whose
@@ -85,6 +87,8 @@ func (p *MiniBlockPage) appendValues(blocks []DecodedChunk, vlo, vhi uint64, val
 			var err error
 			if p.Dictionary != nil {
 				err = vals.AppendGather(p.Dictionary, b, lo-base, hi-base)
+			} else if p.fsst != nil {
+				err = p.appendFSST(vals, b, lo-base, hi-base)
 			} else {
 				err = vals.Append(b, lo-base, hi-base)
 			}
@@ -116,4 +120,20 @@ func (p *MiniBlockPage) decodeChunkMemo(i int, b []byte, memo ChunkMemo) (Decode
 		memo[i] = dc
 	}
 	return dc, err
+}
+
+// appendFSST decompresses values [lo, hi) of a chunk of FSST strings.
+func (p *MiniBlockPage) appendFSST(vals *Values, b *codecs.Block, lo, hi uint64) error {
+	if b.Kind != codecs.KindVariable || (b.OffsetBits != 32 && b.OffsetBits != 64) ||
+		hi > b.NumValues || uint64(len(b.Offsets)) < (b.NumValues+1)*uint64(b.OffsetBits/8) {
+		return fmt.Errorf("%w: fsst chunk is not a variable block", ErrCorrupt)
+	}
+	w := uint64(b.OffsetBits / 8)
+	sub := *b
+	sub.NumValues, sub.Offsets = hi-lo, b.Offsets[lo*w:(hi+1)*w]
+	out, err := p.fsst.DecompressBlock(sub)
+	if err != nil {
+		return err
+	}
+	return vals.Append(&out, 0, out.NumValues)
 }
