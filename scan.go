@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/lancego/lancego/layouts"
+	"github.com/lancego/lancego/zonestats"
 )
 
 // ScanOptions selects what a scan returns.
@@ -19,6 +20,16 @@ type ScanOptions struct {
 	From, To uint64
 	// BatchSize is the number of rows per batch (DefaultBatchSize if 0).
 	BatchSize int
+	// Filter, when set, returns only the rows it selects (SQL semantics,
+	// see package zonestats), in file order. Zones that the file's zone
+	// seeds prove empty are not read; the columns it references are read
+	// for evaluation even when not in Columns. Batches may then hold fewer
+	// than BatchSize rows. See zones_scan.go.
+	Filter zonestats.Expr
+	// StrictZoneSeeds makes an invalid zone seed of a column the Filter
+	// references an error; by default such a seed is ignored (never used
+	// to prune) and File.ZoneSeeds reports why.
+	StrictZoneSeeds bool
 }
 
 // projection resolves column names to top-level field indices.
@@ -95,6 +106,10 @@ func (f *File) readField(ctx context.Context, c int, ranges []rowRange, nrows ui
 // caller must Release each batch.
 func (f *File) Batches(ctx context.Context, opts ScanOptions) iter.Seq2[arrow.RecordBatch, error] {
 	return func(yield func(arrow.RecordBatch, error) bool) {
+		if opts.Filter != nil {
+			f.filteredBatches(ctx, opts, yield)
+			return
+		}
 		cols, schema, err := f.projection(opts.Columns)
 		if err != nil {
 			yield(nil, err)
@@ -144,6 +159,9 @@ func (f *File) Scan(ctx context.Context, opts ScanOptions) (array.RecordReader, 
 		return nil, err
 	}
 	if _, _, _, err := f.scanBounds(opts); err != nil {
+		return nil, err
+	}
+	if _, err := f.checkFilter(opts); err != nil {
 		return nil, err
 	}
 	next, stop := iter.Pull2(f.Batches(ctx, opts))

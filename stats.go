@@ -9,6 +9,8 @@ import (
 // fileCounters are the reader's own counters.
 type fileCounters struct {
 	cacheHits, cacheMisses atomic.Int64
+	// zone pruning of filtered scans (zones_scan.go)
+	zonesTotal, zonesPruned, bytesSkipped atomic.Int64
 }
 
 // Stats reports what a file's reads cost.
@@ -26,6 +28,12 @@ type Stats struct {
 	// CacheHits and CacheMisses count page-metadata lookups.
 	CacheHits   int64 `json:"cache_hits"`
 	CacheMisses int64 `json:"cache_misses"`
+	// ZonesTotal counts the zones filtered scans checked against zone
+	// seeds, ZonesPruned those the seeds proved empty (never read), and
+	// BytesSkipped estimates the page bytes not read because of pruning.
+	ZonesTotal   int64 `json:"zones_total"`
+	ZonesPruned  int64 `json:"zones_pruned"`
+	BytesSkipped int64 `json:"bytes_skipped"`
 	// LatencyBuckets counts requests by latency (upper bounds in
 	// LatencyBoundsMillis; the last bucket is unbounded).
 	LatencyBuckets      [lanceio.NumLatencyBuckets]int64       `json:"latency_buckets"`
@@ -54,5 +62,7 @@ func (f *File) Stats() Stats {
 		s.BytesRequested, s.BytesUsed, s.Coalesced = ss.BytesRequested, ss.BytesUsed, ss.Coalesced
 	}
 	s.CacheHits, s.CacheMisses = f.stats.cacheHits.Load(), f.stats.cacheMisses.Load()
+	s.ZonesTotal, s.ZonesPruned = f.stats.zonesTotal.Load(), f.stats.zonesPruned.Load()
+	s.BytesSkipped = f.stats.bytesSkipped.Load()
 	return s
 }

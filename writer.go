@@ -33,6 +33,7 @@ type Writer struct {
 	rows    uint64
 	stats   WriteStats
 	done    bool
+	zones   *zoneWriter // zone seed collectors (WithZoneSeeds), or nil
 }
 
 // WriteStats summarizes what a Writer wrote.
@@ -62,6 +63,10 @@ func Create(ctx context.Context, url string, schema *arrow.Schema, opts ...Write
 	if err != nil {
 		return nil, fmt.Errorf("lance: create %s: %w", url, err)
 	}
+	zones, err := newZoneWriter(schema, cfg.zoneSeeds)
+	if err != nil {
+		return nil, fmt.Errorf("lance: create %s: %w", url, err)
+	}
 	s, err := newSink(ctx, url, cfg.create)
 	if err != nil {
 		return nil, fmt.Errorf("lance: create %s: %w", url, err)
@@ -69,7 +74,7 @@ func Create(ctx context.Context, url string, schema *arrow.Schema, opts ...Write
 	n := len(schema.Fields())
 	w := &Writer{cfg: cfg, schema: schema, fields: fields, tops: tops, sink: s, mem: memory.DefaultAllocator,
 		pending: make([][]arrow.Array, n), pendLen: make([]int64, n), written: make([]uint64, n),
-		meta: map[string]string{}, stats: WriteStats{Encodings: map[string]int{}}}
+		meta: map[string]string{}, stats: WriteStats{Encodings: map[string]int{}}, zones: zones}
 	for _, leaves := range tops {
 		for range leaves {
 			w.cols = append(w.cols, &file2pb.ColumnMetadata{Encoding: columnEncoding()})
@@ -95,6 +100,10 @@ func (w *Writer) Write(ctx context.Context, rec arrow.RecordBatch) error {
 	}
 	if rec.NumRows() == 0 {
 		return nil
+	}
+	if err := w.zones.append(rec); err != nil {
+		w.Abort()
+		return err
 	}
 	for i, col := range rec.Columns() {
 		col.Retain()
@@ -213,6 +222,9 @@ func (w *Writer) finish(ctx context.Context) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	if err := w.writeZoneSeeds(ctx); err != nil {
+		return err
+	}
 	gb0, err := w.fileDescriptor()
 	if err != nil {
 		return err
@@ -255,6 +267,9 @@ func (w *Writer) flushTop(ctx context.Context, i int) error {
 			return err
 		}
 		page, err := encodeLeaf(col, leaf, &w.cfg)
+		if err == nil {
+			page, err = w.placeExternal(page)
+		}
 		if err != nil {
 			return fmt.Errorf("lance: column %d (%s): %w", leaf.column, leaf.path[len(leaf.path)-1].Name, err)
 		}

@@ -11,7 +11,7 @@ import (
 // Mini-block chunk budgets (Lance: primitive.rs / value.rs / binary.rs).
 const (
 	miniFixedChunkBytes = 8186 // fixed-width chunks stay below this
-	miniVarChunkBytes   = 4096 // variable chunks grow until they exceed this
+	miniVarChunkBytes   = 4096 // variable chunks stay within this (unless one value is larger)
 	bitpackBlock        = 1024 // values per InlineBitpacking chunk
 )
 
@@ -179,15 +179,21 @@ func (c variableCodec) encoding() *pb.CompressiveEncoding {
 func (c variableCodec) numBuffers() int { return 1 }
 func (c variableCodec) name() string    { return "variable" }
 
+// next doubles the chunk's value count from 1 while the chunk (offsets
+// and bytes) stays within 4096 bytes and keeps the last count that fits
+// (at least 1); the rest of the page is one chunk when it fits.
 func (c variableCodec) next(v *values, start, maxValues int) int {
 	w := c.offsetBits / 8
 	size := func(n int) int { return (n+1)*w + int(v.offsets[start+n]-v.offsets[start]) }
 	n := 1
 	for {
-		if start+n >= v.n {
-			return v.n - start
+		if start+2*n > v.n {
+			if rest := v.n - start; size(rest) <= miniVarChunkBytes && rest <= maxValues {
+				return rest
+			}
+			return min(n, v.n-start)
 		}
-		if size(n) > miniVarChunkBytes || 2*n > maxValues {
+		if size(2*n) > miniVarChunkBytes || 2*n > maxValues {
 			return n
 		}
 		n *= 2

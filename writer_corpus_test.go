@@ -90,6 +90,8 @@ func TestWriterCorpus(t *testing.T) {
 	ctx := context.Background()
 	py := lancePython()
 	only := os.Getenv("LANCE_WRITER_CASES")
+	dir := t.TempDir()
+	var batch lanceBatch
 	for _, ver := range []string{"2.1", "2.2"} {
 		files, _ := filepath.Glob(filepath.Join("..", "shared", "corpus", ver, "*.lance"))
 		for _, src := range files {
@@ -98,27 +100,38 @@ func TestWriterCorpus(t *testing.T) {
 				continue
 			}
 			t.Run(ver+"/"+name, func(t *testing.T) {
-				dst := filepath.Join(t.TempDir(), name+".lance")
-				if err := rewriteErr(ctx, src, dst, ver, 777); errors.Is(err, ErrUnsupportedType) {
-					t.Skipf("not written yet: %v", err)
-				} else if err != nil {
-					t.Fatal(err)
-				}
+				dst := filepath.Join(dir, ver+"_"+name+".lance")
 				exp := strings.TrimSuffix(src, ".lance") + ".expected.json"
-				wantRows, want := loadExpected(t, exp)
-				rows, got := readAllJSON(ctx, t, dst)
-				if int(rows) != wantRows {
-					t.Fatalf("rows %d, want %d", rows, wantRows)
-				}
-				if ok, diff := valuejsonEqual(want, got); !ok {
-					t.Fatalf("our reader: %s", diff)
-				}
-				if py != "" {
-					verifyWithLance(t, py, dst, exp)
+				if corpusRewrite(ctx, t, src, dst, exp, ver) && !lanceCannotRead[name] {
+					batch.add(ver+"/"+name, dst, exp)
 				}
 			})
 		}
 	}
+	batch.run(t, py)
+}
+
+// lanceCannotRead lists corpus cases the pylance single-file reader cannot
+// read back as values (blob v2 columns come back as descriptors).
+var lanceCannotRead = map[string]bool{"blob_v2": true}
+
+// corpusRewrite rewrites src to dst with our writer and checks our reader
+// returns exp; it reports whether the file was written.
+func corpusRewrite(ctx context.Context, t *testing.T, src, dst, exp, ver string) bool {
+	if err := rewriteErr(ctx, src, dst, ver, 777); errors.Is(err, ErrUnsupportedType) {
+		t.Skipf("not written yet: %v", err)
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	wantRows, want := loadExpected(t, exp)
+	rows, got := readAllJSON(ctx, t, dst)
+	if int(rows) != wantRows {
+		t.Fatalf("rows %d, want %d", rows, wantRows)
+	}
+	if ok, diff := valuejsonEqual(want, got); !ok {
+		t.Fatalf("our reader: %s", diff)
+	}
+	return true
 }
 
 // verifyWithLance runs testdata/pylance/verify.py on a file.

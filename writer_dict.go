@@ -184,7 +184,7 @@ func generalBlock(raw []byte, inner *pb.CompressiveEncoding, scheme string, leve
 	case "lz4":
 		out, s = compressLZ4(raw), pb.CompressionScheme_COMPRESSION_ALGORITHM_LZ4
 	case "zstd":
-		out, err = codecs.CompressZstd(nil, raw, level)
+		out, err = codecs.CompressZstdLance(nil, raw, level)
 		s = pb.CompressionScheme_COMPRESSION_ALGORITHM_ZSTD
 	default:
 		return raw, inner, nil

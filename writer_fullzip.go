@@ -27,6 +27,10 @@ func encodeFullZip(s *shredded, v *values, p encodingParams, ver format.Version)
 		compress := useFullZipGeneral(v, p)
 		if compress {
 			l.ValueCompression = generalEnc(pb.CompressionScheme_COMPRESSION_ALGORITHM_ZSTD, 0, l.ValueCompression)
+		} else if wantFSST(v, p, off) {
+			var tab []byte
+			tab, v = fsstCompress(v)
+			l.ValueCompression = fsstEnc(tab, l.ValueCompression)
 		}
 		valueAt = func(j int, dst []byte) []byte {
 			if v.valid != nil && !v.valid[j] {
@@ -34,7 +38,7 @@ func encodeFullZip(s *shredded, v *values, p encodingParams, ver format.Version)
 			}
 			val := v.data[v.offsets[j]:v.offsets[j+1]]
 			if compress {
-				val, _ = codecs.CompressZstd(nil, val, 0)
+				val, _ = codecs.CompressZstdLance(nil, val, 0)
 			}
 			dst = appendLE(dst, uint64(len(val)), off/8)
 			return append(dst, val...)

@@ -21,6 +21,11 @@ type encodedPage struct {
 	layout  *pb.PageLayout
 	numRows uint64
 	desc    string
+	// external holds value bytes (blobs) written as their own 64-aligned
+	// buffers before the page; finish then builds the page from the
+	// positions they were written at.
+	external [][]byte
+	finish   func(positions []uint64) (*encodedPage, error)
 }
 
 // miniBuilder assembles the chunks of one mini-block page.

@@ -23,6 +23,7 @@ type writerConfig struct {
 	pageBudget int64
 	env        func(string) string // environment lookup (os.Getenv by default)
 	create     ObjectCreator       // destination for non-local URLs
+	zoneSeeds  *zoneSeedConfig     // WithZoneSeeds (zones_write.go), or nil
 }
 
 // WithFileVersion selects the Lance file version to write: "2.1" or "2.2"

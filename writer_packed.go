@@ -11,21 +11,27 @@ import (
 // encodePacked writes a packed struct column (lance-encoding:packed): each
 // row is the concatenation of its fixed-width children's bytes, stored in a
 // mini-block page as PackedStruct(Flat). Child validity is not stored (as in
-// Lance); variable-width children are not supported.
+// Lance); with variable-width children it is a 2.2 full-zip variable
+// packed struct (encodeVPStruct).
 func encodePacked(s *shredded, l *wleaf, cfg *writerConfig) (*encodedPage, error) {
 	st := s.leaf.(*array.Struct)
 	var widths []uint64
 	var kids []*values
+	variable := false
 	for i := 0; i < st.NumField(); i++ {
 		v, err := gatherValues(st.Field(i), s.idx)
 		if err != nil {
 			return nil, err
 		}
-		if v.kind != valFixed {
+		variable = variable || v.kind == valVariable
+		if v.kind != valFixed && v.kind != valVariable {
 			return nil, fmt.Errorf("%w: packed struct child %s", ErrUnsupportedType, st.Field(i).DataType())
 		}
 		widths = append(widths, uint64(v.bits))
 		kids = append(kids, v)
+	}
+	if variable {
+		return encodeVPStruct(s, st, kids, cfg.version)
 	}
 	total := 0
 	for _, w := range widths {

@@ -1,9 +1,6 @@
 package lance
 
 import (
-	"bytes"
-	"fmt"
-
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/lancego/lancego/format"
@@ -25,11 +22,13 @@ func encodeLeaf(top arrow.Array, l *wleaf, cfg *writerConfig) (*encodedPage, err
 	if l.leafType().ID() == arrow.DICTIONARY {
 		return encodeDictionaryLeaf(s, l, cfg)
 	}
-	if l.packed {
+	switch {
+	case l.blobV2:
+		return encodeBlobV2(s, l, cfg)
+	case l.packed:
 		return encodePacked(s, l, cfg)
-	}
-	if l.blob {
-		return nil, fmt.Errorf("%w: legacy blob (lance-encoding:blob) columns", ErrUnsupportedType)
+	case l.blob:
+		return encodeBlobV1(s, l, cfg)
 	}
 	v, err := gatherValues(s.leaf, s.idx)
 	if err != nil {
@@ -43,6 +42,9 @@ func encodeValues(s *shredded, v *values, l *wleaf, cfg *writerConfig) (*encoded
 	if cfg.version >= format.V2_2 {
 		if c, ok := constantValue(v); ok {
 			return encodeConstant(s, c), nil
+		}
+		if c, ok := constantString(s, v); ok {
+			return encodeConstantBuffer(s, c), nil
 		}
 	}
 	p := l.params
@@ -85,6 +87,9 @@ func chooseMiniCodec(v *values, p encodingParams, ver format.Version) miniCodec 
 	if p.compression == "none" || (v.bits != 8 && v.bits != 16 && v.bits != 32 && v.bits != 64) {
 		return flatCodec{bits: v.bits}
 	}
+	if useBSS(v, p) {
+		return bssCodec{bits: v.bits}
+	}
 	flat := v.n * v.bits / 8
 	packed := bitpackedSize(v)
 	runs := countRuns(v, 0, v.n)
@@ -111,52 +116,6 @@ func chooseVariableCodec(v *values, p encodingParams) miniCodec {
 		return c
 	}
 	return variableCodec{offsetBits: bitsOff}
-}
-
-// constantValue returns the single fixed-width value of v if every value is
-// valid and equal (at most 32 bytes).
-func constantValue(v *values) ([]byte, bool) {
-	if v.valid != nil || v.n == 0 {
-		return nil, false
-	}
-	switch v.kind {
-	case valBool:
-		first := v.data[0]&1 != 0
-		for i := 1; i < v.n; i++ {
-			if (v.data[i/8]&(1<<(i%8)) != 0) != first {
-				return nil, false
-			}
-		}
-		if first {
-			return []byte{1}, true
-		}
-		return []byte{0}, true
-	case valFixed:
-		w := v.bits / 8
-		if w > 32 {
-			return nil, false
-		}
-		first := v.data[:w]
-		for i := 1; i < v.n; i++ {
-			if !bytes.Equal(v.data[i*w:(i+1)*w], first) {
-				return nil, false
-			}
-		}
-		return append([]byte(nil), first...), true
-	}
-	return nil, false
-}
-
-// encodeConstant writes a 2.2 ConstantLayout with an inline value and raw
-// u16 levels when the page has any.
-func encodeConstant(s *shredded, value []byte) *encodedPage {
-	l := &pb.ConstantLayout{Layers: s.layers, InlineValue: value}
-	var bufs [][]byte
-	if s.rep != nil || s.def != nil {
-		bufs = constantLevels(l, s, format.V2_2)
-	}
-	return &encodedPage{buffers: bufs, numRows: uint64(s.numRows), desc: "constant",
-		layout: &pb.PageLayout{Layout: &pb.PageLayout_ConstantLayout{ConstantLayout: l}}}
 }
 
 // encodeAllNull writes a page without values: simple (no buffers) for a

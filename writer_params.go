@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 )
@@ -73,8 +74,9 @@ func parseEncodingParams(f arrow.Field, env func(string) string) (encodingParams
 			return p, fmt.Errorf("%w: %s=%q", ErrInvalidArgument, metaRLEThreshold, v)
 		}
 	}
-	if v := get(metaBSS); v != "" {
-		p.bss = v
+	switch v := strings.ToLower(get(metaBSS)); v {
+	case "auto", "on", "off":
+		p.bss = v // anything else: Lance warns and keeps auto
 	}
 	p.dictTooSmall = envUint(env("LANCE_ENCODING_DICT_TOO_SMALL"), p.dictTooSmall)
 	p.dictSizeRatio = firstFloat(get(metaDictSizeRatio), env("LANCE_ENCODING_DICT_SIZE_RATIO"), p.dictSizeRatio)

@@ -21,6 +21,7 @@ type wleaf struct {
 	params encodingParams
 	packed bool // packed struct stored as one column
 	blob   bool // legacy blob (large_binary with lance-encoding:blob)
+	blobV2 bool // blob v2 struct<data, uri> (lance.blob.v2 extension)
 }
 
 // leafType is the Arrow type stored in the column.
@@ -57,7 +58,7 @@ func (b *schemaBuilder) add(f arrow.Field, parent int32, path []arrow.Field, chi
 		return fmt.Errorf("field %q: %w", f.Name, err)
 	}
 	if ext, _ := f.Metadata.GetValue(format.ArrowExtensionNameKey); ext == format.BlobV2ExtensionName {
-		return fmt.Errorf("%w: field %q: blob v2 is not written yet", ErrUnsupportedType, f.Name)
+		return b.addBlobV2(f, parent, path, child)
 	}
 	if f.Type.ID() == arrow.MAP && b.version < format.V2_2 {
 		return fmt.Errorf("%w: field %q: map needs file version 2.2", ErrUnsupportedType, f.Name)

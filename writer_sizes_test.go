@@ -46,7 +46,11 @@ func TestWriterSizes(t *testing.T) {
 
 // sizeRow rewrites one file and formats its table row.
 func sizeRow(ctx context.Context, t *testing.T, src, name, ver string, lanceSize int64) (row string, ok bool) {
-	dst := filepath.Join(t.TempDir(), name+".lance")
+	dir := os.Getenv("LANCE_WRITER_KEEP") // keep the rewritten files there
+	if dir == "" {
+		dir = t.TempDir()
+	}
+	dst := filepath.Join(dir, ver+"_"+name+".lance")
 	if err := rewriteErr(ctx, src, dst, ver, 1<<20); err != nil {
 		t.Logf("%s/%s: %v", ver, name, err)
 		return fmt.Sprintf("| %s | %s | %d | (not written) | — |", name, ver, lanceSize), true

@@ -33,6 +33,7 @@ type values struct {
 	data    []byte
 	offsets []uint64 // variable: n+1 offsets into data
 	large   bool     // variable: 64-bit offsets
+	binary  bool     // variable: binary (not string) values
 	fsl     []fslLayer
 	valid   []bool // per value: not null (nil = all valid)
 }
@@ -70,6 +71,7 @@ func gatherValues(leaf arrow.Array, idx []int) (*values, error) {
 	case arrow.BinaryDataType:
 		v.kind = valVariable
 		v.large = dt.Layout().Buffers[1].ByteWidth == 8
+		v.binary = dt.ID() == arrow.BINARY || dt.ID() == arrow.LARGE_BINARY
 		gatherVariable(v, leaf, idx)
 	case arrow.FixedWidthDataType:
 		v.kind, v.bits = valFixed, dt.BitWidth()

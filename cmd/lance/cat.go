@@ -17,6 +17,7 @@ import (
 
 type catOptions struct {
 	columns, rows, take, format string
+	filter                      string // zonestats filter (zones.go)
 	batch                       int
 }
 
@@ -27,6 +28,7 @@ func runCat(ctx context.Context, args []string, out io.Writer) error {
 	fs.StringVar(&o.rows, "rows", "", "row range START:END (either side may be empty)")
 	fs.StringVar(&o.take, "take", "", "comma-separated row indices, returned in that order")
 	fs.StringVar(&o.format, "format", "table", "json, table or csv")
+	fs.StringVar(&o.filter, "filter", "", "keep only the rows matching a filter such as \"x > 5 AND s = 'a'\"")
 	fs.IntVar(&o.batch, "batch-size", lance.DefaultBatchSize, "rows per batch while scanning")
 	stats := fs.Bool("stats", false, "write I/O statistics to stderr as one JSON object")
 	if err := fs.Parse(splitArgs(args, map[string]bool{"stats": true})); err != nil {
@@ -35,8 +37,8 @@ func runCat(ctx context.Context, args []string, out io.Writer) error {
 	if fs.NArg() != 1 {
 		return fmt.Errorf("cat takes one URL")
 	}
-	if o.take != "" && o.rows != "" {
-		return fmt.Errorf("--take and --rows cannot be combined")
+	if o.take != "" && (o.rows != "" || o.filter != "") {
+		return fmt.Errorf("--take cannot be combined with --rows or --filter")
 	}
 	f, err := lance.Open(ctx, fs.Arg(0))
 	if err != nil {
@@ -85,7 +87,12 @@ func readInto(ctx context.Context, f *lance.File, o catOptions, w rowWriter) err
 	if err != nil {
 		return err
 	}
-	for rec, err := range f.Batches(ctx, lance.ScanOptions{Columns: cols, From: from, To: to, BatchSize: o.batch}) {
+	filter, err := parseCatFilter(o.filter)
+	if err != nil {
+		return err
+	}
+	wrote := 0
+	for rec, err := range f.Batches(ctx, lance.ScanOptions{Columns: cols, From: from, To: to, BatchSize: o.batch, Filter: filter}) {
 		if err != nil {
 			return err
 		}
@@ -94,8 +101,9 @@ func readInto(ctx context.Context, f *lance.File, o catOptions, w rowWriter) err
 		if err != nil {
 			return err
 		}
+		wrote++
 	}
-	if from == to {
+	if wrote == 0 {
 		return w.Empty(f, cols)
 	}
 	return nil

@@ -28,8 +28,10 @@ import (
 
 // convertUsage is the usage text of `lance convert`.
 const convertUsage = `  lance convert SRC DST [--version 2.1|2.2] [--from lance|ipc|parquet|csv] [--batch N]
+                [--zone-seeds [--rows-per-zone N]]
       convert a Lance, Arrow IPC (file or stream), Parquet or CSV file into a
-      Lance file (default version 2.2); prints a summary
+      Lance file (default version 2.2); prints a summary. --zone-seeds stores
+      per-zone statistics of every column (docs/zone-seeds.md)
 `
 
 // errUnknownFormat reports a source whose format cannot be detected.
@@ -49,8 +51,16 @@ func runConvert(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	version := fs.String("version", lance.DefaultWriteVersion, "Lance file version to write (2.1 or 2.2)")
 	from := fs.String("from", "", "source format: lance, ipc, parquet or csv (default: detect)")
 	batch := fs.Int("batch", 64<<10, "rows per batch read from the source")
-	if err := fs.Parse(splitArgs(args, nil)); err != nil {
+	seeds := fs.Bool("zone-seeds", false, "write zone seeds (per-zone statistics) for every column")
+	rpz := fs.Uint64("rows-per-zone", 8192, "rows per zone of --zone-seeds")
+	if err := fs.Parse(splitArgs(args, map[string]bool{"zone-seeds": true})); err != nil {
 		return err
+	}
+	opts := []lance.WriterOption{lance.WithFileVersion(*version), lance.WithObjectCreator(createObject)}
+	if o, err := zoneSeedOption(fs, *seeds, *rpz); err != nil {
+		return err
+	} else if o != nil {
+		opts = append(opts, o)
 	}
 	if fs.NArg() != 2 {
 		return fmt.Errorf("convert needs SRC and DST\n%s", convertUsage)
@@ -62,7 +72,7 @@ func runConvert(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	defer in.close()
-	w, err := lance.Create(ctx, dst, in.schema, lance.WithFileVersion(*version), lance.WithObjectCreator(createObject))
+	w, err := lance.Create(ctx, dst, in.schema, opts...)
 	if err != nil {
 		return err
 	}

@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 //go:embed samples/*.lance
@@ -31,6 +32,21 @@ func runDemo(ctx context.Context, args []string, out io.Writer) error {
 	} else {
 		defer os.RemoveAll(dir)
 	}
+	written := filepath.Join(dir, "demo.lance")
+	fmt.Fprintf(out, "writing %d rows with lancego's writer (zone seeds on) to %s\n", demoRows, written)
+	if err := writeDemoFile(ctx, written); err != nil {
+		return err
+	}
+	if err := demoSteps(ctx, out, [][]string{
+		{"inspect", written},
+		{"cat", written, "--rows", "0:4", "--format", "table"},
+		{"cat", written, "--take", "49999,7,7", "--format", "json"},
+		{"cat", written, "--filter", "id >= 20000 AND id < 20003 AND label IS NOT NULL", "--format", "table", "--stats"},
+		{"inspect", written, "--zones"},
+	}); err != nil {
+		return err
+	}
+	fmt.Fprintln(out, "\nreading real Lance files (written by Lance core 8.0.0):")
 	names, err := fs.Glob(samples, "samples/*.lance")
 	if err != nil {
 		return err
@@ -52,11 +68,15 @@ func runDemo(ctx context.Context, args []string, out io.Writer) error {
 }
 
 func demoFile(ctx context.Context, path string, out io.Writer) error {
-	steps := [][]string{
+	return demoSteps(ctx, out, [][]string{
 		{"inspect", path},
 		{"cat", path, "--rows", "0:5", "--format", "table"},
 		{"cat", path, "--take", "7,2,7", "--format", "json"},
-	}
+	})
+}
+
+// demoSteps runs CLI commands, echoing each first.
+func demoSteps(ctx context.Context, out io.Writer, steps [][]string) error {
 	for _, s := range steps {
 		fmt.Fprintf(out, "\n$ lance %s\n", joinArgs(s))
 		if err := run(ctx, s, out, out); err != nil {
@@ -66,13 +86,14 @@ func demoFile(ctx context.Context, path string, out io.Writer) error {
 	return nil
 }
 
+// joinArgs renders a command line, quoting arguments with spaces.
 func joinArgs(a []string) string {
-	s := ""
+	parts := make([]string, len(a))
 	for i, x := range a {
-		if i > 0 {
-			s += " "
+		parts[i] = x
+		if strings.ContainsAny(x, " '") {
+			parts[i] = `"` + x + `"`
 		}
-		s += x
 	}
-	return s
+	return strings.Join(parts, " ")
 }

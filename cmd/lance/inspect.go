@@ -58,7 +58,8 @@ func runInspect(ctx context.Context, args []string, out io.Writer) error {
 	fs := flag.NewFlagSet("inspect", flag.ContinueOnError)
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	stats := fs.Bool("stats", false, "write I/O statistics to stderr as one JSON object")
-	if err := fs.Parse(splitArgs(args, map[string]bool{"json": true, "stats": true})); err != nil {
+	zones := fs.Bool("zones", false, "print the zone seeds of each column (zones.go)")
+	if err := fs.Parse(splitArgs(args, map[string]bool{"json": true, "stats": true, "zones": true})); err != nil {
 		return err
 	}
 	if fs.NArg() != 1 {
@@ -71,6 +72,9 @@ func runInspect(ctx context.Context, args []string, out io.Writer) error {
 	defer f.Close()
 	if *stats {
 		defer writeStats(f, errOut(ctx))
+	}
+	if *zones {
+		return inspectZones(ctx, f, *asJSON, out)
 	}
 	rep := buildReport(f)
 	if *asJSON {

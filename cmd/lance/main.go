@@ -1,7 +1,7 @@
 // Command lance inspects and reads Lance files.
 //
-//	lance inspect URL [--json]
-//	lance cat URL [--columns a,b] [--rows START:END] [--take 5,1,9] [--format json|table|csv]
+//	lance inspect URL [--json] [--zones]
+//	lance cat URL [--columns a,b] [--rows START:END] [--take 5,1,9] [--filter EXPR] [--format json|table|csv]
 package main
 
 import (
@@ -19,13 +19,17 @@ import (
 const usage = `usage:
   lance inspect URL [--json]
       version, rows, schema, and every page of every column with its layout,
-      codecs, rows and byte sizes
-  lance cat URL [--columns a,b] [--rows START:END] [--take 5,1,9] [--format json|table|csv]
+      codecs, rows and byte sizes; --zones prints the zone seeds of each column
+      instead ({"zones": {...}} with --json)
+  lance cat URL [--columns a,b] [--rows START:END] [--take 5,1,9] [--filter EXPR] [--format json|table|csv]
       print rows; json prints {"num_rows": N, "columns": {...}} in the corpus
-      value conventions
-  lance convert SRC DST [--version 2.1|2.2] [--from lance|ipc|parquet|csv]
+      value conventions; --filter "x > 5 AND s = 'a'" keeps matching rows, skipping
+      zones the file's zone seeds prove empty
+  lance convert SRC DST [--version 2.1|2.2] [--from lance|ipc|parquet|csv] [--zone-seeds [--rows-per-zone N]]
   lance demo
       write a sample Lance file into a temporary folder, then inspect and read it
+  lance bench [--quick] [--json] [--out DIR] [--data DIR] [--no-s3]
+      benchmark against real Lance (pylance) and Parquet; see docs/benchmarks.md
 
 URL is a local path, a file:// URL, or an object-store URL:
   s3://bucket/key.lance?endpoint=http://127.0.0.1:7070&use_path_style=true&region=us-east-1
@@ -78,6 +82,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return runDemo(ctx, args[1:], stdout)
 	case "convert":
 		return runConvert(ctx, args[1:], stdout, stderr)
+	case "bench":
+		return runBench(ctx, args[1:], stdout, stderr)
 	}
 	return fmt.Errorf("unknown command %q\n%s", args[0], usage)
 }

@@ -1,0 +1,102 @@
+package bench
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	lance "github.com/lancego/lancego"
+)
+
+// benchDataset returns a table or vector data set with a Lance file:
+// pylance's when Python is available, else our writer's. Data is cached
+// under $LANCE_BENCH_DATA (default: a temp folder of this run).
+func benchDataset(b *testing.B, name string, rows int) (*Dataset, string) {
+	dir := os.Getenv("LANCE_BENCH_DATA")
+	if dir == "" {
+		dir = filepath.Join(os.TempDir(), "lancego-bench-b")
+	}
+	d, err := EnsureDataset(dir, name, rows, 42)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	if _, err := os.Stat(d.LancePath()); err == nil {
+		return d, d.LancePath()
+	}
+	if exe, err := FindPython(repoRoot(b)); err == nil {
+		py, err := NewPython(exe, b.TempDir(), os.Stderr)
+		if err == nil && py.RunOne(ctx, nil, PyOp{"op": "write", "ipc": d.IPCPath(), "out": d.LancePath(), "version": "2.1"}, &pyWrite{}) == nil {
+			return d, d.LancePath()
+		}
+	}
+	if _, err := OursWrite(ctx, d, "2.1"); err != nil {
+		b.Fatal(err)
+	}
+	return d, d.GoLancePath()
+}
+
+// BenchmarkScan scans each column of the 1M-row table and the 200k-row
+// embeddings (reports rows/s and decoded GB/s).
+func BenchmarkScan(b *testing.B) {
+	for _, ds := range []struct {
+		name string
+		rows int
+	}{{TableDataset, 1_000_000}, {VectorDataset, 200_000}} {
+		d, path := benchDataset(b, ds.name, ds.rows)
+		for _, c := range d.Columns {
+			b.Run(ds.name+"/"+c, func(b *testing.B) {
+				spec := ScanSpec{URL: path, Column: c, BatchSize: ScanBatchSize, Reps: 1}
+				for b.Loop() {
+					if _, err := OursScan(context.Background(), spec); err != nil {
+						b.Fatal(err)
+					}
+				}
+				secs := b.Elapsed().Seconds() / float64(b.N)
+				b.ReportMetric(float64(d.Rows)/secs, "rows/s")
+				b.ReportMetric(float64(d.ArrowBytes[c])/secs/1e9, "GB/s")
+			})
+		}
+	}
+}
+
+// BenchmarkTake takes 1, 100 and 10,000 random rows of every column.
+func BenchmarkTake(b *testing.B) {
+	for _, ds := range []struct {
+		name string
+		rows int
+	}{{TableDataset, 1_000_000}, {VectorDataset, 200_000}} {
+		d, path := benchDataset(b, ds.name, ds.rows)
+		for _, k := range takeSizes {
+			b.Run(ds.name+"/"+itoa(k), func(b *testing.B) {
+				sets := IndexSets(d.Rows, k, 16, uint64(k))
+				ctx := context.Background()
+				f, err := lance.Open(ctx, path)
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer f.Close()
+				if err := takeOnce(ctx, f, sets[0], nil); err != nil {
+					b.Fatal(err)
+				}
+				for i := 0; b.Loop(); i++ {
+					if err := takeOnce(ctx, f, sets[i%16], nil); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(float64(k)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+			})
+		}
+	}
+}
+
+func itoa(k int) string {
+	switch k {
+	case 1:
+		return "1"
+	case 100:
+		return "100"
+	}
+	return "10000"
+}

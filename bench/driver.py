@@ -1,0 +1,164 @@
+"""Benchmark driver for real Lance (pylance) and pyarrow Parquet.
+
+Reads one JSON request {"ops": [...]} on stdin and prints one JSON object
+{"results": [...]} on stdout, one result per op, in order. Every time is
+measured inside Python with time.perf_counter, so interpreter start-up and
+imports are excluded. Used by the Go package github.com/lancego/lancego/bench.
+"""
+import json
+import os
+import sys
+import time
+import urllib.request
+
+import pyarrow as pa
+import pyarrow.ipc as ipc
+import pyarrow.parquet as pq
+from lance.file import LanceFileReader, LanceFileWriter
+
+
+def now():
+    return time.perf_counter()
+
+
+def mark(op):
+    """Returns and resets the proxy's request/byte counts (None locally)."""
+    url = op.get("mark_url")
+    if not url:
+        return None
+    with urllib.request.urlopen(url) as resp:
+        return json.load(resp)
+
+
+def reader(op, columns=None):
+    return LanceFileReader(op["path"], storage_options=op.get("storage_options"), columns=columns)
+
+
+def op_write(op):
+    table = ipc.open_file(op["ipc"]).read_all()
+    out = op["out"]
+    if os.path.exists(out):
+        os.remove(out)
+    t0 = now()
+    w = LanceFileWriter(out, table.schema, version=op.get("version", "2.1"))
+    for b in table.to_batches():
+        w.write_batch(b)
+    w.close()
+    secs = now() - t0
+    return {"seconds": secs, "rows": table.num_rows, "bytes": os.path.getsize(out)}
+
+
+def drain(results):
+    rows = 0
+    for b in results.to_batches():
+        rows += b.num_rows
+    return rows
+
+
+def op_scan(op):
+    out = {}
+    for col in op["columns"]:
+        best, rows, io = None, 0, None
+        for _ in range(op.get("reps", 1)):
+            r = reader(op, [col])
+            mark(op)
+            t0 = now()
+            rows = drain(r.read_all(batch_size=op.get("batch_size", 8192)))
+            dt = now() - t0
+            io = mark(op)
+            best = dt if best is None else min(best, dt)
+        out[col] = {"seconds": best, "rows": rows, "io": io}
+    return out
+
+
+def op_take(op):
+    r = reader(op, op.get("columns"))
+    drain(r.take_rows(op["warmup"]))
+    mark(op)
+    times = []
+    for idx in op["index_sets"]:
+        t0 = now()
+        n = drain(r.take_rows(idx))
+        times.append(now() - t0)
+        if n != len(idx):
+            raise RuntimeError("take returned %d rows, want %d" % (n, len(idx)))
+    return {"seconds": times, "io": mark(op)}
+
+
+def op_open(op):
+    times = []
+    mark(op)
+    for _ in range(op.get("reps", 1)):
+        t0 = now()
+        r = reader(op)
+        r.num_rows()
+        times.append(now() - t0)
+    return {"seconds": times, "io": mark(op)}
+
+
+def op_pq_scan(op):
+    out = {}
+    for col in op["columns"]:
+        best, rows = None, 0
+        for _ in range(op.get("reps", 1)):
+            t0 = now()
+            pf = pq.ParquetFile(op["path"])
+            rows = 0
+            for b in pf.iter_batches(batch_size=op.get("batch_size", 8192), columns=[col], use_threads=False):
+                rows += b.num_rows
+            dt = now() - t0
+            best = dt if best is None else min(best, dt)
+        out[col] = {"seconds": best, "rows": rows}
+    return out
+
+
+def op_pq_take(op):
+    pf = pq.ParquetFile(op["path"])
+    md = pf.metadata
+    starts, s = [], 0
+    for i in range(md.num_row_groups):
+        starts.append(s)
+        s += md.row_group(i).num_rows
+    times = []
+    for idx in op["index_sets"]:
+        t0 = now()
+        groups = sorted({bisect(starts, i) for i in idx})
+        tbl = pf.read_row_groups(groups, columns=op.get("columns"), use_threads=False)
+        base, offs = {}, 0
+        for g in groups:
+            base[g] = offs
+            offs += md.row_group(g).num_rows
+        local = [base[bisect(starts, i)] + i - starts[bisect(starts, i)] for i in idx]
+        got = tbl.take(pa.array(local, type=pa.int64()))
+        times.append(now() - t0)
+        if got.num_rows != len(idx):
+            raise RuntimeError("parquet take returned wrong row count")
+    return {"seconds": times}
+
+
+def bisect(starts, i):
+    lo, hi = 0, len(starts)
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if starts[mid] <= i:
+            lo = mid
+        else:
+            hi = mid
+    return lo
+
+
+OPS = {"write": op_write, "scan": op_scan, "take": op_take, "open": op_open,
+       "pq_scan": op_pq_scan, "pq_take": op_pq_take}
+
+
+def main():
+    req = json.load(sys.stdin)
+    results = []
+    for op in req["ops"]:
+        results.append(OPS[op["op"]](op))
+        print("driver: done %s" % op["op"], file=sys.stderr, flush=True)
+    json.dump({"results": results}, sys.stdout)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,98 @@
+package bench
+
+import (
+	"math"
+	"slices"
+	"time"
+)
+
+// Engine names used as keys of Results.Figures.
+const (
+	EngineLanceGo = "lancego" // this repository's reader/writer
+	EnginePylance = "pylance" // real Lance 14.0.2 through Python
+	EnginePqarrow = "pqarrow" // Parquet through arrow-go
+	EnginePyarrow = "pyarrow" // Parquet through pyarrow
+)
+
+// Measure is one engine's figure for one workload.
+type Measure struct {
+	// Seconds is the best (scan, write) or median (take, open) wall time of one run.
+	Seconds float64 `json:"seconds"`
+	// Rows is the number of rows one run produced or consumed.
+	Rows int `json:"rows,omitempty"`
+	// RowsPerSec is Rows / Seconds.
+	RowsPerSec float64 `json:"rows_per_sec,omitempty"`
+	// GBPerSec is the decoded Arrow size of the rows (same for every
+	// engine) / Seconds, in 1e9 bytes per second.
+	GBPerSec float64 `json:"decoded_gb_per_sec,omitempty"`
+	// P90Seconds is the 90th percentile of repeated runs (take, open).
+	P90Seconds float64 `json:"p90_seconds,omitempty"`
+	// Requests and BytesRead are per run, counted by our reader's stats
+	// locally and at the proxy on the object store (-1 when unknown).
+	Requests  float64 `json:"requests,omitempty"`
+	BytesRead float64 `json:"bytes_read,omitempty"`
+	// FileBytes is the size on disk (write).
+	FileBytes int64 `json:"file_bytes,omitempty"`
+	// PeakHeapBytes is the peak live heap above the start of the run
+	// (lancego scans in the memory check only).
+	PeakHeapBytes int64 `json:"peak_heap_bytes,omitempty"`
+}
+
+// fill computes the rates of m from its time, rows and decoded bytes.
+func (m Measure) fill(decoded int64) Measure {
+	if m.Seconds > 0 {
+		m.RowsPerSec = float64(m.Rows) / m.Seconds
+		if decoded > 0 {
+			m.GBPerSec = float64(decoded) / m.Seconds / 1e9
+		}
+	}
+	return m
+}
+
+// fromTimes builds a Measure from repeated run times (median and p90).
+func fromTimes(times []float64, rows int) Measure {
+	if len(times) == 0 {
+		return Measure{}
+	}
+	s := slices.Clone(times)
+	slices.Sort(s)
+	p90 := s[min(len(s)-1, int(math.Ceil(0.9*float64(len(s))))-1)]
+	return Measure{Seconds: median(s), P90Seconds: p90, Rows: rows}.fill(0)
+}
+
+func median(sorted []float64) float64 {
+	n := len(sorted)
+	if n%2 == 1 {
+		return sorted[n/2]
+	}
+	return (sorted[n/2-1] + sorted[n/2]) / 2
+}
+
+// timeBest runs f reps times and returns the fastest wall time.
+func timeBest(reps int, f func() error) (float64, error) {
+	best := math.Inf(1)
+	for range max(1, reps) {
+		t0 := time.Now()
+		if err := f(); err != nil {
+			return 0, err
+		}
+		best = min(best, time.Since(t0).Seconds())
+	}
+	return best, nil
+}
+
+// ratio returns a/b, or 0 when either is unknown.
+func ratio(a, b float64) float64 {
+	if a <= 0 || b <= 0 || math.IsInf(a, 0) || math.IsInf(b, 0) {
+		return 0
+	}
+	return a / b
+}
+
+// speedup is how many times faster ours is than peer (>1: we are faster).
+func speedup(ours, peer Measure) float64 {
+	if ours.RowsPerSec > 0 && peer.RowsPerSec > 0 {
+		return ours.RowsPerSec / peer.RowsPerSec
+	}
+	return ratio(peer.Seconds, ours.Seconds)
+}

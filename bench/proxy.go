@@ -1,0 +1,176 @@
+package bench
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httputil"
+	"net/url"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Proxy is a loopback HTTP reverse proxy in front of an S3-compatible
+// server that adds a first-byte latency to every request, caps the total
+// response bandwidth (one shared link), and counts requests and response
+// bytes. The Host header is passed through unchanged, so SigV4 signatures
+// made for the proxy's address verify at the server.
+type Proxy struct {
+	// Latency is added before each request is forwarded.
+	Latency time.Duration
+	// BytesPerSec caps the summed response body rate (0: no cap).
+	BytesPerSec float64
+
+	ln       net.Listener
+	srv      *http.Server
+	requests atomic.Int64
+	bytes    atomic.Int64
+	pace     pacer
+}
+
+// StartProxy listens on 127.0.0.1:0 and forwards to upstream (http://host:port).
+func StartProxy(upstream string, latency time.Duration, bytesPerSec float64) (*Proxy, error) {
+	target, err := url.Parse(upstream)
+	if err != nil {
+		return nil, err
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	p := &Proxy{Latency: latency, BytesPerSec: bytesPerSec, ln: ln}
+	p.pace.bps = bytesPerSec
+	rp := &httputil.ReverseProxy{
+		Rewrite: func(pr *httputil.ProxyRequest) {
+			pr.SetURL(target)
+			pr.Out.Host = pr.In.Host
+		},
+		Transport:     &http.Transport{MaxIdleConnsPerHost: 256, MaxConnsPerHost: 0, DisableCompression: true},
+		FlushInterval: -1,
+	}
+	p.srv = &http.Server{Handler: p.handler(rp), ReadHeaderTimeout: 30 * time.Second}
+	go p.srv.Serve(ln)
+	return p, nil
+}
+
+// URL is the proxy's base URL, to use as the S3 endpoint.
+func (p *Proxy) URL() string { return "http://" + p.ln.Addr().String() }
+
+// Counts returns requests and response body bytes since the last Reset.
+func (p *Proxy) Counts() (requests, bytes int64) { return p.requests.Load(), p.bytes.Load() }
+
+// Reset zeroes the counters.
+func (p *Proxy) Reset() { p.requests.Store(0); p.bytes.Store(0) }
+
+// Close stops the proxy.
+func (p *Proxy) Close() error {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	err := p.srv.Shutdown(ctx)
+	if errors.Is(err, context.DeadlineExceeded) {
+		return p.srv.Close()
+	}
+	return err
+}
+
+func (p *Proxy) handler(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == MarkPath {
+			p.serveMark(w)
+			return
+		}
+		p.requests.Add(1)
+		if p.Latency > 0 {
+			t := time.NewTimer(p.Latency)
+			select {
+			case <-t.C:
+			case <-r.Context().Done():
+				t.Stop()
+				return
+			}
+		}
+		next.ServeHTTP(&countingWriter{ResponseWriter: w, p: p, ctx: r.Context()}, r)
+	})
+}
+
+// MarkPath is the proxy's own endpoint: a GET returns the counts since
+// the previous mark as JSON {"requests": N, "bytes": M} and resets them.
+// Drivers call it around the timed part of a run. It is not forwarded or
+// counted.
+const MarkPath = "/__lancego_bench/mark"
+
+func (p *Proxy) serveMark(w http.ResponseWriter) {
+	req, byt := p.requests.Swap(0), p.bytes.Swap(0)
+	w.Header().Set("Content-Type", "application/json")
+	fmt.Fprintf(w, `{"requests": %d, "bytes": %d}`, req, byt)
+}
+
+// countingWriter counts and paces response body bytes.
+type countingWriter struct {
+	http.ResponseWriter
+	p   *Proxy
+	ctx context.Context
+}
+
+// paceChunk is the unit in which response bytes are paced.
+const paceChunk = 32 << 10
+
+func (c *countingWriter) Write(b []byte) (int, error) {
+	done := 0
+	for done < len(b) {
+		n := min(paceChunk, len(b)-done)
+		if err := c.p.pace.wait(c.ctx, n); err != nil {
+			return done, err
+		}
+		m, err := c.ResponseWriter.Write(b[done : done+n])
+		done += m
+		c.p.bytes.Add(int64(m))
+		if err != nil {
+			return done, err
+		}
+	}
+	return done, nil
+}
+
+// Flush forwards flushes so streamed bodies are not held back.
+func (c *countingWriter) Flush() {
+	if f, ok := c.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// pacer serializes bytes through one link of bps bytes per second.
+type pacer struct {
+	mu   sync.Mutex
+	next time.Time
+	bps  float64
+}
+
+func (p *pacer) wait(ctx context.Context, n int) error {
+	if p.bps <= 0 {
+		return nil
+	}
+	p.mu.Lock()
+	now := time.Now()
+	if p.next.Before(now) {
+		p.next = now
+	}
+	p.next = p.next.Add(time.Duration(float64(n) / p.bps * float64(time.Second)))
+	until := p.next
+	p.mu.Unlock()
+	d := time.Until(until)
+	if d <= 0 {
+		return nil
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}

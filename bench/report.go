@@ -1,0 +1,204 @@
+package bench
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+)
+
+// WriteJSON prints the results as one JSON object.
+func (r *Results) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r)
+}
+
+// WriteDir writes results.json, results.md and ratios.png into dir.
+func (r *Results) WriteDir(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	f, err := os.Create(filepath.Join(dir, "results.json"))
+	if err != nil {
+		return err
+	}
+	if err := r.WriteJSON(f); err != nil {
+		f.Close()
+		return err
+	}
+	f.Close()
+	var md strings.Builder
+	r.WriteMarkdown(&md)
+	if err := os.WriteFile(filepath.Join(dir, "results.md"), []byte(md.String()), 0o644); err != nil {
+		return err
+	}
+	return r.WriteChart(filepath.Join(dir, "ratios.png"))
+}
+
+// WriteMarkdown writes the tables of a run.
+func (r *Results) WriteMarkdown(w io.Writer) {
+	fmt.Fprintf(w, "# lancego benchmark results\n\n")
+	fmt.Fprintf(w, "%d CPUs, GOMAXPROCS %d, %s; single-goroutine memcpy %.2f GB/s; quick=%v; %.0f s.\n\n",
+		r.Machine.CPUs, r.Machine.GOMAXPROCS, r.Machine.GoVersion, r.Machine.MemcpyGBps, r.Quick, r.ElapsedSeconds)
+	for _, name := range []string{TableDataset, VectorDataset} {
+		if d, ok := r.Datasets[name]; ok {
+			fmt.Fprintf(w, "* `%s`: %d rows, columns %s\n", name, d.Rows, strings.Join(d.Columns, ", "))
+		}
+	}
+	fmt.Fprintf(w, "\nTime is best of runs (scan, write) or median (take, open). Ratio = lancego speed / peer speed"+
+		" (>1: lancego faster). Files: pylance 14.0.2 wrote the Lance files all readers read (v2.1); pqarrow wrote the Parquet file.\n\n")
+	r.localTable(w)
+	r.s3Table(w)
+	r.targetTable(w)
+	if len(r.NotAvailable) > 0 || len(r.Errors) > 0 {
+		fmt.Fprintf(w, "\n## Not measured\n\n")
+		keys := sortedKeys(r.NotAvailable)
+		for _, k := range keys {
+			fmt.Fprintf(w, "* `%s`: %s\n", k, r.NotAvailable[k])
+		}
+		for _, e := range r.Errors {
+			fmt.Fprintf(w, "* error: %s\n", e)
+		}
+	}
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func cell(m Measure, ok bool) string {
+	switch {
+	case !ok:
+		return "–"
+	case m.RowsPerSec > 0 && m.GBPerSec > 0:
+		return fmt.Sprintf("%.3g ms · %.3gM rows/s · %.2f GB/s", m.Seconds*1e3, m.RowsPerSec/1e6, m.GBPerSec)
+	case m.RowsPerSec > 0:
+		return fmt.Sprintf("%.3g ms · %.3gM rows/s", m.Seconds*1e3, m.RowsPerSec/1e6)
+	case m.FileBytes > 0:
+		return fmt.Sprintf("%.3g ms · %.1f MB", m.Seconds*1e3, float64(m.FileBytes)/1e6)
+	}
+	return fmt.Sprintf("%.3g ms", m.Seconds*1e3)
+}
+
+func ratioCell(v float64, ok bool) string {
+	if !ok || v == 0 {
+		return "–"
+	}
+	return fmt.Sprintf("%.2fx", v)
+}
+
+func (r *Results) localTable(w io.Writer) {
+	fmt.Fprintf(w, "## Local files (warm OS page cache)\n\n")
+	fmt.Fprintf(w, "| workload | lancego | pylance | pqarrow | pyarrow | vs pylance | vs pqarrow | vs pyarrow |\n|---|---|---|---|---|---|---|---|\n")
+	for _, wl := range r.workloads() {
+		if strings.HasPrefix(wl, "s3/") || strings.HasPrefix(wl, "memory/") {
+			continue
+		}
+		f := r.Figures[wl]
+		row := []string{"`" + wl + "`"}
+		for _, e := range []string{EngineLanceGo, EnginePylance, EnginePqarrow, EnginePyarrow} {
+			m, ok := f[e]
+			row = append(row, cell(m, ok))
+		}
+		for _, rs := range []map[string]float64{r.RatiosVsLance, r.RatiosVsPqarrow, r.RatiosVsPyarrow} {
+			v, ok := rs[wl]
+			row = append(row, ratioCell(v, ok))
+		}
+		fmt.Fprintf(w, "| %s |\n", strings.Join(row, " | "))
+	}
+}
+
+func (r *Results) s3Table(w io.Writer) {
+	if r.S3 == nil {
+		return
+	}
+	fmt.Fprintf(w, "\n## S3-compatible server (versitygw) behind the proxy: %.0f ms first-byte latency, %.0f MB/s shared link\n\n",
+		r.S3.LatencyMs, r.S3.BandwidthMBps)
+	fmt.Fprintf(w, "Requests and bytes per run counted at the proxy for both readers. Lower bound: bytes needed "+
+		"(takes: mini-block chunks / full-zip rows touched, warm metadata; scans: every page buffer of the column; open: the "+
+		"metadata region) in one request per contiguous run, time = latency + bytes / bandwidth.\n\n")
+	fmt.Fprintf(w, "| workload | lancego | pylance | vs pylance | lancego req · MB | pylance req · MB | bound req · MB · ms | lancego / bound time |\n|---|---|---|---|---|---|---|---|\n")
+	for _, wl := range r.workloads() {
+		if !strings.HasPrefix(wl, "s3/") {
+			continue
+		}
+		f, b := r.Figures[wl], r.Bounds[wl]
+		ours, ok1 := f[EngineLanceGo]
+		theirs, ok2 := f[EnginePylance]
+		v, okr := r.RatiosVsLance[wl]
+		fmt.Fprintf(w, "| `%s` | %s | %s | %s | %s | %s | %d · %.3f · %.1f | %s |\n", wl, cell(ours, ok1), cell(theirs, ok2),
+			ratioCell(v, okr), ioCell(ours, ok1), ioCell(theirs, ok2), b.Requests, float64(b.Bytes)/1e6, b.Seconds*1e3,
+			ratioCell(ratio(ours.Seconds, b.Seconds), ok1))
+	}
+}
+
+func ioCell(m Measure, ok bool) string {
+	if !ok {
+		return "–"
+	}
+	return fmt.Sprintf("%.1f · %.3f", m.Requests, m.BytesRead/1e6)
+}
+
+func (r *Results) targetTable(w io.Writer) {
+	fmt.Fprintf(w, "\n## Targets\n\n| target | want | value | met | note |\n|---|---|---|---|---|\n")
+	for _, t := range r.Targets {
+		met := "no"
+		if t.Met {
+			met = "yes"
+		}
+		fmt.Fprintf(w, "| %s | %s | %.3g | %s | %s |\n", t.Name, t.Want, t.Value, met, t.Note)
+	}
+}
+
+// WriteChart draws the ratio vs pylance of every workload as bars.
+func (r *Results) WriteChart(path string) error {
+	keys := r.chartKeys()
+	if len(keys) == 0 {
+		return nil
+	}
+	vals := make(plotter.Values, len(keys))
+	for i, k := range keys {
+		vals[i] = r.RatiosVsLance[k]
+	}
+	p := plot.New()
+	p.Title.Text = "lancego speed / pylance speed (>1: lancego faster)"
+	p.Y.Label.Text = "ratio"
+	bars, err := plotter.NewBarChart(vals, vg.Points(10))
+	if err != nil {
+		return err
+	}
+	p.Add(bars)
+	one, err := plotter.NewLine(plotter.XYs{{X: -0.5, Y: 1}, {X: float64(len(keys)) - 0.5, Y: 1}})
+	if err != nil {
+		return err
+	}
+	p.Add(one)
+	p.NominalX(keys...)
+	p.X.Tick.Label.Rotation = 1.2
+	p.X.Tick.Label.XAlign = -1
+	p.X.Tick.Label.YAlign = -0.5
+	return p.Save(vg.Length(14)*vg.Inch, 7*vg.Inch, path)
+}
+
+func (r *Results) chartKeys() []string {
+	var out []string
+	for _, k := range sortedKeys(r.RatiosVsLance) {
+		if strings.Contains(k, "/") && r.RatiosVsLance[k] > 0 {
+			out = append(out, k)
+		}
+	}
+	return out
+}

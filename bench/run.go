@@ -1,0 +1,260 @@
+// Package bench benchmarks lancego against real Lance (pylance) and
+// Parquet (arrow-go pqarrow and pyarrow) on the same deterministic data
+// sets and the same files, locally and through an S3-compatible server
+// behind a latency- and bandwidth-injecting proxy. The CLI is `lance bench`;
+// see docs/benchmarks.md.
+package bench
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"time"
+)
+
+// Config configures a benchmark run.
+type Config struct {
+	// Quick runs small data sets with few repetitions (under a minute).
+	Quick bool
+	// DataDir caches generated data sets (required).
+	DataDir string
+	// RepoDir is where .ci/venv is looked for (LANCE_PY overrides).
+	RepoDir string
+	// Python is the interpreter with pylance; empty means FindPython.
+	Python string
+	// Rows and VectorRows override the data set sizes (0: by Quick).
+	Rows, VectorRows int
+	// Seed makes the data sets and index sets.
+	Seed uint64
+	// Latency and BytesPerSec shape the object-store link (proxy).
+	Latency     time.Duration
+	BytesPerSec float64
+	// NoS3 skips the object-store runs.
+	NoS3 bool
+	// Progress receives one line per step (stderr in the CLI).
+	Progress io.Writer
+}
+
+func (c *Config) defaults() {
+	if c.Rows == 0 {
+		c.Rows = 1_000_000
+		if c.Quick {
+			c.Rows = 100_000
+		}
+	}
+	if c.VectorRows == 0 {
+		c.VectorRows = 200_000
+		if c.Quick {
+			c.VectorRows = 10_000
+		}
+	}
+	if c.Seed == 0 {
+		c.Seed = 42
+	}
+	if c.Latency == 0 {
+		c.Latency = 20 * time.Millisecond
+	}
+	if c.BytesPerSec == 0 {
+		c.BytesPerSec = 200e6
+	}
+	if c.Progress == nil {
+		c.Progress = io.Discard
+	}
+}
+
+// reps is the number of repetitions of a scan (best is kept).
+func (c *Config) reps() int {
+	if c.Quick {
+		return 1
+	}
+	return 3
+}
+
+// takeSets is how many index sets of k rows each take workload times.
+func (c *Config) takeSets(k int) int {
+	switch {
+	case k >= 10000:
+		return map[bool]int{true: 2, false: 5}[c.Quick]
+	case k >= 100:
+		return map[bool]int{true: 10, false: 30}[c.Quick]
+	}
+	return map[bool]int{true: 20, false: 100}[c.Quick]
+}
+
+// s3TakeSets is how many index sets the object-store take workloads time.
+func (c *Config) s3TakeSets(k int) int {
+	if c.Quick {
+		return 2
+	}
+	return max(3, c.takeSets(k)/4)
+}
+
+// TakeSizes are the numbers of rows of the take workloads.
+var takeSizes = [...]int{1, 100, 10000}
+
+// ScanBatchSize is the batch size of every scan (all engines).
+const ScanBatchSize = 8192
+
+// runner holds one run's state.
+type runner struct {
+	cfg   Config
+	res   *Results
+	py    *Python
+	start time.Time
+	data  map[string]*Dataset
+}
+
+// Run runs the benchmark and returns every figure.
+func Run(ctx context.Context, cfg Config) (*Results, error) {
+	cfg.defaults()
+	if cfg.DataDir == "" {
+		return nil, fmt.Errorf("bench: no data folder")
+	}
+	if err := os.MkdirAll(cfg.DataDir, 0o755); err != nil {
+		return nil, err
+	}
+	r := &runner{cfg: cfg, res: newResults(cfg), start: time.Now(), data: map[string]*Dataset{}}
+	if err := r.setupPython(); err != nil {
+		r.res.NotAvailable["pylance"] = err.Error()
+	}
+	steps := []struct {
+		name string
+		fn   func(context.Context) error
+	}{
+		{"memcpy", r.memcpy}, {"data", r.datasets}, {"write", r.writes}, {"open", r.opens},
+		{"scan", r.scans}, {"take", r.takes}, {"memory", r.memory}, {"filter", r.filter}, {"s3", r.objectStore},
+	}
+	for _, s := range steps {
+		if err := ctx.Err(); err != nil {
+			return r.res, err
+		}
+		if err := s.fn(ctx); err != nil {
+			if s.name == "data" {
+				return r.res, err
+			}
+			r.res.Errors = append(r.res.Errors, fmt.Sprintf("%s: %v", s.name, err))
+			r.logf("%s failed: %v", s.name, err)
+		}
+	}
+	r.res.finish()
+	r.res.ElapsedSeconds = time.Since(r.start).Seconds()
+	return r.res, nil
+}
+
+func (r *runner) logf(format string, args ...any) {
+	fmt.Fprintf(r.cfg.Progress, "bench [%5.1fs] %s\n", time.Since(r.start).Seconds(), fmt.Sprintf(format, args...))
+}
+
+func (r *runner) setupPython() error {
+	exe := r.cfg.Python
+	if exe == "" {
+		var err error
+		if exe, err = FindPython(r.cfg.RepoDir); err != nil {
+			return err
+		}
+	}
+	py, err := NewPython(exe, r.cfg.DataDir, r.cfg.Progress)
+	if err != nil {
+		return err
+	}
+	r.py = py
+	return nil
+}
+
+func (r *runner) memcpy(context.Context) error {
+	r.res.Machine.MemcpyGBps = MemcpyGBps(256<<20, 5)
+	r.logf("memcpy %.2f GB/s (one goroutine)", r.res.Machine.MemcpyGBps)
+	return nil
+}
+
+func (r *runner) datasets(context.Context) error {
+	for _, spec := range []struct {
+		name string
+		rows int
+	}{{TableDataset, r.cfg.Rows}, {VectorDataset, r.cfg.VectorRows}} {
+		t0 := time.Now()
+		d, err := EnsureDataset(r.cfg.DataDir, spec.name, spec.rows, r.cfg.Seed)
+		if err != nil {
+			return err
+		}
+		r.data[spec.name] = d
+		r.res.Datasets[spec.name] = d
+		r.logf("data set %s: %d rows in %s (%.1fs)", d.Name, d.Rows, d.Dir, time.Since(t0).Seconds())
+	}
+	return nil
+}
+
+// writes writes each data set with pylance (the files every reader then
+// reads), our writer and pqarrow.
+func (r *runner) writes(ctx context.Context) error {
+	for _, name := range []string{TableDataset, VectorDataset} {
+		d := r.data[name]
+		wl := "write/" + name
+		if r.py == nil {
+			return ErrNoPython
+		}
+		var pw pyWrite
+		op := PyOp{"op": "write", "ipc": d.IPCPath(), "out": d.LancePath(), "version": "2.1"}
+		if err := r.py.RunOne(ctx, nil, op, &pw); err != nil {
+			return err
+		}
+		r.res.put(wl, EnginePylance, Measure{Seconds: pw.Seconds, Rows: pw.Rows, FileBytes: pw.Bytes}.fill(r.arrowTotal(d)))
+		if m, err := OursWrite(ctx, d, "2.1"); err != nil {
+			r.res.NotAvailable[wl+"/"+EngineLanceGo] = err.Error()
+		} else {
+			r.res.put(wl, EngineLanceGo, m.fill(r.arrowTotal(d)))
+		}
+		m, err := WriteParquet(d)
+		if err != nil {
+			return err
+		}
+		r.res.put(wl, EnginePqarrow, m.fill(r.arrowTotal(d)))
+		r.logf("%s: %s", wl, r.res.line(wl))
+	}
+	return nil
+}
+
+func (r *runner) arrowTotal(d *Dataset) int64 {
+	var n int64
+	for _, v := range d.ArrowBytes {
+		n += v
+	}
+	return n
+}
+
+func (r *runner) opens(ctx context.Context) error {
+	reps := map[bool]int{true: 10, false: 50}[r.cfg.Quick]
+	for _, name := range []string{TableDataset, VectorDataset} {
+		d, wl := r.data[name], "open/"+name
+		m, err := OursOpen(ctx, d.LancePath(), ioConfig(), reps)
+		if err != nil {
+			return err
+		}
+		r.res.put(wl, EngineLanceGo, m)
+		if r.py != nil {
+			var pt pyTimes
+			if err := r.py.RunOne(ctx, nil, PyOp{"op": "open", "path": d.LancePath(), "reps": reps}, &pt); err != nil {
+				return err
+			}
+			r.res.put(wl, EnginePylance, fromTimes(pt.Seconds, 0))
+		}
+		r.logf("%s: %s", wl, r.res.line(wl))
+	}
+	return nil
+}
+
+// MemcpyGBps measures single-goroutine copy bandwidth (bytes copied per
+// second, 1e9) of an n-byte buffer, best of reps.
+func MemcpyGBps(n, reps int) float64 {
+	src, dst := make([]byte, n), make([]byte, n)
+	for i := range src {
+		src[i] = byte(i)
+	}
+	copy(dst, src)
+	best, _ := timeBest(reps, func() error { copy(dst, src); return nil })
+	return float64(n) / best / 1e9
+}
+
+// Env returns the data folder default: $TMPDIR/lancego-bench.
+func DefaultDataDir() string { return os.TempDir() + "/lancego-bench" }

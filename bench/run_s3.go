@@ -1,0 +1,185 @@
+package bench
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+)
+
+// objectStore runs open, scan and take through the S3-compatible server
+// behind the latency/bandwidth proxy, for us and pylance, and records the
+// lower bound of each workload.
+func (r *runner) objectStore(ctx context.Context) error {
+	env, ok := S3FromEnv()
+	if r.cfg.NoS3 || !ok {
+		r.res.NotAvailable["s3"] = "no S3 server: run `bash .ci/objectstores.sh start` and " +
+			"`eval \"$(bash .ci/objectstores.sh env)\"` first"
+		return nil
+	}
+	p, err := StartProxy(env.Endpoint, r.cfg.Latency, r.cfg.BytesPerSec)
+	if err != nil {
+		return err
+	}
+	defer p.Close()
+	r.res.S3 = &S3Info{LatencyMs: float64(r.cfg.Latency.Microseconds()) / 1000, BandwidthMBps: r.cfg.BytesPerSec / 1e6}
+	for _, name := range []string{TableDataset, VectorDataset} {
+		d := r.data[name]
+		key := fmt.Sprintf("lancego-bench/%s/%s.lance", filepath.Base(d.Dir), name)
+		if err := env.Upload(ctx, d.LancePath(), key); err != nil {
+			return fmt.Errorf("upload %s: %w", key, err)
+		}
+		lb, err := NewLowerBounds(ctx, d.LancePath())
+		if err != nil {
+			return err
+		}
+		s := s3run{r: r, env: env, p: p, d: d, key: key, lb: lb}
+		for _, f := range []func(context.Context) error{s.open, s.scans, s.takes} {
+			if err := f(ctx); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// s3run is the object-store run of one data set.
+type s3run struct {
+	r   *runner
+	env S3Env
+	p   *Proxy
+	d   *Dataset
+	key string
+	lb  *LowerBounds
+}
+
+func (s *s3run) spec(column string, counted *[2]int64) ScanSpec {
+	return ScanSpec{URL: s.env.URL(s.p.URL(), s.key), Column: column, BatchSize: ScanBatchSize, Reps: 1, IO: ioConfig(),
+		Mark: func(start bool) {
+			if start {
+				s.p.Reset()
+				return
+			}
+			counted[0], counted[1] = s.p.Counts()
+		}}
+}
+
+func (s *s3run) pyOp(op string) PyOp {
+	return PyOp{"op": op, "path": s.env.PyPath(s.key), "storage_options": s.env.StorageOptions(s.p.URL()),
+		"mark_url": s.p.URL() + MarkPath}
+}
+
+func (s *s3run) bound(wl string, b Bound) {
+	s.r.res.Bounds[wl] = BoundFig{Bound: b, Seconds: b.Seconds(s.r.cfg.Latency, s.r.cfg.BytesPerSec)}
+}
+
+func (s *s3run) open(ctx context.Context) error {
+	wl := "s3/open/" + s.d.Name
+	reps := map[bool]int{true: 3, false: 10}[s.r.cfg.Quick]
+	s.p.Reset()
+	m, err := OursOpen(ctx, s.env.URL(s.p.URL(), s.key), ioConfig(), reps)
+	if err != nil {
+		return err
+	}
+	req, byt := s.p.Counts()
+	m.Requests, m.BytesRead = float64(req)/float64(reps), float64(byt)/float64(reps)
+	s.r.res.put(wl, EngineLanceGo, m)
+	if s.r.py != nil {
+		op := s.pyOp("open")
+		op["reps"] = reps
+		var pt pyTimes
+		if err := s.r.py.RunOne(ctx, nil, op, &pt); err != nil {
+			return err
+		}
+		pm := fromTimes(pt.Seconds, 0)
+		if pt.IO != nil {
+			pm.Requests, pm.BytesRead = float64(pt.IO.Requests)/float64(reps), float64(pt.IO.Bytes)/float64(reps)
+		}
+		s.r.res.put(wl, EnginePylance, pm)
+	}
+	s.bound(wl, s.lb.Open())
+	s.r.logf("%s: %s", wl, s.r.res.line(wl))
+	return nil
+}
+
+func (s *s3run) scans(ctx context.Context) error {
+	var pl pyScan
+	if s.r.py != nil {
+		op := s.pyOp("scan")
+		op["columns"], op["batch_size"] = s.d.Columns, ScanBatchSize
+		if err := s.r.py.RunOne(ctx, nil, op, &pl); err != nil {
+			return err
+		}
+	}
+	for _, c := range s.d.Columns {
+		wl := fmt.Sprintf("s3/scan/%s/%s", s.d.Name, c)
+		var n [2]int64
+		m, err := OursScan(ctx, s.spec(c, &n))
+		if err != nil {
+			return fmt.Errorf("%s: %w", wl, err)
+		}
+		m.Requests, m.BytesRead = float64(n[0]), float64(n[1])
+		s.r.res.put(wl, EngineLanceGo, m.fill(s.d.ArrowBytes[c]))
+		if v, ok := pl[c]; ok {
+			pm := Measure{Seconds: v.Seconds, Rows: v.Rows}.fill(s.d.ArrowBytes[c])
+			if v.IO != nil {
+				pm.Requests, pm.BytesRead = float64(v.IO.Requests), float64(v.IO.Bytes)
+			}
+			s.r.res.put(wl, EnginePylance, pm)
+		}
+		s.bound(wl, s.lb.Scan([]string{c}))
+		s.r.logf("%s: %s", wl, s.r.res.line(wl))
+	}
+	return nil
+}
+
+func (s *s3run) takes(ctx context.Context) error {
+	for _, k := range takeSizes {
+		if k > s.d.Rows {
+			continue
+		}
+		wl := fmt.Sprintf("s3/take/%s/%d", s.d.Name, k)
+		sets := IndexSets(s.d.Rows, k, s.r.cfg.s3TakeSets(k), s.r.cfg.Seed+uint64(k))
+		warm := IndexSets(s.d.Rows, k, 1, s.r.cfg.Seed+1000+uint64(k))[0]
+		var n [2]int64
+		m, err := OursTake(ctx, s.spec("", &n), warm, sets)
+		if err != nil {
+			return fmt.Errorf("%s: %w", wl, err)
+		}
+		m.Requests, m.BytesRead = float64(n[0])/float64(len(sets)), float64(n[1])/float64(len(sets))
+		s.r.res.put(wl, EngineLanceGo, m)
+		if err := s.pyTake(ctx, wl, warm, sets); err != nil {
+			return err
+		}
+		var b Bound
+		for _, set := range sets {
+			one := s.lb.Take(set, nil)
+			b.Requests += one.Requests
+			b.Bytes += one.Bytes
+		}
+		b.Requests, b.Bytes = b.Requests/len(sets), b.Bytes/int64(len(sets))
+		s.bound(wl, b)
+		s.r.logf("%s: %s", wl, s.r.res.line(wl))
+	}
+	return nil
+}
+
+func (s *s3run) pyTake(ctx context.Context, wl string, warm []uint64, sets [][]uint64) error {
+	if s.r.py == nil {
+		return nil
+	}
+	op := s.pyOp("take")
+	op["warmup"], op["index_sets"] = warm, sets
+	var pt pyTimes
+	if err := s.r.py.RunOne(ctx, nil, op, &pt); err != nil {
+		return err
+	}
+	pm := fromTimes(pt.Seconds, len(sets[0]))
+	if pt.IO != nil {
+		pm.Requests, pm.BytesRead = float64(pt.IO.Requests)/float64(len(sets)), float64(pt.IO.Bytes)/float64(len(sets))
+	}
+	s.r.res.put(wl, EnginePylance, pm)
+	return nil
+}
+
+func unmarshal(b json.RawMessage, v any) error { return json.Unmarshal(b, v) }

@@ -1,0 +1,67 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime/pprof"
+	"time"
+
+	"github.com/lancego/lancego/bench"
+)
+
+// runBench runs `lance bench`: lancego against pylance and Parquet on
+// generated data sets (see docs/benchmarks.md).
+func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	quick := fs.Bool("quick", false, "small data sets, few repetitions (under a minute)")
+	asJSON := fs.Bool("json", false, "print one JSON object with every figure on stdout")
+	out := fs.String("out", "", "write results.json, results.md and ratios.png into this folder")
+	data := fs.String("data", "", "folder caching generated data sets (default: a temp folder)")
+	rows := fs.Int("rows", 0, "rows of the table data set (default 1,000,000; quick 100,000)")
+	vecRows := fs.Int("vector-rows", 0, "rows of the embeddings data set (default 200,000; quick 10,000)")
+	latency := fs.Duration("latency", 20*time.Millisecond, "first-byte latency the S3 proxy adds per request")
+	bw := fs.Float64("bandwidth-mbps", 200, "S3 proxy bandwidth cap in MB/s (1e6 bytes)")
+	noS3 := fs.Bool("no-s3", false, "skip the object-store runs")
+	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the whole run")
+	if err := fs.Parse(splitArgs(args, map[string]bool{"quick": true, "json": true, "no-s3": true})); err != nil {
+		return err
+	}
+	if *data == "" {
+		*data = bench.DefaultDataDir()
+	}
+	if *cpuprofile != "" {
+		f, err := os.Create(*cpuprofile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
+	}
+	repo, _ := os.Getwd()
+	res, err := bench.Run(ctx, bench.Config{Quick: *quick, DataDir: *data, RepoDir: repo, Rows: *rows, VectorRows: *vecRows,
+		Latency: *latency, BytesPerSec: *bw * 1e6, NoS3: *noS3, Progress: stderr})
+	if err != nil {
+		return err
+	}
+	if *out != "" {
+		if err := res.WriteDir(*out); err != nil {
+			return err
+		}
+		fmt.Fprintf(stderr, "bench: wrote %s\n", filepath.Join(*out, "results.md"))
+	}
+	if *asJSON {
+		return res.WriteJSON(stdout)
+	}
+	if *out == "" {
+		res.WriteMarkdown(stdout)
+	}
+	return nil
+}

@@ -1,0 +1,128 @@
+package lance
+
+import (
+	"encoding/binary"
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow/array"
+
+	pb "github.com/lancego/lancego/format/pb/encodings21pb"
+)
+
+// placeExternal writes the external buffers of a page (blob values) and
+// returns the finished page; pages without external buffers are returned
+// as they are.
+func (w *Writer) placeExternal(p *encodedPage) (*encodedPage, error) {
+	if p.finish == nil {
+		return p, nil
+	}
+	pos := make([]uint64, len(p.external))
+	for i, b := range p.external {
+		at, err := w.sink.writeAligned(b)
+		if err != nil {
+			return nil, err
+		}
+		pos[i] = at
+	}
+	return p.finish(pos)
+}
+
+// encodeBlobV1 writes a 2.1 legacy blob column (large_binary with
+// lance-encoding:blob): every non-empty value becomes an external buffer
+// and the page is a BlobLayout over a mini-block packed struct
+// {position u64, size u64}; empty values are (0, 0) and nulls
+// ((def << 16) + rep, 0).
+func encodeBlobV1(s *shredded, l *wleaf, cfg *writerConfig) (*encodedPage, error) {
+	if s.rep != nil {
+		return nil, fmt.Errorf("%w: legacy blob inside a list", ErrUnsupportedType)
+	}
+	v, err := gatherValues(s.leaf, s.idx)
+	if err != nil {
+		return nil, err
+	}
+	var ext [][]byte
+	ref := make([]int, v.n) // external buffer of value j, -1 if none
+	for j := range ref {
+		ref[j] = -1
+		if v.valueLen(j) > 0 {
+			ref[j] = len(ext)
+			ext = append(ext, v.data[v.offsets[j]:v.offsets[j+1]])
+		}
+	}
+	finish := func(pos []uint64) (*encodedPage, error) {
+		rows := &values{kind: valFixed, n: v.n, bits: 128, data: make([]byte, 16*v.n)}
+		for j := range ref {
+			var p, size uint64
+			switch {
+			case ref[j] >= 0:
+				p, size = pos[ref[j]], v.valueLen(j)
+			case v.valid != nil && !v.valid[j]:
+				p = uint64(s.def[j]) << 16
+			}
+			binary.LittleEndian.PutUint64(rows.data[16*j:], p)
+			binary.LittleEndian.PutUint64(rows.data[16*j+8:], size)
+		}
+		inner := &shredded{layers: []pb.RepDefLayer{pb.RepDefLayer_REPDEF_ALL_VALID_ITEM}, numRows: v.n, idx: s.idx}
+		codec := packedCodec{flatCodec: flatCodec{bits: 128}, widths: []uint64{64, 64}}
+		page, err := encodeMiniBlock(inner, rows, codec, cfg.version, int(l.params.miniblockValues))
+		if err != nil {
+			return nil, err
+		}
+		bl := &pb.BlobLayout{InnerLayout: page.layout, Layers: s.layers}
+		return &encodedPage{buffers: page.buffers, numRows: uint64(s.numRows), desc: "blob/" + page.desc,
+			layout: &pb.PageLayout{Layout: &pb.PageLayout_BlobLayout{BlobLayout: bl}}}, nil
+	}
+	return &encodedPage{external: ext, finish: finish}, nil
+}
+
+// encodeBlobV2 writes a 2.2 blob v2 column: each value of a non-null blob
+// becomes an external buffer (empty ones too, which only fixes their
+// position) and the page is full-zip with VariablePackedStruct descriptors
+// {kind=0, position, size, blob_id=0, blob_uri=""}. Null blobs have no
+// descriptor. Blobs with a URI (external storage) are not written.
+func encodeBlobV2(s *shredded, _ *wleaf, _ *writerConfig) (*encodedPage, error) {
+	st, ok := s.leaf.(*array.Struct)
+	if !ok {
+		return nil, fmt.Errorf("%w: blob v2 leaf %s", ErrUnsupportedType, s.leaf.DataType())
+	}
+	data, uri := st.Field(0), st.Field(1).(*array.String)
+	var ext [][]byte
+	ref := make([]int, len(s.idx))
+	for j, i := range s.idx {
+		ref[j] = -1
+		if i < 0 || st.IsNull(i) {
+			continue
+		}
+		if uri.IsValid(i) && uri.Value(i) != "" {
+			return nil, fmt.Errorf("%w: blob v2 with a URI (external blob)", ErrUnsupportedType)
+		}
+		ref[j] = len(ext)
+		var b []byte
+		if data.IsValid(i) {
+			b = binaryValue(data, i)
+		}
+		ext = append(ext, b)
+	}
+	finish := func(pos []uint64) (*encodedPage, error) {
+		rows := &values{kind: valVariable, n: len(ref), offsets: make([]uint64, 1, len(ref)+1), valid: make([]bool, len(ref))}
+		for j, r := range ref {
+			if r >= 0 {
+				rows.valid[j] = true
+				rows.data = append(rows.data, 0)
+				rows.data = binary.LittleEndian.AppendUint64(rows.data, pos[r])
+				rows.data = binary.LittleEndian.AppendUint64(rows.data, uint64(len(ext[r])))
+				rows.data = append(rows.data, 0, 0, 0, 0, 0, 0, 0, 0)
+			}
+			rows.offsets = append(rows.offsets, uint64(len(rows.data)))
+		}
+		layers := append([]pb.RepDefLayer{pb.RepDefLayer_REPDEF_ALL_VALID_ITEM}, s.layers...)
+		return encodeVPRows(s, rows, blobV2Encoding(), layers, "blob_v2"), nil
+	}
+	return &encodedPage{external: ext, finish: finish}, nil
+}
+
+// blobV2Encoding is the VariablePackedStruct of blob v2 descriptors.
+func blobV2Encoding() *pb.CompressiveEncoding {
+	fields := []*pb.VariablePackedStruct_FieldEncoding{fixedField(8), fixedField(64), fixedField(64), fixedField(32), varField(32)}
+	return vpsEnc(fields)
+}

@@ -1,0 +1,90 @@
+package lance
+
+import (
+	"bytes"
+	"encoding/binary"
+
+	pb "github.com/lancego/lancego/format/pb/encodings21pb"
+)
+
+// Constant pages (2.2 ConstantLayout).
+
+// constantValue returns the single fixed-width value (at most 32 bytes;
+// booleans as one byte) shared by every non-null value of v, if there is
+// at least one non-null value and no other.
+func constantValue(v *values) ([]byte, bool) {
+	first := -1
+	for i := 0; i < v.n && first < 0; i++ {
+		if v.valid == nil || v.valid[i] {
+			first = i
+		}
+	}
+	if first < 0 {
+		return nil, false
+	}
+	switch v.kind {
+	case valBool:
+		bit := func(i int) byte { return (v.data[i/8] >> (i % 8)) & 1 }
+		for i := first + 1; i < v.n; i++ {
+			if (v.valid == nil || v.valid[i]) && bit(i) != bit(first) {
+				return nil, false
+			}
+		}
+		return []byte{bit(first)}, true
+	case valFixed:
+		w := v.bits / 8
+		if w > 32 {
+			return nil, false
+		}
+		val := v.data[first*w : (first+1)*w]
+		for i := first + 1; i < v.n; i++ {
+			if (v.valid == nil || v.valid[i]) && !bytes.Equal(v.data[i*w:(i+1)*w], val) {
+				return nil, false
+			}
+		}
+		return append([]byte(nil), val...), true
+	}
+	return nil, false
+}
+
+// encodeConstant writes a ConstantLayout with an inline value and, when
+// the page has levels, raw u16 [rep][def] buffers (rep empty without
+// lists), as Lance 2.2 does.
+func encodeConstant(s *shredded, value []byte) *encodedPage {
+	l := &pb.ConstantLayout{Layers: s.layers, InlineValue: value}
+	var bufs [][]byte
+	if s.rep != nil || s.def != nil {
+		bufs = [][]byte{u16Bytes(s.rep), u16Bytes(s.def)}
+	}
+	return &encodedPage{buffers: bufs, numRows: uint64(s.numRows), desc: "constant",
+		layout: &pb.PageLayout{Layout: &pb.PageLayout_ConstantLayout{ConstantLayout: l}}}
+}
+
+// constantString returns the value buffer of a page of identical non-null
+// strings or binaries with 32-bit offsets and no levels:
+// [u32 2][u32 8][u32 len][offsets u32 0, len][bytes] (the only verified
+// form; pages with levels or 64-bit offsets are not made constant).
+func constantString(s *shredded, v *values) ([]byte, bool) {
+	if v.kind != valVariable || v.large || v.valid != nil || v.n == 0 || s.rep != nil || s.def != nil {
+		return nil, false
+	}
+	val := v.data[v.offsets[0]:v.offsets[1]]
+	for i := 1; i < v.n; i++ {
+		if !bytes.Equal(v.data[v.offsets[i]:v.offsets[i+1]], val) {
+			return nil, false
+		}
+	}
+	out := binary.LittleEndian.AppendUint32(nil, 2)
+	out = binary.LittleEndian.AppendUint32(out, 8)
+	out = binary.LittleEndian.AppendUint32(out, uint32(len(val)))
+	out = binary.LittleEndian.AppendUint32(out, 0)
+	out = binary.LittleEndian.AppendUint32(out, uint32(len(val)))
+	return append(out, val...), true
+}
+
+// encodeConstantBuffer writes a ConstantLayout whose value is in buffer 0.
+func encodeConstantBuffer(s *shredded, value []byte) *encodedPage {
+	l := &pb.ConstantLayout{Layers: s.layers}
+	return &encodedPage{buffers: [][]byte{value}, numRows: uint64(s.numRows), desc: "constant",
+		layout: &pb.PageLayout{Layout: &pb.PageLayout_ConstantLayout{ConstantLayout: l}}}
+}
