@@ -119,7 +119,7 @@ func (f *File) readLeaf(ctx context.Context, leaf *layouts.Field, ranges []rowRa
 		return layouts.LeafData{}, err
 	}
 	out := layouts.LeafData{Values: &layouts.Values{}}
-	memos := chunkMemos{}
+	run := levelRun{memos: chunkMemos{}}
 	next := 0
 	for i := range ps {
 		data := ps[i].local
@@ -127,15 +127,12 @@ func (f *File) readLeaf(ctx context.Context, leaf *layouts.Field, ranges []rowRa
 			data = got[next]
 			next++
 		}
-		node, err := f.decodePiece(ctx, leaf, &ps[i], data, out.Values, memos)
-		if err != nil {
+		if err := f.decodeInto(ctx, leaf, &ps[i], data, &run, &out); err != nil {
 			return layouts.LeafData{}, f.pageErr(ps[i].page, err)
 		}
-		if out.Node == nil {
-			out.Node = node
-		} else if err := layouts.AppendNode(out.Node, node); err != nil {
-			return layouts.LeafData{}, f.pageErr(ps[i].page, err)
-		}
+	}
+	if err := run.flush(&out); err != nil {
+		return layouts.LeafData{}, f.pageErr(run.page, err)
 	}
 	if leafLen := out.Node.Leaf().Len; leafLen != out.Values.N {
 		return out, fmt.Errorf("lance: %s: column %d: %w: levels expect %d values, pages hold %d",
@@ -156,27 +153,56 @@ func (f *File) columnName(col int) string {
 	return "?"
 }
 
-// decodePiece decodes one piece into vals and returns its structure.
-func (f *File) decodePiece(ctx context.Context, leaf *layouts.Field, p *piece, data []byte, vals *layouts.Values, memos chunkMemos) (*layouts.PathNode, error) {
-	st := p.page
-	set := st.set()
-	if err := layouts.CheckLayers(set, f.paths[leaf]); err != nil {
-		return nil, err
+// levelRun gathers the levels of consecutive pieces of one page, so that
+// a take of many rows unravels each page once rather than once per row.
+type levelRun struct {
+	page  *pageState
+	lv    layouts.Levels
+	memos chunkMemos
+}
+
+// flush unravels the gathered levels into out's structure.
+func (r *levelRun) flush(out *layouts.LeafData) error {
+	if r.page == nil {
+		return nil
 	}
-	var lv layouts.Levels
-	var err error
+	node, err := layouts.Unravel(r.page.set(), r.lv)
+	r.lv = layouts.Levels{}
+	if err != nil {
+		return err
+	}
+	if out.Node == nil {
+		out.Node = node
+		return nil
+	}
+	return layouts.AppendNode(out.Node, node)
+}
+
+// decodeInto decodes one piece into out's values and the run's levels,
+// starting a new run when the piece is on another page.
+func (f *File) decodeInto(ctx context.Context, leaf *layouts.Field, p *piece, data []byte, run *levelRun, out *layouts.LeafData) error {
+	st := p.page
+	if st != run.page {
+		if err := run.flush(out); err != nil {
+			return err
+		}
+		if err := layouts.CheckLayers(st.set(), f.paths[leaf]); err != nil {
+			return err
+		}
+		run.page = st
+	}
+	vals := out.Values
 	switch {
 	case st.blob != nil:
-		lv, err = f.decodeBlobPiece(ctx, leaf, p, data, vals, memos)
+		lv, err := f.decodeBlobPiece(ctx, leaf, p, data, vals, run.memos)
+		layouts.AppendLevels(&run.lv, lv)
+		return err
 	case leaf.BlobV2:
-		lv, err = f.decodeBlobV2Piece(ctx, p, data, vals, memos)
-	default:
-		err = decodeRows(st, p, data, &lv, vals, leafType(leaf), memos)
+		lv, err := f.decodeBlobV2Piece(ctx, p, data, vals, run.memos)
+		layouts.AppendLevels(&run.lv, lv)
+		return err
 	}
-	if err != nil {
-		return nil, err
-	}
-	return layouts.Unravel(set, lv)
+	return decodeRows(st, p, data, &run.lv, vals, leafType(leaf), run.memos)
 }
 
 // decodeRows decodes a piece of a mini-block, full-zip or constant page.

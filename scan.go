@@ -2,8 +2,11 @@ package lance
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"iter"
+	"runtime"
+	"sync"
 	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -61,20 +64,61 @@ func (f *File) readBatch(ctx context.Context, cols []int, schema *arrow.Schema, 
 	for _, r := range ranges {
 		nrows += r.to - r.from
 	}
-	arrays := make([]arrow.Array, 0, len(cols))
+	arrays := make([]arrow.Array, len(cols))
 	defer func() {
 		for _, a := range arrays {
-			a.Release()
+			if a != nil {
+				a.Release()
+			}
 		}
 	}()
-	for _, c := range cols {
-		a, err := f.readField(ctx, c, ranges, nrows, sc)
-		if err != nil {
-			return nil, err
-		}
-		arrays = append(arrays, a)
+	if err := f.readFields(ctx, cols, ranges, nrows, sc, arrays); err != nil {
+		return nil, err
 	}
 	return array.NewRecordBatch(schema, arrays, int64(nrows)), nil
+}
+
+// readFields reads the projected fields concurrently (at most GOMAXPROCS
+// at a time): their fetches overlap and their decoding uses every core.
+// It returns after every goroutine it started has finished.
+func (f *File) readFields(ctx context.Context, cols []int, ranges []rowRange, nrows uint64, sc *scanCache, out []arrow.Array) error {
+	if len(cols) == 1 {
+		a, err := f.readField(ctx, cols[0], ranges, nrows, sc)
+		out[0] = a
+		return err
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	errs := make([]error, len(cols))
+	var wg sync.WaitGroup
+	for i, c := range cols {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			out[i], errs[i] = f.readField(ctx, c, ranges, nrows, sc)
+			if errs[i] != nil {
+				cancel()
+			}
+		}()
+	}
+	wg.Wait()
+	return firstError(errs)
+}
+
+// firstError returns the first non-cancellation error, else the first one.
+func firstError(errs []error) error {
+	var first error
+	for _, err := range errs {
+		if err != nil && !errors.Is(err, context.Canceled) {
+			return err
+		}
+		if first == nil {
+			first = err
+		}
+	}
+	return first
 }
 
 func (f *File) readField(ctx context.Context, c int, ranges []rowRange, nrows uint64, sc *scanCache) (arrow.Array, error) {
@@ -120,7 +164,7 @@ func (f *File) Batches(ctx context.Context, opts ScanOptions) iter.Seq2[arrow.Re
 			yield(nil, err)
 			return
 		}
-		sc := newScanCache(f, to)
+		sc := newScanCache(ctx, f, to)
 		defer sc.close()
 		for row := from; row < to; row += size {
 			if err := ctx.Err(); err != nil {

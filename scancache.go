@@ -17,10 +17,14 @@ import (
 // each column is requested while the current one decodes. Pages are
 // dropped once the scan has passed them. It belongs to one scan.
 type scanCache struct {
-	f     *File
-	end   uint64 // the scan's last row (exclusive)
-	mu    sync.Mutex
-	pages map[[2]int]*scanPage
+	f   *File
+	end uint64 // the scan's last row (exclusive)
+	// scanCtx is the context of the whole scan: page reads outlive the
+	// batch that started them (prefetch), so they are bound to the scan,
+	// whose close cancels what is still running.
+	scanCtx context.Context
+	mu      sync.Mutex
+	pages   map[[2]int]*scanPage
 }
 
 // scanPage is one page of a scan: its fetch, then its state and data.
@@ -33,8 +37,8 @@ type scanPage struct {
 	lastRow uint64 // file row after the page
 }
 
-func newScanCache(f *File, end uint64) *scanCache {
-	return &scanCache{f: f, end: end, pages: map[[2]int]*scanPage{}}
+func newScanCache(ctx context.Context, f *File, end uint64) *scanCache {
+	return &scanCache{f: f, end: end, scanCtx: ctx, pages: map[[2]int]*scanPage{}}
 }
 
 // request starts fetching page index of column col unless already started.
@@ -56,7 +60,7 @@ func (c *scanCache) request(ctx context.Context, col, index int) *scanPage {
 		return sp
 	}
 	sp.span = span
-	sp.pending, sp.bytes, sp.err = c.f.submit(ctx, span, pg.GetPriority())
+	sp.pending, sp.bytes, sp.err = c.f.submit(c.scanCtx, span, pg.GetPriority())
 	return sp
 }
 

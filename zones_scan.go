@@ -187,7 +187,7 @@ func (f *File) survivingRows(ctx context.Context, pred *zonestats.Predicate, fro
 func (f *File) runSegment(ctx context.Context, p *filterPlan, seg scanSeg, yield func(arrow.RecordBatch, error) bool) bool {
 	var sc *scanCache
 	if seg.whole {
-		sc = newScanCache(f, seg.ranges[len(seg.ranges)-1].to)
+		sc = newScanCache(ctx, f, seg.ranges[len(seg.ranges)-1].to)
 		defer sc.close()
 	}
 	rest := seg.ranges

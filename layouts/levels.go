@@ -3,6 +3,7 @@ package layouts
 import (
 	"encoding/binary"
 	"fmt"
+	"unsafe"
 
 	"github.com/lancego/lancego/codecs"
 	pb "github.com/lancego/lancego/format/pb/encodings21pb"
@@ -23,13 +24,28 @@ func decodeLevels(enc *pb.CompressiveEncoding, b []byte, n uint64) ([]uint16, er
 	return rawLevels(blk.Data[:2*n]), nil
 }
 
-// rawLevels converts little-endian u16 bytes to levels.
+// rawLevels converts little-endian u16 bytes to levels. On little-endian
+// machines an aligned buffer is reinterpreted in place (no copy); callers
+// never modify levels.
 func rawLevels(b []byte) []uint16 {
-	out := make([]uint16, len(b)/2)
+	n := len(b) / 2
+	if n == 0 {
+		return []uint16{}
+	}
+	if isLittleEndian() && uintptr(unsafe.Pointer(&b[0]))%2 == 0 {
+		return unsafe.Slice((*uint16)(unsafe.Pointer(&b[0])), n)
+	}
+	out := make([]uint16, n)
 	for i := range out {
 		out[i] = binary.LittleEndian.Uint16(b[2*i:])
 	}
 	return out
+}
+
+// isLittleEndian reports the machine's byte order.
+func isLittleEndian() bool {
+	x := uint16(1)
+	return *(*byte)(unsafe.Pointer(&x)) == 1
 }
 
 // sliceLevels returns entries [from, to) of lv.
@@ -44,8 +60,10 @@ func sliceLevels(lv Levels, from, to int) Levels {
 	return out
 }
 
-// appendLevels appends src to dst; an absent side stays absent only if
-// absent in both (otherwise zeros fill in).
+// AppendLevels appends src to dst; a side (rep or def) stays absent only
+// if absent in both (otherwise zeros fill in).
+func AppendLevels(dst *Levels, src Levels) { appendLevels(dst, src) }
+
 func appendLevels(dst *Levels, src Levels) {
 	dst.Rep = appendSide(dst.Rep, dst.N, src.Rep, src.N)
 	dst.Def = appendSide(dst.Def, dst.N, src.Def, src.N)
