@@ -47,8 +47,9 @@ type WriteStats struct {
 
 // Create starts writing a Lance file at url with the given Arrow schema.
 // Local paths and file:// URLs are written to a temporary name in the same
-// folder, fsynced and renamed into place by Close; other URLs need
-// WithObjectCreator.
+// folder, fsynced and renamed into place by Close; object-store URLs
+// (s3://, gs://, azblob://, mem://) are uploaded with lanceio.Create and
+// become visible only when Close succeeds (or use WithObjectCreator).
 func Create(ctx context.Context, url string, schema *arrow.Schema, opts ...WriterOption) (*Writer, error) {
 	cfg := writerConfig{pageBudget: DefaultPageBudget}
 	if err := WithFileVersion(DefaultWriteVersion)(&cfg); err != nil {

@@ -3,11 +3,12 @@ package lance
 import (
 	"bufio"
 	"context"
-	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
+
+	lanceio "github.com/lancego/lancego/io"
 )
 
 // pageAlign is the alignment of every buffer in a 2.1+ file.
@@ -28,9 +29,9 @@ type ObjectWriter interface {
 // ObjectCreator opens an ObjectWriter for a URL that is not a local path.
 type ObjectCreator func(ctx context.Context, url string) (ObjectWriter, error)
 
-// WithObjectCreator routes non-local URLs (s3://, gs://, ...) to create,
-// e.g. a wrapper around lanceio.Create. Without it only local paths and
-// file:// URLs can be written.
+// WithObjectCreator routes non-local URLs (s3://, gs://, ...) to create.
+// Without it they are written with lanceio.Create (multipart or streaming
+// uploads that become visible only on Close).
 func WithObjectCreator(create ObjectCreator) WriterOption {
 	return func(c *writerConfig) error {
 		c.create = create
@@ -56,7 +57,7 @@ func newSink(ctx context.Context, url string, create ObjectCreator) (*sink, erro
 	case create != nil:
 		w, err = create(ctx, url)
 	default:
-		err = fmt.Errorf("%w: writing %s needs WithObjectCreator", ErrUnsupported, url)
+		w, err = lanceio.Create(ctx, url, lanceio.Config{})
 	}
 	if err != nil {
 		return nil, err

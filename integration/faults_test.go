@@ -29,6 +29,7 @@ type faults struct {
 	everyTruncate              int64
 	always503                  bool
 	latency                    time.Duration
+	bytesPerSec                int64 // caps each response body's rate when > 0
 	requests, injected, served atomic.Int64
 }
 
@@ -55,9 +56,33 @@ func (f *faults) RoundTrip(r *http.Request) (*http.Response, error) {
 		f.injected.Add(1)
 		resp.Body = &cutBody{rc: resp.Body, left: resp.ContentLength / 2}
 	}
+	if err == nil && f.bytesPerSec > 0 {
+		resp.Body = &slowBody{rc: resp.Body, rate: f.bytesPerSec, start: time.Now()}
+	}
 	f.served.Add(1)
 	return resp, err
 }
+
+// slowBody delivers a body no faster than rate bytes per second.
+type slowBody struct {
+	rc    io.ReadCloser
+	rate  int64
+	start time.Time
+	n     int64
+}
+
+func (s *slowBody) Read(p []byte) (int, error) {
+	if len(p) > 4096 {
+		p = p[:4096]
+	}
+	n, err := s.rc.Read(p)
+	s.n += int64(n)
+	due := s.start.Add(time.Duration(s.n * int64(time.Second) / s.rate))
+	time.Sleep(time.Until(due))
+	return n, err
+}
+
+func (s *slowBody) Close() error { return s.rc.Close() }
 
 func slowDown(r *http.Request) *http.Response {
 	body := `<?xml version="1.0" encoding="UTF-8"?><Error><Code>SlowDown</Code><Message>Please reduce your request rate.</Message></Error>`
@@ -175,5 +200,28 @@ func TestS3CancelStopsPromptly(t *testing.T) {
 	}
 	if !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, lanceio.ErrCanceled) {
 		t.Errorf("error %v is not a cancellation", err)
+	}
+}
+
+// TestS3ExactUnderBandwidthCap reads through a slow link (latency and a
+// bandwidth cap): values stay exact.
+func TestS3ExactUnderBandwidthCap(t *testing.T) {
+	base := s3Base(t)
+	files := corpusFiles(t)[:4]
+	urls := upload(t, base, "bandwidth", files)
+	inj := &faults{latency: 5 * time.Millisecond, bytesPerSec: 4 << 20}
+	ctx := context.Background()
+	for i, path := range files {
+		remote, err := lance.Open(ctx, urls[i], faultyIO(inj, 4))
+		if err != nil {
+			t.Fatal(err)
+		}
+		local, err := lance.Open(ctx, path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		compareScans(t, scanAll(t, local), scanAll(t, remote))
+		remote.Close()
+		local.Close()
 	}
 }
