@@ -120,7 +120,7 @@ func protoMetadata(f arrow.Field) map[string][]byte {
 
 // addLeaf records a physical column for the last field of path.
 func (b *schemaBuilder) addLeaf(f arrow.Field, path []arrow.Field, child []int) error {
-	params, err := parseEncodingParams(f, b.env)
+	params, err := parseEncodingParams(inheritEncodingKeys(f, path), b.env)
 	if err != nil {
 		return fmt.Errorf("field %q: %w", f.Name, err)
 	}
@@ -134,6 +134,30 @@ func (b *schemaBuilder) addLeaf(f arrow.Field, path []arrow.Field, child []int) 
 }
 
 func isLargeBinary(dt arrow.DataType) bool { return dt.ID() == arrow.LARGE_BINARY }
+
+// inheritEncodingKeys gives a leaf the lance-encoding:* settings of its
+// enclosing fields that it does not set itself (Lance applies, e.g., a
+// list's structural-encoding to the list's items). Packed and blob keys
+// describe their own field and are not inherited.
+func inheritEncodingKeys(f arrow.Field, path []arrow.Field) arrow.Field {
+	keys, vals := f.Metadata.Keys(), f.Metadata.Values()
+	have := map[string]bool{}
+	for _, k := range keys {
+		have[k] = true
+	}
+	for i := len(path) - 1; i >= 0; i-- {
+		for j, k := range path[i].Metadata.Keys() {
+			if have[k] || !strings.HasPrefix(k, "lance-encoding:") || k == format.PackedKey || k == format.BlobKey {
+				continue
+			}
+			have[k] = true
+			keys, vals = append(keys, k), append(vals, path[i].Metadata.Values()[j])
+		}
+	}
+	out := f
+	out.Metadata = arrow.NewMetadata(keys, vals)
+	return out
+}
 
 // isPackedStruct reports a struct field with lance-encoding:packed=true.
 func isPackedStruct(f arrow.Field) bool {
