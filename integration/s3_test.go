@@ -55,7 +55,14 @@ func TestGCSReadsEqualLocalReads(t *testing.T) {
 	checkReadsEqualLocal(t, "gs://"+bucket, corpusFiles(t)[:16])
 }
 
+// checkReadsEqualLocal uploads files to the store at base and compares
+// remote and local reads. Opening must cost one request, except on Azure,
+// whose reads cannot ask for a suffix range: a size lookup comes first.
 func checkReadsEqualLocal(t *testing.T, base string, files []string) {
+	wantOpen := int64(1)
+	if strings.HasPrefix(base, "azblob://") {
+		wantOpen = 2
+	}
 	urls := upload(t, base, "equal", files)
 	ctx := context.Background()
 	for i, path := range files {
@@ -67,8 +74,8 @@ func checkReadsEqualLocal(t *testing.T, base string, files []string) {
 				t.Fatal(err)
 			}
 			defer remote.Close()
-			if got := remote.Stats().Requests; got != 1 {
-				t.Errorf("open took %d requests, want 1", got)
+			if got := remote.Stats().Requests; got != wantOpen {
+				t.Errorf("open took %d requests, want %d", got, wantOpen)
 			}
 			local, err := lance.Open(ctx, path)
 			if err != nil {
