@@ -64,25 +64,30 @@ func (t *FSSTTable) Decompress(dst, src []byte) ([]byte, error) {
 	if !t.Compressed {
 		return append(dst, src...), nil
 	}
-	dst = growCap(dst, len(src)*fsstMaxExpansion)
+	// Every code emits at most 8 bytes; with 8 bytes of slack each symbol
+	// is stored as one unaligned 8-byte write and the cursor advances by
+	// its length (the usual FSST decoding trick).
+	dst = growCap(dst, len(src)*fsstMaxExpansion+8)
+	out := dst[:cap(dst)]
+	pos := len(dst)
 	for i := 0; i < len(src); i++ {
 		c := src[i]
 		if c == fsstEscape {
 			i++
 			if i == len(src) {
-				return dst, fmt.Errorf("%w: fsst: escape code at end of string", ErrCorrupt)
+				return out[:pos], fmt.Errorf("%w: fsst: escape code at end of string", ErrCorrupt)
 			}
-			dst = append(dst, src[i])
+			out[pos] = src[i]
+			pos++
 			continue
 		}
 		if int(c) >= t.NumSymbols {
-			return dst, fmt.Errorf("%w: fsst: code %d >= %d symbols", ErrCorrupt, c, t.NumSymbols)
+			return out[:pos], fmt.Errorf("%w: fsst: code %d >= %d symbols", ErrCorrupt, c, t.NumSymbols)
 		}
-		var sym [8]byte
-		binary.LittleEndian.PutUint64(sym[:], t.Symbols[c])
-		dst = append(dst, sym[:t.Lens[c]]...)
+		binary.LittleEndian.PutUint64(out[pos:pos+8], t.Symbols[c])
+		pos += int(t.Lens[c])
 	}
-	return dst, nil
+	return out[:pos], nil
 }
 
 // DecompressBlock FSST-decompresses every value of the variable block in and

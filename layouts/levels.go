@@ -65,6 +65,12 @@ func sliceLevels(lv Levels, from, to int) Levels {
 func AppendLevels(dst *Levels, src Levels) { appendLevels(dst, src) }
 
 func appendLevels(dst *Levels, src Levels) {
+	if dst.N == 0 && dst.Rep == nil && dst.Def == nil {
+		// Share src instead of copying; the clipped capacity makes a later
+		// append copy rather than write into src's backing array.
+		*dst = Levels{N: src.N, Rep: clip(src.Rep), Def: clip(src.Def)}
+		return
+	}
 	dst.Rep = appendSide(dst.Rep, dst.N, src.Rep, src.N)
 	dst.Def = appendSide(dst.Def, dst.N, src.Def, src.N)
 	dst.N += src.N
@@ -95,4 +101,12 @@ func visibleBefore(lv Levels, n int, maxVisible uint16) int {
 		}
 	}
 	return c
+}
+
+// clip limits a slice's capacity to its length.
+func clip(s []uint16) []uint16 {
+	if s == nil {
+		return nil
+	}
+	return s[:len(s):len(s)]
 }
