@@ -164,20 +164,64 @@ func (f *File) Batches(ctx context.Context, opts ScanOptions) iter.Seq2[arrow.Re
 			yield(nil, err)
 			return
 		}
-		sc := newScanCache(ctx, f, to)
-		defer sc.close()
-		for row := from; row < to; row += size {
-			if err := ctx.Err(); err != nil {
-				yield(nil, err)
-				return
-			}
-			rec, err := f.readBatch(ctx, cols, schema, []rowRange{{row, min(row+size, to)}}, sc)
-			sc.releaseBefore(min(row+size, to))
-			if !yield(rec, err) || err != nil {
-				return
+		f.pipelinedScan(ctx, cols, schema, from, to, size, yield)
+	}
+}
+
+// batchResult is one decoded batch of a pipelined scan.
+type batchResult struct {
+	rec arrow.RecordBatch
+	err error
+	end uint64
+}
+
+// pipelinedScan decodes up to GOMAXPROCS batches at once and yields them
+// in row order; the pages a batch needs are shared through one scan cache.
+// Every goroutine it starts has finished when it returns.
+func (f *File) pipelinedScan(ctx context.Context, cols []int, schema *arrow.Schema, from, to, size uint64,
+	yield func(arrow.RecordBatch, error) bool) {
+	ctx, cancel := context.WithCancel(ctx)
+	sc := newScanCache(ctx, f, to)
+	var inflight []chan batchResult
+	defer func() {
+		cancel()
+		for _, ch := range inflight { // join and drop batches not yielded
+			if r := <-ch; r.rec != nil {
+				r.rec.Release()
 			}
 		}
+		sc.close()
+	}()
+	window := max(1, runtime.GOMAXPROCS(0))
+	next := from
+	for next < to || len(inflight) > 0 {
+		for len(inflight) < window && next < to {
+			inflight = append(inflight, f.startBatch(ctx, cols, schema, next, min(next+size, to), sc))
+			next = min(next+size, to)
+		}
+		r := <-inflight[0]
+		inflight = inflight[1:]
+		if r.err == nil {
+			sc.releaseBefore(r.end) // every earlier batch is done
+		}
+		if !yield(r.rec, r.err) || r.err != nil {
+			return
+		}
 	}
+}
+
+// startBatch decodes rows [lo, hi) in a goroutine.
+func (f *File) startBatch(ctx context.Context, cols []int, schema *arrow.Schema, lo, hi uint64, sc *scanCache) chan batchResult {
+	ch := make(chan batchResult, 1)
+	go func() {
+		if err := ctx.Err(); err != nil {
+			ch <- batchResult{err: err}
+			return
+		}
+		rec, err := f.readBatch(ctx, cols, schema, []rowRange{{lo, hi}}, sc)
+		ch <- batchResult{rec: rec, err: err, end: hi}
+	}()
+	return ch
 }
 
 func (f *File) scanBounds(opts ScanOptions) (from, to, size uint64, err error) {
