@@ -69,7 +69,19 @@ func newFile(ctx context.Context, url string, src source, cfg config) (*File, er
 }
 
 func newFileFromTail(ctx context.Context, url string, src source, tail []byte, cfg config) (*File, error) {
-	meta, err := readMetadata(ctx, src, tail, cfg.tailSize)
+	if cfg.cache == nil {
+		cfg.cache = searchcache.New(searchcache.Config{})
+	}
+	// The parsed metadata is immutable, so files opened on the same
+	// version of an object share it through the search cache.
+	key := searchcache.Key{File: src.Key(), Column: -1, Page: -1, Kind: "file"}
+	meta, err := searchcache.GetOrLoad(ctx, cfg.cache, key, func(ctx context.Context) (*format.FileMetadata, int64, error) {
+		m, err := readMetadata(ctx, src, tail, cfg.tailSize)
+		if err != nil {
+			return nil, 0, err
+		}
+		return m, int64(m.MetadataRange().Length) + 4096, nil
+	})
 	if err != nil {
 		return nil, fmt.Errorf("lance: open %s: %w", url, err)
 	}
@@ -82,9 +94,6 @@ func newFileFromTail(ctx context.Context, url string, src source, tail []byte, c
 	}
 	f := &File{url: url, src: src, meta: meta, schema: meta.Schema.ArrowSchema(), fields: fields,
 		cfg: cfg, cache: cfg.cache, paths: map[*layouts.Field][]*layouts.Field{}}
-	if f.cache == nil {
-		f.cache = searchcache.New(searchcache.Config{})
-	}
 	for _, top := range fields {
 		leaves := top.Leaves()
 		f.leaves = append(f.leaves, leaves)
