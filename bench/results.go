@@ -88,7 +88,7 @@ func (r *Results) workloads() []string {
 // line summarizes one workload for the progress log.
 func (r *Results) line(wl string) string {
 	var parts []string
-	for _, e := range []string{EngineLanceGo, EnginePylance, EnginePqarrow, EnginePyarrow} {
+	for _, e := range []string{EngineLanceGo, EngineLanceGoUnpruned, EnginePylance, EnginePqarrow, EnginePyarrow} {
 		m, ok := r.Figures[wl][e]
 		if !ok {
 			continue

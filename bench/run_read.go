@@ -159,10 +159,3 @@ func (r *runner) memory(ctx context.Context) error {
 
 func mib(n int64) float64 { return float64(n) / (1 << 20) }
 
-// filter records the zone-pruned filtered scan as not yet available: the
-// reader has no filter API (zonestats is being built separately).
-func (r *runner) filter(context.Context) error {
-	r.res.NotAvailable["scan_filtered"] = "not yet available: lance.ScanOptions has no filter and Open does not " +
-		"read zone statistics (zonestats/ is being built concurrently); nothing measured"
-	return nil
-}
