@@ -79,6 +79,10 @@ func (p *MiniBlockPage) entryRange(all Levels, first MiniBlockChunk, from, to ui
 // appendValues appends visible values [vlo, vhi) of the decoded chunks,
 // translating dictionary indices when the page has a dictionary.
 func (p *MiniBlockPage) appendValues(blocks []DecodedChunk, vlo, vhi uint64, vals *Values) error {
+	if len(blocks) > 1 && p.Dictionary == nil && p.fsst == nil {
+		vals.InitShape(&blocks[0].Values)
+		vals.reserve(vhi - vlo)
+	}
 	var base uint64
 	for i := range blocks {
 		b := &blocks[i].Values

@@ -299,3 +299,18 @@ func (v *Values) emptyLike() *Values {
 	}
 	return out
 }
+
+// reserve grows the accumulator's capacity for n more fixed-width values so
+// that a batch's chunks append without repeated reallocation.
+func (v *Values) reserve(n uint64) {
+	if v.Kind != codecs.KindFixed || v.Bits%8 != 0 || n == 0 || n > 1<<28 {
+		return
+	}
+	need := len(v.Data) + int(n*v.itemsPerValue()*(v.Bits/8))
+	if cap(v.Data) >= need {
+		return
+	}
+	grown := make([]byte, len(v.Data), need)
+	copy(grown, v.Data)
+	v.Data = grown
+}
