@@ -140,7 +140,9 @@ func (f *File) Schema() *arrow.Schema { return f.schema }
 func (f *File) NumRows() uint64 { return f.meta.NumRows }
 
 // Metadata returns the parsed file metadata: footer, version, offset
-// tables, column metadata and the Lance schema.
+// tables, column metadata and the Lance schema. It may be shared with other
+// Files opened on the same object version (through the search cache), so
+// callers must treat it as read-only.
 func (f *File) Metadata() *format.FileMetadata { return f.meta }
 
 // URL returns the location the file was opened from.
