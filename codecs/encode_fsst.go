@@ -60,15 +60,49 @@ func symOf(s []byte, n int) fsstSym {
 // of 3+ bytes per 3-byte prefix, 2-byte symbols by their two bytes, single
 // bytes (or escapes) by their byte.
 type fsstMatcher struct {
-	syms  []fsstSym // symbol i has code fsstCodeBase+i
-	one   [256]int16
-	two   []int16 // 65536 entries, -1 = none
-	three map[uint32]int16
+	syms []fsstSym // symbol i has code fsstCodeBase+i
+	one  [256]int16
+	two  []int16 // 65536 entries, -1 = none
+	// threeKey/threeCode are an open-addressing table from the 3-byte
+	// prefix of each longer symbol to its code (a Go map was the hot spot
+	// of compression).
+	threeKey  [fsstHashSize]uint32
+	threeCode [fsstHashSize]int16
+}
+
+// fsstHashSize is the size of the 3-byte prefix table (4x the symbols).
+const fsstHashSize = 1024
+
+// fsstNoKey marks an empty prefix slot (prefixes have 24 bits).
+const fsstNoKey = ^uint32(0)
+
+func prefixSlot(k uint32) uint32 { return (k * 0x9E3779B1) >> 22 }
+
+// findThree returns the code of the symbol with 3-byte prefix k.
+func (m *fsstMatcher) findThree(k uint32) (int16, bool) {
+	for i := prefixSlot(k); m.threeKey[i] != fsstNoKey; i = (i + 1) & (fsstHashSize - 1) {
+		if m.threeKey[i] == k {
+			return m.threeCode[i], true
+		}
+	}
+	return 0, false
+}
+
+// putThree records prefix k for code; false when k is taken.
+func (m *fsstMatcher) putThree(k uint32, code int16) bool {
+	i := prefixSlot(k)
+	for ; m.threeKey[i] != fsstNoKey; i = (i + 1) & (fsstHashSize - 1) {
+		if m.threeKey[i] == k {
+			return false
+		}
+	}
+	m.threeKey[i], m.threeCode[i] = k, code
+	return true
 }
 
 // newMatcher returns an empty matcher (every byte escaped).
 func newMatcher() *fsstMatcher {
-	m := &fsstMatcher{two: make([]int16, 1<<16), three: map[uint32]int16{}}
+	m := &fsstMatcher{two: make([]int16, 1<<16)}
 	m.reset()
 	return m
 }
@@ -82,7 +116,9 @@ func (m *fsstMatcher) reset() {
 	for i := range m.two {
 		m.two[i] = -1
 	}
-	clear(m.three)
+	for i := range m.threeKey {
+		m.threeKey[i] = fsstNoKey
+	}
 }
 
 // add inserts s; it fails when the table is full or the 3-byte prefix of a
@@ -98,11 +134,9 @@ func (m *fsstMatcher) add(s fsstSym) bool {
 	case s.n == 2:
 		m.two[s.val&0xFFFF] = code
 	default:
-		k := uint32(s.val & 0xFFFFFF)
-		if _, taken := m.three[k]; taken {
+		if !m.putThree(uint32(s.val&0xFFFFFF), code) {
 			return false
 		}
-		m.three[k] = code
 	}
 	m.syms = append(m.syms, s)
 	return true
@@ -119,7 +153,7 @@ func (m *fsstMatcher) sym(code int) fsstSym {
 // longest returns the code and length of the longest symbol starting s.
 func (m *fsstMatcher) longest(s []byte) (int, int) {
 	if len(s) >= 3 {
-		if c, ok := m.three[uint32(s[0])|uint32(s[1])<<8|uint32(s[2])<<16]; ok {
+		if c, ok := m.findThree(uint32(s[0]) | uint32(s[1])<<8 | uint32(s[2])<<16); ok {
 			sym := m.syms[int(c)-fsstCodeBase]
 			if int(sym.n) <= len(s) && symOf(s, int(sym.n)).val == sym.val {
 				return int(c), int(sym.n)
