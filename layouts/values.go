@@ -199,6 +199,14 @@ func (v *Values) AppendGather(dict *codecs.Block, idx *codecs.Block, from, to ui
 	if to > idx.NumValues || uint64(len(idx.Data)) < to*w {
 		return fmt.Errorf("%w: dictionary index block too short", ErrCorrupt)
 	}
+	if dict.Kind == codecs.KindVariable {
+		if v.Kind == 0 {
+			v.initFrom(dict)
+		}
+		if err := v.checkShape(dict); err == nil {
+			return v.gatherVariable(dict, idx, from, to, w)
+		}
+	}
 	for i := from; i < to; i++ {
 		k := readUint(idx.Data[i*w:], w)
 		if k >= dict.NumValues {
@@ -208,6 +216,30 @@ func (v *Values) AppendGather(dict *codecs.Block, idx *codecs.Block, from, to ui
 			return err
 		}
 	}
+	return nil
+}
+
+// gatherVariable appends dictionary strings by index in one pass.
+func (v *Values) gatherVariable(dict, idx *codecs.Block, from, to, w uint64) error {
+	if dict.OffsetBits != 32 && dict.OffsetBits != 64 ||
+		uint64(len(dict.Offsets)) < (dict.NumValues+1)*uint64(dict.OffsetBits/8) {
+		return fmt.Errorf("%w: dictionary offsets", ErrCorrupt)
+	}
+	last := v.Offsets[len(v.Offsets)-1]
+	for i := from; i < to; i++ {
+		k := readUint(idx.Data[i*w:], w)
+		if k >= dict.NumValues {
+			return fmt.Errorf("%w: dictionary index %d of %d entries", ErrCorrupt, k, dict.NumValues)
+		}
+		lo, hi := readOffset(dict.Offsets, dict.OffsetBits, k), readOffset(dict.Offsets, dict.OffsetBits, k+1)
+		if lo > hi || hi > uint64(len(dict.Data)) {
+			return fmt.Errorf("%w: dictionary value %d outside its data", ErrCorrupt, k)
+		}
+		v.Data = append(v.Data, dict.Data[lo:hi]...)
+		last += int64(hi - lo)
+		v.Offsets = append(v.Offsets, last)
+	}
+	v.N += int(to - from)
 	return nil
 }
 
