@@ -158,4 +158,3 @@ func (r *runner) memory(ctx context.Context) error {
 }
 
 func mib(n int64) float64 { return float64(n) / (1 << 20) }
-
