@@ -238,6 +238,9 @@ func (l *linker) attach(i int, f *Field) error {
 		return corruptf("schema field %d (%.64q): parent id %d not defined before it", i, f.Name, f.ParentID)
 	}
 	if !IsNestedLogicalType(parent.LogicalType) {
+		if strings.HasPrefix(parent.LogicalType, "fixed_size_list:struct") || strings.HasPrefix(parent.LogicalType, "fixed_size_list:list") {
+			return unsupportedEncodingf("schema field %d (%.64q): %.64q (a fixed-size list of nested values, written by newer Lance versions) is not supported", f.ParentID, parent.Name, parent.LogicalType)
+		}
 		return corruptf("schema field %d (%.64q): parent %d has non-nested type %.64q", i, f.Name, f.ParentID, parent.LogicalType)
 	}
 	f.depth = parent.depth + 1

@@ -169,10 +169,12 @@ func (m *FileMetadata) parseMetadataRegion(t tailBuf) error {
 	if err := m.decodeColumns(t); err != nil {
 		return err
 	}
-	if err := m.validateColumns(); err != nil {
+	// The schema comes first so that a valid file of an unsupported shape
+	// is reported as unsupported rather than as inconsistent pages.
+	if err := m.resolveSchema(); err != nil {
 		return err
 	}
-	return m.resolveSchema()
+	return m.validateColumns()
 }
 
 // sumGlobalBuffers computes Σ global buffer sizes without overflow.
