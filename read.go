@@ -33,26 +33,19 @@ func (f *File) pieces(ctx context.Context, leaf *layouts.Field, ranges []rowRang
 		starts[i+1] = starts[i] + p.GetLength()
 	}
 	var out []piece
+	seen := pageLookups{}
 	for _, r := range ranges {
 		for row := r.from; row < r.to; {
 			i := sort.Search(len(pages), func(i int) bool { return starts[i+1] > row }) // page holding row
 			if i == len(pages) {
 				return nil, fmt.Errorf("%w: row %d beyond column %d", ErrInvalidArgument, row, leaf.Column)
 			}
-			var st *pageState
-			var data []byte
-			var err error
-			if sc != nil {
-				st, data, err = sc.get(ctx, leaf.Column, i, leafType(leaf))
-				sc.prefetch(ctx, leaf.Column, i)
-			} else {
-				st, err = f.page(ctx, leaf.Column, i, leafType(leaf))
-			}
+			pp, err := seen.get(ctx, f, sc, leaf, i)
 			if err != nil {
 				return nil, err
 			}
 			end := min(r.to, starts[i+1])
-			out = append(out, piece{page: st, from: row - starts[i], to: end - starts[i], pageData: data})
+			out = append(out, piece{page: pp.st, from: row - starts[i], to: end - starts[i], pageData: pp.data})
 			row = end
 		}
 	}
@@ -237,4 +230,32 @@ func (m chunkMemos) of(st *pageState) layouts.ChunkMemo {
 		m[st] = c
 	}
 	return c
+}
+
+// pagePick is a page's state and, during a scan, its data buffer.
+type pagePick struct {
+	st   *pageState
+	data []byte
+}
+
+// pageLookups remembers the pages one read has looked up, so a take of
+// many rows on one page consults the search cache once, not once per row.
+type pageLookups map[int]pagePick
+
+func (m pageLookups) get(ctx context.Context, f *File, sc *scanCache, leaf *layouts.Field, i int) (pagePick, error) {
+	if pp, ok := m[i]; ok {
+		return pp, nil
+	}
+	var pp pagePick
+	var err error
+	if sc != nil {
+		pp.st, pp.data, err = sc.get(ctx, leaf.Column, i, leafType(leaf))
+		sc.prefetch(ctx, leaf.Column, i)
+	} else {
+		pp.st, err = f.page(ctx, leaf.Column, i, leafType(leaf))
+	}
+	if err == nil {
+		m[i] = pp
+	}
+	return pp, err
 }
