@@ -19,7 +19,7 @@ func leafType(leaf *layouts.Field) arrow.DataType {
 
 // decodeBlobPiece decodes blob v1 descriptors, fetches the blobs and
 // appends their bytes; levels come from the descriptors' null markers.
-func (f *File) decodeBlobPiece(ctx context.Context, leaf *layouts.Field, p *piece, data []byte, vals *layouts.Values, memos chunkMemos) (layouts.Levels, error) {
+func (f *File) decodeBlobPiece(ctx context.Context, leaf *layouts.Field, p *piece, data []byte, vals *layouts.Values, memos *chunkMemos) (layouts.Levels, error) {
 	var innerLv layouts.Levels
 	desc := &layouts.Values{}
 	if err := decodeRows(p.page.blob.inner, p, data, &innerLv, desc, nil, memos); err != nil {
@@ -38,7 +38,7 @@ func (f *File) decodeBlobPiece(ctx context.Context, leaf *layouts.Field, p *piec
 
 // decodeBlobV2Piece decodes blob v2 descriptors (a full-zip page) and
 // appends {data, uri} values.
-func (f *File) decodeBlobV2Piece(ctx context.Context, p *piece, data []byte, vals *layouts.Values, memos chunkMemos) (layouts.Levels, error) {
+func (f *File) decodeBlobV2Piece(ctx context.Context, p *piece, data []byte, vals *layouts.Values, memos *chunkMemos) (layouts.Levels, error) {
 	var lv layouts.Levels
 	desc := &layouts.Values{}
 	if err := decodeRows(p.page, p, data, &lv, desc, nil, memos); err != nil {

@@ -112,7 +112,13 @@ func (f *File) readLeaf(ctx context.Context, leaf *layouts.Field, ranges []rowRa
 		return layouts.LeafData{}, err
 	}
 	out := layouts.LeafData{Values: &layouts.Values{}}
-	run := levelRun{memos: chunkMemos{}}
+	arena := sc.arena()
+	defer sc.putArena(arena)
+	if !ascending(ranges) {
+		arena = nil // out of order: keep every chunk decoded
+	}
+	run := levelRun{memos: newChunkMemos(arena)}
+	defer run.memos.release()
 	next := 0
 	for i := range ps {
 		data := ps[i].local
@@ -134,6 +140,16 @@ func (f *File) readLeaf(ctx context.Context, leaf *layouts.Field, ranges []rowRa
 	return out, nil
 }
 
+// ascending reports whether ranges start in non-decreasing row order.
+func ascending(ranges []rowRange) bool {
+	for i := 1; i < len(ranges); i++ {
+		if ranges[i].from < ranges[i-1].from {
+			return false
+		}
+	}
+	return true
+}
+
 func (f *File) pageErr(st *pageState, err error) error {
 	return fmt.Errorf("lance: %s: column %d (field %q) page %d: %w", f.url, st.col, f.columnName(st.col), st.index, err)
 }
@@ -151,7 +167,7 @@ func (f *File) columnName(col int) string {
 type levelRun struct {
 	page  *pageState
 	lv    layouts.Levels
-	memos chunkMemos
+	memos *chunkMemos
 }
 
 // flush unravels the gathered levels into out's structure.
@@ -199,7 +215,7 @@ func (f *File) decodeInto(ctx context.Context, leaf *layouts.Field, p *piece, da
 }
 
 // decodeRows decodes a piece of a mini-block, full-zip or constant page.
-func decodeRows(st *pageState, p *piece, data []byte, lv *layouts.Levels, vals *layouts.Values, leaf arrow.DataType, memos chunkMemos) error {
+func decodeRows(st *pageState, p *piece, data []byte, lv *layouts.Levels, vals *layouts.Values, leaf arrow.DataType, memos *chunkMemos) error {
 	switch {
 	case st.mini != nil:
 		chunks := make([][]byte, 0, p.span.Last-p.span.First+1)
@@ -218,18 +234,42 @@ func decodeRows(st *pageState, p *piece, data []byte, lv *layouts.Levels, vals *
 }
 
 // chunkMemos keeps decoded mini-block chunks per page during one read.
-type chunkMemos map[*pageState]layouts.ChunkMemo
+// With an arena (rows read in ascending order), only the current page's
+// chunks are kept: moving to another page returns the previous one's
+// buffers to the arena.
+type chunkMemos struct {
+	arena *layouts.ChunkArena
+	pages map[*pageState]*layouts.ChunkMemo
+	last  *pageState
+}
 
-func (m chunkMemos) of(st *pageState) layouts.ChunkMemo {
+func newChunkMemos(arena *layouts.ChunkArena) *chunkMemos {
+	return &chunkMemos{arena: arena, pages: map[*pageState]*layouts.ChunkMemo{}}
+}
+
+func (m *chunkMemos) of(st *pageState) *layouts.ChunkMemo {
 	if m == nil {
 		return nil
 	}
-	c, ok := m[st]
+	if m.arena != nil && m.last != nil && m.last != st {
+		m.pages[m.last].Release()
+		delete(m.pages, m.last)
+	}
+	m.last = st
+	c, ok := m.pages[st]
 	if !ok {
-		c = layouts.ChunkMemo{}
-		m[st] = c
+		c = layouts.NewChunkMemo(m.arena)
+		m.pages[st] = c
 	}
 	return c
+}
+
+// release returns every buffer the memos hold to the arena.
+func (m *chunkMemos) release() {
+	for _, c := range m.pages {
+		c.Release()
+	}
+	clear(m.pages)
 }
 
 // pagePick is a page's state and, during a scan, its data buffer.

@@ -78,9 +78,15 @@ func (f *File) readBatch(ctx context.Context, cols []int, schema *arrow.Schema, 
 	return array.NewRecordBatch(schema, arrays, int64(nrows)), nil
 }
 
-// readFields reads the projected fields concurrently (at most GOMAXPROCS
-// at a time): their fetches overlap and their decoding uses every core.
-// It returns after every goroutine it started has finished.
+// maxFieldReaders bounds the fields of one batch read at once. It is
+// larger than the core count on purpose: on an object store each field's
+// fetch is a round trip, and overlapping all of them (not GOMAXPROCS at a
+// time) is what makes a take of many columns cost one latency, not many.
+const maxFieldReaders = 64
+
+// readFields reads the projected fields concurrently (at most
+// maxFieldReaders at a time): their fetches overlap and their decoding
+// uses every core. It returns after every goroutine it started has finished.
 func (f *File) readFields(ctx context.Context, cols []int, ranges []rowRange, nrows uint64, sc *scanCache, out []arrow.Array) error {
 	if len(cols) == 1 {
 		a, err := f.readField(ctx, cols[0], ranges, nrows, sc)
@@ -89,7 +95,7 @@ func (f *File) readFields(ctx context.Context, cols []int, ranges []rowRange, nr
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	sem := make(chan struct{}, maxFieldReaders)
 	errs := make([]error, len(cols))
 	var wg sync.WaitGroup
 	for i, c := range cols {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/lancego/lancego/format"
+	"github.com/lancego/lancego/layouts"
 	"github.com/lancego/lancego/scheduler"
 	"github.com/lancego/lancego/searchcache"
 )
@@ -25,6 +26,26 @@ type scanCache struct {
 	scanCtx context.Context
 	mu      sync.Mutex
 	pages   map[[2]int]*scanPage
+	// arenas recycles chunk decode buffers between the scan's batches.
+	arenas sync.Pool
+}
+
+// arena returns a chunk arena for one leaf read: from the scan's pool,
+// or a new one for reads outside a scan (c == nil).
+func (c *scanCache) arena() *layouts.ChunkArena {
+	if c != nil {
+		if a, ok := c.arenas.Get().(*layouts.ChunkArena); ok {
+			return a
+		}
+	}
+	return &layouts.ChunkArena{}
+}
+
+// putArena gives an arena back for the scan's next batches.
+func (c *scanCache) putArena(a *layouts.ChunkArena) {
+	if c != nil && a != nil {
+		c.arenas.Put(a)
+	}
 }
 
 // scanPage is one page of a scan: its fetch, then its state and data.
@@ -103,13 +124,36 @@ func (c *scanCache) dataOf(st *pageState, sp *scanPage) []byte {
 	return sp.bytes[r.Offset-sp.span.Offset : r.Offset-sp.span.Offset+r.Length]
 }
 
-// prefetch requests the page after index of column col, if the scan will
-// reach it.
+// Scan read-ahead per column: pages after the one being decoded are
+// requested until this many bytes or pages are ahead. One page ahead is not
+// enough on an object store: with small pages (list columns hold ~16k rows
+// a page) each page would cost a round trip in series. The scheduler's
+// bytes-in-flight bound still caps what is held.
+const (
+	scanReadaheadBytes = 32 << 20
+	scanReadaheadPages = 16
+)
+
+// prefetch requests the pages after index of column col that the scan will
+// reach, up to the read-ahead bounds.
 func (c *scanCache) prefetch(ctx context.Context, col, index int) {
 	pages := c.f.meta.Columns[col].GetPages()
-	if next := index + 1; next < len(pages) && pages[next].GetPriority() < c.end {
+	var ahead uint64
+	for next := index + 1; next < len(pages) && next-index <= scanReadaheadPages && pages[next].GetPriority() < c.end; next++ {
 		c.request(ctx, col, next)
+		if ahead += pageBytes(pages[next]); ahead >= scanReadaheadBytes {
+			return
+		}
 	}
+}
+
+// pageBytes is the summed size of a page's buffers.
+func pageBytes(pg interface{ GetBufferSizes() []uint64 }) uint64 {
+	var n uint64
+	for _, s := range pg.GetBufferSizes() {
+		n += s
+	}
+	return n
 }
 
 // releaseBefore drops the pages that end at or before row.

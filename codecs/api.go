@@ -20,6 +20,28 @@ func DecodeMiniBlock(enc *pb.CompressiveEncoding, bufs [][]byte, numValues uint6
 	return decodeMiniBlock(&d, enc, bufs, numValues, 0)
 }
 
+// DecodeMiniBlockScratch is DecodeMiniBlock that lets the first decoder
+// needing fresh output memory (bit-unpacking, RLE, byte-stream-split)
+// append into scratch instead of allocating. It returns the block and the
+// buffer holding that output (scratch, possibly grown; nil if no decoder
+// used it), which the caller may pass again once it no longer needs the
+// block. The block may alias scratch and bufs.
+func DecodeMiniBlockScratch(scratch []byte, enc *pb.CompressiveEncoding, bufs [][]byte, numValues uint64) (Block, []byte, error) {
+	d := Decompressor{lending: true, lend: scratch}
+	defer d.Close()
+	b, err := decodeMiniBlock(&d, enc, bufs, numValues, 0)
+	return b, d.kept, err
+}
+
+// DecodeBlockScratch is DecodeBlock with a lent output buffer, as
+// DecodeMiniBlockScratch.
+func DecodeBlockScratch(scratch []byte, enc *pb.CompressiveEncoding, buf []byte, numValues uint64) (Block, []byte, error) {
+	d := Decompressor{lending: true, lend: scratch}
+	defer d.Close()
+	b, err := decodeBlock(&d, enc, buf, numValues, 0)
+	return b, d.kept, err
+}
+
 // DecodeBlock decodes a whole buffer encoded with a block codec (rep/def
 // levels, dictionaries, constant-page values) holding numValues values.
 //

@@ -30,6 +30,32 @@ const (
 // it when done. The zero value is ready to use.
 type Decompressor struct {
 	zd *zstd.Decoder
+	// lend is a caller's buffer that the first decoder needing fresh
+	// output memory appends into (see DecodeMiniBlockScratch); kept is
+	// that decoder's output, so the caller can reuse its capacity.
+	lending bool
+	lend    []byte
+	lent    bool
+	kept    []byte
+	taken   bool
+}
+
+// scratch returns the lent buffer, emptied, to the first caller and nil
+// (allocate) to later ones.
+func (d *Decompressor) scratch() []byte {
+	if !d.lending || d.lent {
+		return nil
+	}
+	d.lent = true
+	return d.lend[:0]
+}
+
+// keep records the output of the decoder that took the lent buffer.
+func (d *Decompressor) keep(b []byte) []byte {
+	if d.lent && !d.taken {
+		d.taken, d.kept = true, b
+	}
+	return b
 }
 
 // Close releases the zstd decoder, if one was created.

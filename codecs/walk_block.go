@@ -23,10 +23,10 @@ func decodeBlock(d *Decompressor, enc *pb.CompressiveEncoding, buf []byte, n uin
 		if err != nil {
 			return Block{}, err
 		}
-		data, err := DecodeInlineBitpacking(nil, buf, t, n)
-		return fixedBlock(data, t, n), err
+		data, err := DecodeInlineBitpacking(d.scratch(), buf, t, n)
+		return fixedBlock(d.keep(data), t, n), err
 	case *pb.CompressiveEncoding_OutOfLineBitpacking:
-		return decodeOutOfLine(c.OutOfLineBitpacking, buf, n)
+		return decodeOutOfLine(d, c.OutOfLineBitpacking, buf, n)
 	case *pb.CompressiveEncoding_Variable:
 		if _, err := offsetBitsOf(c.Variable); err != nil {
 			return Block{}, err
@@ -43,8 +43,8 @@ func decodeBlock(d *Decompressor, enc *pb.CompressiveEncoding, buf []byte, n uin
 		if err != nil {
 			return Block{}, err
 		}
-		data, err := DecodeRLEBlock(nil, buf, vb, lb, n)
-		return fixedBlock(data, vb, n), err
+		data, err := DecodeRLEBlock(d.scratch(), buf, vb, lb, n)
+		return fixedBlock(d.keep(data), vb, n), err
 	default:
 		return decodeBlockOther(enc, buf, n)
 	}
@@ -72,7 +72,7 @@ func decodeBlockOther(enc *pb.CompressiveEncoding, buf []byte, n uint64) (Block,
 }
 
 // decodeOutOfLine decodes OutOfLineBitpacking(values=Flat W) over T-bit words.
-func decodeOutOfLine(o *pb.OutOfLineBitpacking, buf []byte, n uint64) (Block, error) {
+func decodeOutOfLine(d *Decompressor, o *pb.OutOfLineBitpacking, buf []byte, n uint64) (Block, error) {
 	f, err := flatRaw("out-of-line bitpacking", o.GetValues())
 	if err != nil {
 		return Block{}, err
@@ -81,6 +81,6 @@ func decodeOutOfLine(o *pb.OutOfLineBitpacking, buf []byte, n uint64) (Block, er
 	if t > 64 || w > t {
 		return Block{}, fmt.Errorf("%w: out-of-line bitpacking: width %d > %d", ErrCorrupt, w, t)
 	}
-	data, err := DecodeOutOfLineBitpacking(nil, buf, int(t), int(w), n)
-	return fixedBlock(data, int(t), n), err
+	data, err := DecodeOutOfLineBitpacking(d.scratch(), buf, int(t), int(w), n)
+	return fixedBlock(d.keep(data), int(t), n), err
 }

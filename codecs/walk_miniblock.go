@@ -64,8 +64,8 @@ func decodeMiniBlock(d *Decompressor, enc *pb.CompressiveEncoding, bufs [][]byte
 		if err != nil {
 			return Block{}, err
 		}
-		data, err := DecodeInlineBitpacking(nil, bufs[0], t, n)
-		return fixedBlock(data, t, n), err
+		data, err := DecodeInlineBitpacking(d.scratch(), bufs[0], t, n)
+		return fixedBlock(d.keep(data), t, n), err
 	case *pb.CompressiveEncoding_Variable:
 		ob, err := offsetBitsOf(c.Variable)
 		if err != nil {
@@ -79,12 +79,12 @@ func decodeMiniBlock(d *Decompressor, enc *pb.CompressiveEncoding, bufs [][]byte
 	case *pb.CompressiveEncoding_General:
 		return decodeGeneralMiniBlock(d, c.General, bufs, n, depth)
 	default:
-		return decodeMiniBlockFixed(enc, bufs, n)
+		return decodeMiniBlockFixed(d, enc, bufs, n)
 	}
 }
 
 // decodeMiniBlockFixed handles the fixed-width mini-block codecs.
-func decodeMiniBlockFixed(enc *pb.CompressiveEncoding, bufs [][]byte, n uint64) (Block, error) {
+func decodeMiniBlockFixed(d *Decompressor, enc *pb.CompressiveEncoding, bufs [][]byte, n uint64) (Block, error) {
 	switch c := enc.GetCompression().(type) {
 	case *pb.CompressiveEncoding_PackedStruct:
 		return decodePackedStruct(c.PackedStruct, bufs[0], n)
@@ -99,15 +99,15 @@ func decodeMiniBlockFixed(enc *pb.CompressiveEncoding, bufs [][]byte, n uint64) 
 		if err != nil {
 			return Block{}, err
 		}
-		data, err := DecodeRLE(nil, bufs[0], bufs[1], vb, lb, n)
-		return fixedBlock(data, vb, n), err
+		data, err := DecodeRLE(d.scratch(), bufs[0], bufs[1], vb, lb, n)
+		return fixedBlock(d.keep(data), vb, n), err
 	case *pb.CompressiveEncoding_ByteStreamSplit:
 		w, err := bssWidth(c.ByteStreamSplit)
 		if err != nil {
 			return Block{}, err
 		}
-		data, err := DecodeByteStreamSplit(nil, bufs[0], w, n)
-		return fixedBlock(data, w, n), err
+		data, err := DecodeByteStreamSplit(d.scratch(), bufs[0], w, n)
+		return fixedBlock(d.keep(data), w, n), err
 	case *pb.CompressiveEncoding_Constant:
 		return decodeConstant(c.Constant, n)
 	}

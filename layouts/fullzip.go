@@ -23,6 +23,10 @@ type FullZipPage struct {
 	valueBytes uint64
 	// lenBytes is the width of variable-width length prefixes.
 	lenBytes uint64
+	// direct says variable-width values are stored plain or FSST-compressed
+	// with fsst (set), so rows decode straight into the accumulator.
+	direct bool
+	fsst   *codecs.FSSTTable
 }
 
 // NewFullZipPage parses a full-zip page's layout and repetition index
@@ -64,7 +68,31 @@ func NewFullZipPage(l *pb.FullZipLayout, numRows, dataSize uint64, repIndex []by
 			return nil, err
 		}
 	}
+	if p.lenBytes > 0 {
+		if err := p.detectDirect(l.GetValueCompression()); err != nil {
+			return nil, err
+		}
+	}
 	return p, nil
+}
+
+// detectDirect recognizes Variable and Fsst(Variable) value compression,
+// whose values decode without an intermediate block.
+func (p *FullZipPage) detectDirect(enc *pb.CompressiveEncoding) error {
+	switch c := enc.GetCompression().(type) {
+	case *pb.CompressiveEncoding_Variable:
+		p.direct = true
+	case *pb.CompressiveEncoding_Fsst:
+		if _, ok := c.Fsst.GetValues().GetCompression().(*pb.CompressiveEncoding_Variable); !ok {
+			return nil
+		}
+		t, err := codecs.ParseFSSTTable(c.Fsst.GetSymbolTable())
+		if err != nil {
+			return err
+		}
+		p.direct, p.fsst = true, t
+	}
+	return nil
 }
 
 func parseRepIndex(b []byte, rows, dataSize uint64) ([]uint64, error) {
@@ -113,6 +141,9 @@ func (p *FullZipPage) RowBytes(from, to uint64) (uint64, uint64, error) {
 func (p *FullZipPage) DecodeRows(b []byte, lv *Levels, vals *Values) error {
 	if p.cwBytes == 0 && p.valueBytes > 0 {
 		return p.decodePlainFixed(b, lv, vals)
+	}
+	if p.direct {
+		return p.decodeDirect(b, lv, vals)
 	}
 	var raw Levels
 	var fixed []byte
@@ -222,4 +253,69 @@ func (p *FullZipPage) decodePlainFixed(b []byte, lv *Levels, vals *Values) error
 	}
 	appendLevels(lv, Levels{N: int(n)})
 	return vals.Append(&blk, 0, blk.NumValues)
+}
+
+// decodeDirect is DecodeRows for plain or FSST variable-width values: each
+// stored value is copied or decompressed straight into vals.
+func (p *FullZipPage) decodeDirect(b []byte, lv *Levels, vals *Values) error {
+	shape := codecs.Block{Kind: codecs.KindVariable, OffsetBits: 64}
+	vals.InitShape(&shape)
+	if err := vals.checkShape(&shape); err != nil {
+		return err
+	}
+	if vals.Offsets[len(vals.Offsets)-1] != int64(len(vals.Data)) {
+		return fmt.Errorf("%w: string accumulator out of step", ErrCorrupt)
+	}
+	var raw Levels
+	mask := uint32(1)<<p.Layout.GetBitsDef() - 1
+	r := byteReader{b: b}
+	for r.off < uint64(len(b)) && r.err == nil {
+		var def uint16
+		if p.cwBytes > 0 {
+			cw := uint32(readUint(r.take(p.cwBytes), p.cwBytes))
+			if r.err != nil {
+				break
+			}
+			def = uint16(cw & mask)
+			raw.Rep = append(raw.Rep, uint16(cw>>p.Layout.GetBitsDef()))
+			raw.Def = append(raw.Def, def)
+		}
+		raw.N++
+		if def > p.Set.MaxVisibleDef {
+			continue
+		}
+		if def == 0 {
+			if err := p.appendValue(&r, vals); err != nil {
+				return err
+			}
+		}
+		vals.Offsets = append(vals.Offsets, int64(len(vals.Data)))
+		vals.N++
+	}
+	if r.err != nil {
+		return r.err
+	}
+	if !p.Set.HasLists() {
+		raw.Rep = nil
+	}
+	if p.Layout.GetBitsDef() == 0 {
+		raw.Def = nil
+	}
+	appendLevels(lv, raw)
+	return nil
+}
+
+// appendValue reads one length-prefixed value and appends its bytes.
+func (p *FullZipPage) appendValue(r *byteReader, vals *Values) error {
+	v := r.take(r.lenPrefix(p.lenBytes))
+	if r.err != nil {
+		return r.err
+	}
+	if p.fsst == nil {
+		vals.Data = append(vals.Data, v...)
+		return nil
+	}
+	var err error
+	vals.Data, err = p.fsst.Decompress(vals.Data, v)
+	return err
 }

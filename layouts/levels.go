@@ -15,6 +15,11 @@ func decodeLevels(enc *pb.CompressiveEncoding, b []byte, n uint64) ([]uint16, er
 	if err != nil {
 		return nil, err
 	}
+	return levelsOf(blk, n)
+}
+
+// levelsOf checks that a decoded block holds n u16 levels and returns them.
+func levelsOf(blk codecs.Block, n uint64) ([]uint16, error) {
 	if blk.Kind != codecs.KindFixed || blk.BitsPerValue != 16 || len(blk.FSL) > 0 {
 		return nil, fmt.Errorf("%w: levels decode to %d-bit values, want 16", ErrCorrupt, blk.BitsPerValue)
 	}
@@ -74,6 +79,22 @@ func appendLevels(dst *Levels, src Levels) {
 	dst.Rep = appendSide(dst.Rep, dst.N, src.Rep, src.N)
 	dst.Def = appendSide(dst.Def, dst.N, src.Def, src.N)
 	dst.N += src.N
+}
+
+// appendLevelsCopy is appendLevels that never shares src's memory.
+func appendLevelsCopy(dst *Levels, src Levels) {
+	if dst.N == 0 && dst.Rep == nil && dst.Def == nil {
+		*dst = Levels{N: src.N, Rep: cloneSide(src.Rep), Def: cloneSide(src.Def)}
+		return
+	}
+	appendLevels(dst, src)
+}
+
+func cloneSide(s []uint16) []uint16 {
+	if s == nil {
+		return nil
+	}
+	return append(make([]uint16, 0, len(s)), s...)
 }
 
 func appendSide(dst []uint16, dstN int, src []uint16, srcN int) []uint16 {

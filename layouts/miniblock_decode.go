@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/lancego/lancego/codecs"
+	pb "github.com/lancego/lancego/format/pb/encodings21pb"
 )
 
 // ChunkSpan is an inclusive range of chunk indices.
@@ -18,6 +19,10 @@ func (p *MiniBlockPage) ChunksForRows(from, to uint64) (ChunkSpan, error) {
 	}
 	first := p.chunkStartingRow(from)
 	last := p.chunkStartingRow(to - 1)
+	// Only the last row starting in a chunk can continue past it.
+	if c := p.Chunks[last]; to-1 != c.FirstRow+c.RowsStarting-1 {
+		return ChunkSpan{First: first, Last: last}, nil
+	}
 	for last+1 < len(p.Chunks) && p.Chunks[last].Trailer {
 		last++
 		if p.Chunks[last].RowsStarting > 0 || !p.Chunks[last].Trailer {
@@ -43,10 +48,18 @@ func (p *MiniBlockPage) chunkStartingRow(r uint64) int {
 type DecodedChunk struct {
 	Levels Levels
 	Values codecs.Block
+	// lent are the arena buffers the levels and values live in; when
+	// set, they must be copied before they outlive the chunk.
+	lent [][]byte
 }
 
 // DecodeChunk decodes one chunk's bytes (exactly Chunks[i].Size of them).
 func (p *MiniBlockPage) DecodeChunk(i int, b []byte) (DecodedChunk, error) {
+	return p.decodeChunk(i, b, nil)
+}
+
+// decodeChunk decodes chunk i, into buffers lent by arena when not nil.
+func (p *MiniBlockPage) decodeChunk(i int, b []byte, arena *ChunkArena) (DecodedChunk, error) {
 	c := p.Chunks[i]
 	if uint64(len(b)) != c.Size {
 		return DecodedChunk{}, fmt.Errorf("%w: chunk %d has %d bytes, want %d", ErrCorrupt, i, len(b), c.Size)
@@ -58,12 +71,12 @@ func (p *MiniBlockPage) DecodeChunk(i int, b []byte) (DecodedChunk, error) {
 	var out DecodedChunk
 	out.Levels.N = int(h.numLevels)
 	if h.rep != nil {
-		if out.Levels.Rep, err = decodeLevels(p.Layout.GetRepCompression(), h.rep, h.numLevels); err != nil {
+		if out.Levels.Rep, err = out.decodeLevels(arena, p.Layout.GetRepCompression(), h.rep, h.numLevels); err != nil {
 			return out, fmt.Errorf("chunk %d repetition levels: %w", i, err)
 		}
 	}
 	if h.def != nil {
-		if out.Levels.Def, err = decodeLevels(p.Layout.GetDefCompression(), h.def, h.numLevels); err != nil {
+		if out.Levels.Def, err = out.decodeLevels(arena, p.Layout.GetDefCompression(), h.def, h.numLevels); err != nil {
 			return out, fmt.Errorf("chunk %d definition levels: %w", i, err)
 		}
 	}
@@ -74,7 +87,14 @@ func (p *MiniBlockPage) DecodeChunk(i int, b []byte) (DecodedChunk, error) {
 	if p.fsst != nil {
 		enc = p.fsstInner // compressed strings; see appendValues
 	}
-	out.Values, err = codecs.DecodeMiniBlock(enc, h.bufs, c.NumValues)
+	if arena == nil {
+		out.Values, err = codecs.DecodeMiniBlock(enc, h.bufs, c.NumValues)
+	} else {
+		var kept []byte
+		s := arena.get()
+		out.Values, kept, err = codecs.DecodeMiniBlockScratch(s, enc, h.bufs, c.NumValues)
+		out.lend(arena, s, kept)
+	}
 	if err != nil {
 		return out, fmt.Errorf("chunk %d values: %w", i, err)
 	}
@@ -82,6 +102,33 @@ func (p *MiniBlockPage) DecodeChunk(i int, b []byte) (DecodedChunk, error) {
 		return out, fmt.Errorf("%w: chunk %d decoded %d values, want %d", ErrCorrupt, i, out.Values.NumValues, c.NumValues)
 	}
 	return out, nil
+}
+
+// lend records kept, the buffer a decoder filled after borrowing s from
+// the arena, as holding the chunk's data; s goes back if unused.
+func (dc *DecodedChunk) lend(arena *ChunkArena, s, kept []byte) {
+	if kept == nil {
+		arena.put(s)
+		return
+	}
+	if cap(kept) > 0 {
+		dc.lent = append(dc.lent, kept)
+	}
+}
+
+// decodeLevels decodes one side's levels, into an arena buffer when
+// arena is not nil.
+func (dc *DecodedChunk) decodeLevels(arena *ChunkArena, enc *pb.CompressiveEncoding, b []byte, n uint64) ([]uint16, error) {
+	if arena == nil {
+		return decodeLevels(enc, b, n)
+	}
+	s := arena.get()
+	blk, kept, err := codecs.DecodeBlockScratch(s, enc, b, n)
+	dc.lend(arena, s, kept)
+	if err != nil {
+		return nil, err
+	}
+	return levelsOf(blk, n)
 }
 
 type chunkHeader struct {

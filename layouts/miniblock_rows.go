@@ -2,6 +2,7 @@ package layouts
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/lancego/lancego/codecs"
 )
@@ -12,30 +13,39 @@ import (
 //
 // memo, when not nil, keeps decoded chunks across calls so that rows taken
 // one by one from the same chunk decode it once.
-func (p *MiniBlockPage) DecodeRows(span ChunkSpan, chunks [][]byte, from, to uint64, lv *Levels, vals *Values, memo ChunkMemo) error {
+func (p *MiniBlockPage) DecodeRows(span ChunkSpan, chunks [][]byte, from, to uint64, lv *Levels, vals *Values, memo *ChunkMemo) error {
 	if len(chunks) != span.Last-span.First+1 {
 		return fmt.Errorf("%w: %d chunk buffers for span %v", ErrCorrupt, len(chunks), span)
 	}
-	var all Levels
-	blocks := make([]DecodedChunk, 0, len(chunks))
+	if t := p.directWidth(); t > 0 {
+		return p.decodeDirectRows(t, span, chunks, from, to, lv, vals, memo)
+	}
+	memo.evictBefore(span.First)
+	var inline [2]DecodedChunk // most pieces touch one or two chunks
+	blocks := inline[:0]
 	for i, b := range chunks {
 		dc, err := p.decodeChunkMemo(span.First+i, b, memo)
 		if err != nil {
 			return err
 		}
 		blocks = append(blocks, dc)
-		if len(chunks) == 1 {
-			all = dc.Levels
-		} else {
-			appendLevels(&all, dc.Levels)
-		}
+	}
+	// One chunk's levels are used in place (and copied below if they live
+	// in an arena buffer); several are joined into fresh memory once.
+	all, lent := blocks[0].Levels, blocks[0].lent != nil
+	if len(blocks) > 1 {
+		all, lent = joinLevels(blocks), false
 	}
 	first := p.Chunks[span.First]
 	lo, hi, err := p.entryRange(all, first, from, to)
 	if err != nil {
 		return err
 	}
-	appendLevels(lv, sliceLevels(all, lo, hi))
+	if lent {
+		appendLevelsCopy(lv, sliceLevels(all, lo, hi))
+	} else {
+		appendLevels(lv, sliceLevels(all, lo, hi))
+	}
 	vlo := visibleBefore(all, lo, p.Set.MaxVisibleDef)
 	vhi := vlo + visibleBefore(sliceLevels(all, lo, hi), hi-lo, p.Set.MaxVisibleDef)
 	return p.appendValues(blocks, uint64(vlo), uint64(vhi), vals)
@@ -94,7 +104,7 @@ func (p *MiniBlockPage) appendValues(blocks []DecodedChunk, vlo, vhi uint64, val
 			} else if p.fsst != nil {
 				err = p.appendFSST(vals, b, lo-base, hi-base)
 			} else {
-				err = vals.Append(b, lo-base, hi-base)
+				err = vals.appendBlock(b, lo-base, hi-base, blocks[i].lent == nil)
 			}
 			if err != nil {
 				return err
@@ -112,32 +122,70 @@ func (p *MiniBlockPage) appendValues(blocks []DecodedChunk, vlo, vhi uint64, val
 	return nil
 }
 
-// ChunkMemo caches decoded chunks of one page by chunk index.
-type ChunkMemo map[int]DecodedChunk
-
-func (p *MiniBlockPage) decodeChunkMemo(i int, b []byte, memo ChunkMemo) (DecodedChunk, error) {
-	if dc, ok := memo[i]; ok {
-		return dc, nil
-	}
-	dc, err := p.DecodeChunk(i, b)
-	if err == nil && memo != nil {
-		memo[i] = dc
-	}
-	return dc, err
-}
-
-// appendFSST decompresses values [lo, hi) of a chunk of FSST strings.
+// appendFSST decompresses values [lo, hi) of a chunk of FSST strings
+// straight into vals (no intermediate block).
 func (p *MiniBlockPage) appendFSST(vals *Values, b *codecs.Block, lo, hi uint64) error {
 	if b.Kind != codecs.KindVariable || (b.OffsetBits != 32 && b.OffsetBits != 64) ||
 		hi > b.NumValues || uint64(len(b.Offsets)) < (b.NumValues+1)*uint64(b.OffsetBits/8) {
 		return fmt.Errorf("%w: fsst chunk is not a variable block", ErrCorrupt)
 	}
-	w := uint64(b.OffsetBits / 8)
-	sub := *b
-	sub.NumValues, sub.Offsets = hi-lo, b.Offsets[lo*w:(hi+1)*w]
-	out, err := p.fsst.DecompressBlock(sub)
-	if err != nil {
+	if vals.Kind == 0 {
+		vals.initFrom(b)
+	}
+	if err := vals.checkShape(b); err != nil {
 		return err
 	}
-	return vals.Append(&out, 0, out.NumValues)
+	if vals.Offsets[len(vals.Offsets)-1] != int64(len(vals.Data)) {
+		return fmt.Errorf("%w: string accumulator out of step", ErrCorrupt)
+	}
+	// Locals, not vals' fields, in the loop: no write barrier per value.
+	data, offs := vals.Data, slices.Grow(vals.Offsets, int(hi-lo))
+	defer func() { vals.Data, vals.Offsets = data, offs }()
+	for i := lo; i < hi; i++ {
+		s, e := readOffset(b.Offsets, b.OffsetBits, i), readOffset(b.Offsets, b.OffsetBits, i+1)
+		if s > e || e > uint64(len(b.Data)) {
+			return fmt.Errorf("%w: fsst value %d bytes [%d,%d) outside %d", ErrCorrupt, i, s, e, len(b.Data))
+		}
+		var err error
+		if data, err = p.fsst.Decompress(data, b.Data[s:e]); err != nil {
+			return err
+		}
+		offs = append(offs, int64(len(data)))
+	}
+	vals.N += int(hi - lo)
+	return nil
+}
+
+// joinLevels concatenates the chunks' levels into one exactly sized run.
+func joinLevels(blocks []DecodedChunk) Levels {
+	var out Levels
+	hasRep, hasDef := false, false
+	for i := range blocks {
+		l := &blocks[i].Levels
+		out.N += l.N
+		hasRep, hasDef = hasRep || l.Rep != nil, hasDef || l.Def != nil
+	}
+	if hasRep {
+		out.Rep = make([]uint16, 0, out.N)
+	}
+	if hasDef {
+		out.Def = make([]uint16, 0, out.N)
+	}
+	for i := range blocks {
+		l := &blocks[i].Levels
+		out.Rep = joinSide(out.Rep, hasRep, l.Rep, l.N)
+		out.Def = joinSide(out.Def, hasDef, l.Def, l.N)
+	}
+	return out
+}
+
+// joinSide appends one chunk's side (zeros when the chunk has none).
+func joinSide(dst []uint16, has bool, src []uint16, n int) []uint16 {
+	if !has {
+		return nil
+	}
+	if src == nil {
+		return append(dst, make([]uint16, n)...)
+	}
+	return append(dst, src...)
 }

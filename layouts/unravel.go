@@ -2,6 +2,7 @@ package layouts
 
 import (
 	"fmt"
+	mathbits "math/bits"
 )
 
 // PathNode is one layer of a leaf column's structure over a run of rows:
@@ -76,6 +77,14 @@ func Unravel(set LayerSet, lv Levels) (*PathNode, error) {
 	if err := lv.check(set); err != nil {
 		return nil, err
 	}
+	if isOneList(set) {
+		return unravelOneList(set, lv), nil
+	}
+	return unravelLayers(set, lv)
+}
+
+// unravelLayers is the general walk of Unravel, one layer at a time.
+func unravelLayers(set LayerSet, lv Levels) (*PathNode, error) {
 	var slots []int32 // entry index of each slot; nil means slot i = entry i
 	if set.HasLists() {
 		slots = rowStarts(lv.Rep, set.MaxRep)
@@ -134,6 +143,10 @@ func itemValidity(node *PathNode, layer RepDefLayer, lv Levels, slots []int32, m
 	if lv.Def == nil || layer.Before >= maxDef {
 		return
 	}
+	if slots == nil {
+		node.Validity, node.NullCount = defBitmap(lv.Def[:node.Len], layer.Before)
+		return
+	}
 	bm := newBitmap(node.Len)
 	nulls := 0
 	for i := 0; i < node.Len; i++ {
@@ -181,4 +194,33 @@ func listLayer(node *PathNode, layer RepDefLayer, lv Levels, slots []int32) []in
 		node.Validity, node.NullCount = bm, nulls
 	}
 	return child
+}
+
+// defBitmap returns the bitmap of entries whose def level is at most
+// before, and the count of the others; nil when there are none.
+func defBitmap(def []uint16, before uint16) ([]byte, int) {
+	bm := newBitmap(len(def))
+	valid := 0
+	full := len(def) &^ 7
+	for i := 0; i < full; i += 8 {
+		d := def[i : i+8 : i+8]
+		var b byte
+		for j, x := range d {
+			if x <= before {
+				b |= 1 << j
+			}
+		}
+		bm[i>>3] = b
+		valid += mathbits.OnesCount8(b)
+	}
+	for i := full; i < len(def); i++ {
+		if def[i] <= before {
+			setBit(bm, i)
+			valid++
+		}
+	}
+	if valid == len(def) {
+		return nil, 0
+	}
+	return bm, len(def) - valid
 }

@@ -62,8 +62,14 @@ func (v *Values) initFrom(b *codecs.Block) {
 	}
 }
 
-// Append adds values [from, to) of b.
+// Append adds values [from, to) of b. The accumulator may keep referring
+// to b's memory instead of copying it.
 func (v *Values) Append(b *codecs.Block, from, to uint64) error {
+	return v.appendBlock(b, from, to, true)
+}
+
+// appendBlock is Append; alias says whether v may refer to b's memory.
+func (v *Values) appendBlock(b *codecs.Block, from, to uint64, alias bool) error {
 	if from > to || to > b.NumValues {
 		return fmt.Errorf("%w: value range [%d,%d) of a block of %d", ErrCorrupt, from, to, b.NumValues)
 	}
@@ -76,12 +82,12 @@ func (v *Values) Append(b *codecs.Block, from, to uint64) error {
 	var err error
 	switch b.Kind {
 	case codecs.KindFixed:
-		err = v.appendFixed(b, from, to)
+		err = v.appendFixed(b, from, to, alias)
 	case codecs.KindVariable:
 		err = v.appendVariable(b, from, to)
 	case codecs.KindStruct:
 		for i := range b.Children {
-			if err = v.Children[i].Append(&b.Children[i], from, to); err != nil {
+			if err = v.Children[i].appendBlock(&b.Children[i], from, to, alias); err != nil {
 				return err
 			}
 		}
@@ -107,7 +113,7 @@ func (v *Values) checkShape(b *codecs.Block) error {
 	return nil
 }
 
-func (v *Values) appendFixed(b *codecs.Block, from, to uint64) error {
+func (v *Values) appendFixed(b *codecs.Block, from, to uint64, alias bool) error {
 	per := v.itemsPerValue()
 	items := uint64(v.N) * per
 	if err := v.appendFSLValidity(b, from, to); err != nil {
@@ -126,7 +132,7 @@ func (v *Values) appendFixed(b *codecs.Block, from, to uint64) error {
 	if v.Bits%8 != 0 || hi > uint64(len(b.Data)) {
 		return fmt.Errorf("%w: %d-bit values: need %d bytes, block has %d", ErrCorrupt, v.Bits, hi, len(b.Data))
 	}
-	if v.Data == nil && from == 0 {
+	if v.Data == nil && from == 0 && alias {
 		v.Data = b.Data[:hi:hi] // zero copy for the first block
 		return nil
 	}
@@ -342,7 +348,7 @@ func (v *Values) reserve(n uint64) {
 	if cap(v.Data) >= need {
 		return
 	}
-	grown := make([]byte, len(v.Data), need)
+	grown := make([]byte, len(v.Data), max(need, 2*cap(v.Data))) // geometric: callers reserve per piece
 	copy(grown, v.Data)
 	v.Data = grown
 }

@@ -1,0 +1,99 @@
+package layouts
+
+// ChunkArena lends reusable buffers to the chunk decoders of one read, so
+// that decoding thousands of chunks does not allocate (and zero, and later
+// collect) a fresh buffer per chunk. It is not safe for concurrent use:
+// each goroutine reading a leaf owns one.
+type ChunkArena struct {
+	free [][]byte
+}
+
+// maxArenaBuffer bounds the buffers an arena keeps (a chunk decodes to at
+// most a few hundred KiB; anything larger is left to the GC).
+const maxArenaBuffer = 4 << 20
+
+// maxArenaFree bounds how many free buffers an arena keeps.
+const maxArenaFree = 64
+
+func (a *ChunkArena) get() []byte {
+	if a == nil || len(a.free) == 0 {
+		return nil
+	}
+	b := a.free[len(a.free)-1]
+	a.free = a.free[:len(a.free)-1]
+	return b[:0]
+}
+
+func (a *ChunkArena) put(b []byte) {
+	if a == nil || cap(b) == 0 || cap(b) > maxArenaBuffer || len(a.free) >= maxArenaFree {
+		return
+	}
+	a.free = append(a.free, b[:0])
+}
+
+// ChunkMemo keeps the decoded chunks of one page during one read, so rows
+// read one by one from the same chunk decode it once.
+//
+// With an arena, chunks decode into lent buffers and the memo assumes rows
+// are requested in ascending order: a call for chunks starting at index i
+// returns the buffers of every chunk before i to the arena. Rows asked out
+// of order are still decoded correctly (a chunk may then decode twice).
+// Everything decoded from lent buffers is copied when appended to a
+// read's levels and values, so no result aliases an arena buffer.
+type ChunkMemo struct {
+	chunks map[int]DecodedChunk
+	arena  *ChunkArena
+}
+
+// NewChunkMemo returns an empty memo that borrows from arena (nil: decode
+// into fresh memory and keep every chunk until the read ends).
+func NewChunkMemo(arena *ChunkArena) *ChunkMemo {
+	return &ChunkMemo{chunks: map[int]DecodedChunk{}, arena: arena}
+}
+
+// Release returns every lent buffer the memo holds to its arena.
+func (m *ChunkMemo) Release() {
+	if m == nil {
+		return
+	}
+	for i, dc := range m.chunks {
+		m.arena.putChunk(dc)
+		delete(m.chunks, i)
+	}
+}
+
+// evictBefore returns the buffers of chunks before index first.
+func (m *ChunkMemo) evictBefore(first int) {
+	if m == nil || m.arena == nil {
+		return
+	}
+	for i, dc := range m.chunks {
+		if i < first {
+			m.arena.putChunk(dc)
+			delete(m.chunks, i)
+		}
+	}
+}
+
+func (a *ChunkArena) putChunk(dc DecodedChunk) {
+	for _, b := range dc.lent {
+		a.put(b)
+	}
+}
+
+// decodeChunkMemo returns chunk i decoded, from the memo when it has it.
+func (p *MiniBlockPage) decodeChunkMemo(i int, b []byte, memo *ChunkMemo) (DecodedChunk, error) {
+	if memo == nil {
+		return p.DecodeChunk(i, b)
+	}
+	if dc, ok := memo.chunks[i]; ok {
+		return dc, nil
+	}
+	dc, err := p.decodeChunk(i, b, memo.arena)
+	if err == nil {
+		memo.chunks[i] = dc
+	} else {
+		memo.arena.putChunk(dc)
+	}
+	return dc, err
+}
