@@ -141,6 +141,11 @@ func (p *MiniBlockPage) appendFSST(vals *Values, b *codecs.Block, lo, hi uint64)
 	// Locals, not vals' fields, in the loop: no write barrier per value.
 	data, offs := vals.Data, slices.Grow(vals.Offsets, int(hi-lo))
 	defer func() { vals.Data, vals.Offsets = data, offs }()
+	// Reserve once for the whole range (symbols average ~3 bytes a code)
+	// rather than let each value's decompression grow the buffer.
+	if s, e := readOffset(b.Offsets, b.OffsetBits, lo), readOffset(b.Offsets, b.OffsetBits, hi); s <= e && e <= uint64(len(b.Data)) {
+		data = slices.Grow(data, int(e-s)*3+64)
+	}
 	for i := lo; i < hi; i++ {
 		s, e := readOffset(b.Offsets, b.OffsetBits, i), readOffset(b.Offsets, b.OffsetBits, i+1)
 		if s > e || e > uint64(len(b.Data)) {
