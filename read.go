@@ -28,9 +28,11 @@ type piece struct {
 // pieces splits row ranges (in the order given) along page boundaries.
 func (f *File) pieces(ctx context.Context, leaf *layouts.Field, ranges []rowRange, sc *scanCache) ([]piece, error) {
 	pages := f.meta.Columns[leaf.Column].GetPages()
-	starts := make([]uint64, len(pages)+1)
-	for i, p := range pages {
-		starts[i+1] = starts[i] + p.GetLength()
+	starts := f.pageStarts(leaf.Column)
+	if sc == nil {
+		if err := f.warmPages(ctx, leaf, ranges, starts); err != nil {
+			return nil, err
+		}
 	}
 	var out []piece
 	seen := pageLookups{}

@@ -33,5 +33,8 @@ func (f *File) Take(ctx context.Context, rows []uint64, columns []string) (arrow
 		}
 		ranges = append(ranges, rowRange{r, r + 1})
 	}
+	if err := f.warmForTake(ctx, cols, ranges); err != nil {
+		return nil, err
+	}
 	return f.readBatch(ctx, cols, schema, ranges, nil)
 }

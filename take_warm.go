@@ -1,0 +1,150 @@
+package lance
+
+import (
+	"context"
+	"sort"
+	"sync"
+
+	"github.com/lancego/lancego/layouts"
+	"github.com/lancego/lancego/searchcache"
+)
+
+// eagerInitBytes bounds what a take spends initializing all of a
+// column's pages at once: when the column's uninitialized pages cost at
+// most this much to initialize, the first take that touches the column
+// initializes every page, in the same concurrent round as the pages it
+// needs, so later takes anywhere in the column need only data requests.
+const eagerInitBytes = 1 << 20
+
+// pageJob is one page to initialize.
+type pageJob struct {
+	leaf  *layouts.Field
+	index int
+}
+
+// warmForTake initializes, in one concurrent round, the uninitialized
+// pages a take of ranges touches in the leaves of cols, plus every other
+// page of a column when that is cheap (eagerInitBytes). Without it a take
+// would initialize its pages one after another: a round trip each on an
+// object store.
+func (f *File) warmForTake(ctx context.Context, cols []int, ranges []rowRange) error {
+	var jobs []pageJob
+	for _, c := range cols {
+		for _, leaf := range f.leaves[c] {
+			starts := f.pageStarts(leaf.Column)
+			need := f.uncachedPages(leaf.Column, pagesOf(ranges, starts))
+			if len(need) == 0 {
+				continue
+			}
+			if all := f.uncachedPages(leaf.Column, allPages(len(starts)-1)); f.initCost(leaf.Column, all) <= eagerInitBytes {
+				need = all
+			}
+			for _, i := range need {
+				jobs = append(jobs, pageJob{leaf, i})
+			}
+		}
+	}
+	return f.initPages(ctx, jobs)
+}
+
+// warmPages initializes concurrently the uninitialized pages of leaf that
+// ranges touch (reads outside a scan: takes and filtered scans).
+func (f *File) warmPages(ctx context.Context, leaf *layouts.Field, ranges []rowRange, starts []uint64) error {
+	var jobs []pageJob
+	for _, i := range f.uncachedPages(leaf.Column, pagesOf(ranges, starts)) {
+		jobs = append(jobs, pageJob{leaf, i})
+	}
+	return f.initPages(ctx, jobs)
+}
+
+// initPages initializes pages concurrently (at most maxFieldReaders at a
+// time) and returns the first error.
+func (f *File) initPages(ctx context.Context, jobs []pageJob) error {
+	if len(jobs) <= 1 {
+		for _, j := range jobs {
+			if _, err := f.page(ctx, j.leaf.Column, j.index, leafType(j.leaf)); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	errs := make([]error, len(jobs))
+	sem := make(chan struct{}, maxFieldReaders)
+	var wg sync.WaitGroup
+	for k, j := range jobs {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			_, errs[k] = f.page(ctx, j.leaf.Column, j.index, leafType(j.leaf))
+		}()
+	}
+	wg.Wait()
+	return firstError(errs)
+}
+
+// pageStarts returns the first row of each page of col and the row count.
+func (f *File) pageStarts(col int) []uint64 {
+	pages := f.meta.Columns[col].GetPages()
+	starts := make([]uint64, len(pages)+1)
+	for i, p := range pages {
+		starts[i+1] = starts[i] + p.GetLength()
+	}
+	return starts
+}
+
+// pagesOf returns the distinct pages (by row starts) that ranges touch.
+func pagesOf(ranges []rowRange, starts []uint64) []int {
+	seen := map[int]bool{}
+	var out []int
+	for _, r := range ranges {
+		first := sort.Search(len(starts)-1, func(i int) bool { return starts[i+1] > r.from })
+		for i := first; i < len(starts)-1 && starts[i] < r.to; i++ {
+			if !seen[i] {
+				seen[i] = true
+				out = append(out, i)
+			}
+		}
+	}
+	return out
+}
+
+func allPages(n int) []int {
+	out := make([]int, n)
+	for i := range out {
+		out[i] = i
+	}
+	return out
+}
+
+// uncachedPages returns the pages of col not in the search cache.
+func (f *File) uncachedPages(col int, pages []int) []int {
+	var out []int
+	for _, i := range pages {
+		if _, ok := f.cache.Get(searchcache.Key{File: f.src.Key(), Column: col, Page: i, Kind: "page"}); !ok {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// initCost estimates the bytes initializing pages of col reads: a small
+// page whole, else its buffers other than the largest (the data).
+func (f *File) initCost(col int, pages []int) uint64 {
+	var n uint64
+	meta := f.meta.Columns[col].GetPages()
+	for _, i := range pages {
+		sizes := meta[i].GetBufferSizes()
+		var sum, largest uint64
+		for _, s := range sizes {
+			sum += s
+			largest = max(largest, s)
+		}
+		if sum <= uint64(f.cfg.smallPage) {
+			n += sum
+		} else {
+			n += sum - largest
+		}
+	}
+	return n
+}
