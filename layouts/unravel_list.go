@@ -6,8 +6,10 @@ package layouts
 // per-layer slot arrays of the general walk. lv has passed check.
 func unravelOneList(set LayerSet, lv Levels) *PathNode {
 	list, item := set.Layers[0], set.Layers[1]
+	n := lv.N
+	rep := lv.Rep[:n]
 	rows := 0
-	for _, r := range lv.Rep {
+	for _, r := range rep {
 		if r == 1 {
 			rows++
 		}
@@ -15,22 +17,33 @@ func unravelOneList(set LayerSet, lv Levels) *PathNode {
 	top := &PathNode{Kind: LayerList, Len: rows, Offsets: make([]int64, rows+1)}
 	leaf := &PathNode{Kind: LayerItem}
 	top.Child = leaf
-	itemBits := lv.Def != nil && item.Before < set.MaxDef
+	offs := top.Offsets[:rows+1]
+	if lv.Def == nil { // every row is a valid list and every entry an item
+		row := 0
+		for i, r := range rep {
+			if r == 1 {
+				offs[row] = int64(i)
+				row++
+			}
+		}
+		offs[rows], leaf.Len = int64(n), n
+		return top
+	}
+	def := lv.Def[:n]
+	itemBits := item.Before < set.MaxDef
 	var listBM, itemBM []byte
 	if itemBits {
-		itemBM = newBitmapSet(lv.N)
+		itemBM = newBitmapSet(n)
 	}
-	row, items := -1, 0
+	row, items := 0, 0
 	open := false // the current row holds items (not null or empty)
-	for i := 0; i < lv.N; i++ {
-		d := uint16(0)
-		if lv.Def != nil {
-			d = lv.Def[i]
-		}
-		if lv.Rep[i] == 1 {
-			if row >= 0 {
-				top.Offsets[row+1] = int64(items)
+	for i, r := range rep {
+		d := def[i]
+		if r == 1 {
+			if row >= rows {
+				break // unreachable: rows counts these entries
 			}
+			offs[row] = int64(items)
 			row++
 			open = d <= list.Before
 			if !open {
@@ -38,7 +51,7 @@ func unravelOneList(set LayerSet, lv Levels) *PathNode {
 					if listBM == nil {
 						listBM = newBitmapSet(rows)
 					}
-					clearBit(listBM, row)
+					clearBit(listBM, row-1)
 					top.NullCount++
 				}
 				continue
@@ -52,9 +65,7 @@ func unravelOneList(set LayerSet, lv Levels) *PathNode {
 		}
 		items++
 	}
-	if row >= 0 {
-		top.Offsets[row+1] = int64(items)
-	}
+	offs[rows] = int64(items)
 	leaf.Len = items
 	if top.NullCount > 0 {
 		top.Validity = listBM
