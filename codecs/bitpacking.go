@@ -20,27 +20,36 @@ func DecodeInlineBitpacking(dst, src []byte, t int, numValues uint64) ([]byte, e
 	if chunks > uint64(len(src))/wb {
 		return dst, fmt.Errorf("%w: inline bitpacking: %d values need at least %d chunk headers, buffer has %d bytes", ErrCorrupt, numValues, chunks, len(src))
 	}
-	dst = growCap(dst, int(numValues*wb)+FastLanesBlockValues*int(wb))
-	pos := 0
+	// Grow dst once to its final size and unpack every chunk in place; a
+	// partial last chunk goes through a scratch block (unpackTail).
+	start := len(dst)
+	dst = extend(dst, int(numValues*wb))
+	out := dst[start:]
+	blockOut := FastLanesBlockValues * int(wb)
+	pos, done := 0, 0
 	for left := numValues; left > 0; {
 		if len(src)-pos < int(wb) {
-			return dst, fmt.Errorf("%w: inline bitpacking: buffer ends before chunk header (%d values left)", ErrCorrupt, left)
+			return dst[:start+done], fmt.Errorf("%w: inline bitpacking: buffer ends before chunk header (%d values left)", ErrCorrupt, left)
 		}
 		w := readUint(src[pos:], 0, t)
 		if w > uint64(t) {
-			return dst, fmt.Errorf("%w: inline bitpacking: width %d > %d", ErrCorrupt, w, t)
+			return dst[:start+done], fmt.Errorf("%w: inline bitpacking: width %d > %d", ErrCorrupt, w, t)
 		}
 		pos += int(wb)
 		need := FastLanesPackedBytes(int(w))
 		if need > len(src)-pos {
-			return dst, fmt.Errorf("%w: inline bitpacking: chunk of width %d needs %d bytes, %d left", ErrCorrupt, w, need, len(src)-pos)
+			return dst[:start+done], fmt.Errorf("%w: inline bitpacking: chunk of width %d needs %d bytes, %d left", ErrCorrupt, w, need, len(src)-pos)
 		}
-		start := len(dst)
-		dst, _ = UnpackFastLanes(dst, src[pos:pos+need], t, int(w))
+		if left >= FastLanesBlockValues {
+			fastUnpackBlock(out[done:done+blockOut], src[pos:pos+need], t, int(w))
+			done += blockOut
+			left -= FastLanesBlockValues
+		} else {
+			unpackTail(out[done:], src[pos:pos+need], t, int(w))
+			done = len(out)
+			left = 0
+		}
 		pos += need
-		n := min(left, FastLanesBlockValues)
-		dst = dst[:start+int(n*wb)]
-		left -= n
 	}
 	if pos != len(src) {
 		return dst, fmt.Errorf("%w: inline bitpacking: %d trailing bytes after %d values", ErrCorrupt, len(src)-pos, numValues)
@@ -71,20 +80,21 @@ func DecodeOutOfLineBitpacking(dst, src []byte, t, w int, numValues uint64) ([]b
 	if !rawTail && uint64(len(src)) != packedLen {
 		return dst, fmt.Errorf("%w: out-of-line bitpacking: buffer of %d bytes fits neither packed (%d) nor raw tail (%d) for %d values", ErrCorrupt, len(src), packedLen, fullBytes+tail*wb, numValues)
 	}
-	dst = growCap(dst, int(numValues*wb)+FastLanesBlockValues*int(wb))
-	bb := int(blockBytes)
-	for b := 0; b < int(full); b++ {
-		dst, _ = UnpackFastLanes(dst, src[b*bb:], t, w)
-	}
-	if tail == 0 {
-		return dst, nil
-	}
-	if rawTail {
-		return append(dst, src[fullBytes:]...), nil
-	}
 	start := len(dst)
-	dst, _ = UnpackFastLanes(dst, src[fullBytes:], t, w)
-	return dst[:start+int(tail*wb)], nil
+	dst = extend(dst, int(numValues*wb))
+	out := dst[start:]
+	bb, blockOut := int(blockBytes), FastLanesBlockValues*int(wb)
+	for b := 0; b < int(full); b++ {
+		fastUnpackBlock(out[b*blockOut:], src[b*bb:], t, w)
+	}
+	switch {
+	case tail == 0:
+	case rawTail:
+		copy(out[int(full)*blockOut:], src[fullBytes:])
+	default:
+		unpackTail(out[int(full)*blockOut:], src[fullBytes:], t, w)
+	}
+	return dst, nil
 }
 
 // EncodeInlineBitpacking encodes numValues t-bit LE values from src as
@@ -98,15 +108,18 @@ func EncodeInlineBitpacking(dst, src []byte, t int, numValues uint64) ([]byte, e
 	if uint64(len(src))/uint64(wb) < numValues {
 		return dst, fmt.Errorf("%w: inline bitpacking: %d values need %d bytes, have %d", ErrCorrupt, numValues, numValues*uint64(wb), len(src))
 	}
-	var block [FastLanesBlockValues * 8]byte
 	for start := uint64(0); start < numValues; start += FastLanesBlockValues {
 		n := min(numValues-start, FastLanesBlockValues)
 		chunk := src[start*uint64(wb) : (start+n)*uint64(wb)]
 		w := maxBitLen(chunk, t)
-		clear(block[:])
-		copy(block[:], chunk)
 		dst = appendUint(dst, uint64(w), t)
-		dst, _ = PackFastLanes(dst, block[:FastLanesBlockValues*wb], t, w)
+		if n < FastLanesBlockValues {
+			// The last chunk is packed zero-padded.
+			var block [FastLanesBlockValues * 8]byte
+			copy(block[:], chunk)
+			chunk = block[:FastLanesBlockValues*wb]
+		}
+		dst, _ = PackFastLanes(dst, chunk, t, w)
 	}
 	return dst, nil
 }
@@ -138,11 +151,28 @@ func EncodeOutOfLineBitpacking(dst, src []byte, t, w int, numValues uint64) ([]b
 	return append(dst, rest...), nil
 }
 
-// maxBitLen is the bit length of the largest t-bit value in src.
+// maxBitLen is the bit length of the largest t-bit value in src: the values
+// are or-ed eight bytes at a time and the lanes of the result folded.
 func maxBitLen(src []byte, t int) int {
+	src = src[:len(src)/(t/8)*(t/8)]
 	var acc uint64
-	for i := 0; i < len(src)/(t/8); i++ {
-		acc |= readUint(src, i, t)
+	i := 0
+	for ; i+8 <= len(src); i += 8 {
+		acc |= binary.LittleEndian.Uint64(src[i:])
+	}
+	var tail [8]byte
+	copy(tail[:], src[i:])
+	acc |= binary.LittleEndian.Uint64(tail[:])
+	switch t {
+	case 8:
+		acc |= acc >> 32
+		acc |= acc >> 16
+		acc = (acc | acc>>8) & 0xFF
+	case 16:
+		acc |= acc >> 32
+		acc = (acc | acc>>16) & 0xFFFF
+	case 32:
+		acc = (acc | acc>>32) & 0xFFFFFFFF
 	}
 	return bits.Len64(acc)
 }

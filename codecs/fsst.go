@@ -26,6 +26,9 @@ type FSSTTable struct {
 	Symbols [255]uint64
 	// Lens holds the length (1..8) of each symbol.
 	Lens [255]uint8
+	// dec is the table laid out for block decoding, built by
+	// ParseFSSTTable (nil for tables built by hand: built per call).
+	dec *fsstDecoder
 }
 
 // ParseFSSTTable parses a 2312-byte FSST symbol table: u64 info word (magic,
@@ -51,6 +54,9 @@ func ParseFSSTTable(tab []byte) (*FSSTTable, error) {
 		}
 		t.Lens[i] = l
 		t.Symbols[i] = binary.LittleEndian.Uint64(tab[8+8*i:])
+	}
+	if d := new(fsstDecoder); newFSSTDecoder(t, d) {
+		t.dec = d
 	}
 	return t, nil
 }
@@ -96,6 +102,53 @@ func (t *FSSTTable) DecompressBlock(in Block) (Block, error) {
 	if err := checkVariable("fsst", in); err != nil {
 		return Block{}, err
 	}
+	if !t.Compressed {
+		return copyBlockVerbatim(in), nil
+	}
+	if d := t.decoder(); d != nil {
+		_, out, err := decompressBlockAppend(d, nil, in)
+		return out, err
+	}
+	return t.decompressBlockGeneric(in)
+}
+
+// AppendBlock FSST-decompresses every value of the variable block in and
+// appends the bytes to dst. It returns the grown dst and a variable block
+// over the appended bytes (Data aliases dst; offsets, of in's width, start
+// at 0). Checks and errors are DecompressBlock's.
+func (t *FSSTTable) AppendBlock(dst []byte, in Block) ([]byte, Block, error) {
+	if err := checkVariable("fsst", in); err != nil {
+		return dst, Block{}, err
+	}
+	if d := t.decoder(); t.Compressed && d != nil {
+		return decompressBlockAppend(d, dst, in)
+	}
+	out, err := t.DecompressBlock(in)
+	if err != nil {
+		return dst, Block{}, err
+	}
+	base := len(dst)
+	dst = append(dst, out.Data...)
+	out.Data = dst[base:]
+	return dst, out, nil
+}
+
+// decoder returns the decoding layout of t, or nil when its symbols do not
+// allow the fast path.
+func (t *FSSTTable) decoder() *fsstDecoder {
+	if t.dec != nil {
+		return t.dec
+	}
+	d := new(fsstDecoder)
+	if newFSSTDecoder(t, d) {
+		return d
+	}
+	return nil
+}
+
+// decompressBlockGeneric decompresses a validated block value by value with
+// Decompress (for hand-built tables with symbol lengths outside 1..8).
+func (t *FSSTTable) decompressBlockGeneric(in Block) (Block, error) {
 	out := Block{Kind: KindVariable, NumValues: in.NumValues, OffsetBits: in.OffsetBits}
 	out.Offsets = make([]byte, 0, len(in.Offsets))
 	out.Offsets = appendUint(out.Offsets, 0, in.OffsetBits)
@@ -110,7 +163,7 @@ func (t *FSSTTable) DecompressBlock(in Block) (Block, error) {
 		if data, err = t.Decompress(data, v); err != nil {
 			return Block{}, err
 		}
-		if in.OffsetBits == 32 && len(data) > 0xFFFFFFFF {
+		if in.OffsetBits == 32 && uint64(len(data)) > 0xFFFFFFFF {
 			return Block{}, fmt.Errorf("%w: fsst: decompressed data overflows 32-bit offsets", ErrCorrupt)
 		}
 		out.Offsets = appendUint(out.Offsets, uint64(len(data)), in.OffsetBits)
