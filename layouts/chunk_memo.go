@@ -1,5 +1,7 @@
 package layouts
 
+import "fmt"
+
 // ChunkArena lends reusable buffers to the chunk decoders of one read, so
 // that decoding thousands of chunks does not allocate (and zero, and later
 // collect) a fresh buffer per chunk. It is not safe for concurrent use:
@@ -43,6 +45,8 @@ func (a *ChunkArena) put(b []byte) {
 type ChunkMemo struct {
 	chunks map[int]DecodedChunk
 	arena  *ChunkArena
+	// indexes holds row indexes of list chunks (see chunkIndex).
+	indexes map[int]*chunkIndex
 }
 
 // NewChunkMemo returns an empty memo that borrows from arena (nil: decode
@@ -60,6 +64,7 @@ func (m *ChunkMemo) Release() {
 		m.arena.putChunk(dc)
 		delete(m.chunks, i)
 	}
+	clear(m.indexes)
 }
 
 // evictBefore returns the buffers of chunks before index first.
@@ -71,8 +76,53 @@ func (m *ChunkMemo) evictBefore(first int) {
 		if i < first {
 			m.arena.putChunk(dc)
 			delete(m.chunks, i)
+			delete(m.indexes, i)
 		}
 	}
+}
+
+// chunkIndex locates rows in one list chunk's levels: rows[k] is the entry
+// where the chunk's k-th row start is, vis[e] the number of visible values
+// in entries [0, e).
+type chunkIndex struct {
+	rows []int32
+	vis  []int32
+}
+
+// index returns chunk i's index over its levels lv, building it once.
+func (m *ChunkMemo) index(i int, lv Levels, set LayerSet) *chunkIndex {
+	if ix, ok := m.indexes[i]; ok {
+		return ix
+	}
+	ix := &chunkIndex{vis: make([]int32, lv.N+1)}
+	for e := 0; e < lv.N; e++ {
+		if lv.Rep != nil && lv.Rep[e] == set.MaxRep {
+			ix.rows = append(ix.rows, int32(e))
+		}
+		v := ix.vis[e]
+		if lv.Def == nil || lv.Def[e] <= set.MaxVisibleDef {
+			v++
+		}
+		ix.vis[e+1] = v
+	}
+	if m.indexes == nil {
+		m.indexes = map[int]*chunkIndex{}
+	}
+	m.indexes[i] = ix
+	return ix
+}
+
+// locate returns the entries and visible values of n rows starting at
+// the chunk's row want (entryRange's and visibleBefore's answers).
+func (ix *chunkIndex) locate(want, n uint64, entries int) (lo, hi, vlo, vhi int, err error) {
+	if want >= uint64(len(ix.rows)) {
+		return 0, 0, 0, 0, fmt.Errorf("%w: row %d not found in its chunk", ErrCorrupt, want)
+	}
+	lo, hi = int(ix.rows[want]), entries
+	if want+n < uint64(len(ix.rows)) {
+		hi = int(ix.rows[want+n])
+	}
+	return lo, hi, int(ix.vis[lo]), int(ix.vis[hi]), nil
 }
 
 func (a *ChunkArena) putChunk(dc DecodedChunk) {

@@ -36,8 +36,7 @@ func (p *MiniBlockPage) DecodeRows(span ChunkSpan, chunks [][]byte, from, to uin
 	if len(blocks) > 1 {
 		all, lent = joinLevels(blocks), false
 	}
-	first := p.Chunks[span.First]
-	lo, hi, err := p.entryRange(all, first, from, to)
+	lo, hi, vlo, vhi, err := p.locateRows(span, all, len(blocks) == 1, from, to, memo)
 	if err != nil {
 		return err
 	}
@@ -46,9 +45,31 @@ func (p *MiniBlockPage) DecodeRows(span ChunkSpan, chunks [][]byte, from, to uin
 	} else {
 		appendLevels(lv, sliceLevels(all, lo, hi))
 	}
-	vlo := visibleBefore(all, lo, p.Set.MaxVisibleDef)
-	vhi := vlo + visibleBefore(sliceLevels(all, lo, hi), hi-lo, p.Set.MaxVisibleDef)
 	return p.appendValues(blocks, uint64(vlo), uint64(vhi), vals)
+}
+
+// locateRows returns the level entries [lo, hi) of rows [from, to) in all
+// (the levels of span's chunks) and the visible values [vlo, vhi) they
+// hold. Without lists every entry is a row and carries a value (levels
+// above the maximum are rejected when unraveled). With lists, a single
+// memoized chunk's row starts and visible-value counts are indexed once,
+// so rows taken one by one do not rescan the chunk each time.
+func (p *MiniBlockPage) locateRows(span ChunkSpan, all Levels, single bool, from, to uint64, memo *ChunkMemo) (lo, hi, vlo, vhi int, err error) {
+	first := p.Chunks[span.First]
+	if !p.Set.HasLists() {
+		lo, hi, err = p.entryRange(all, first, from, to)
+		return lo, hi, lo, hi, err
+	}
+	if single && memo != nil {
+		ix := memo.index(span.First, all, p.Set)
+		return ix.locate(from-first.FirstRow, to-from, all.N)
+	}
+	if lo, hi, err = p.entryRange(all, first, from, to); err != nil {
+		return 0, 0, 0, 0, err
+	}
+	vlo = visibleBefore(all, lo, p.Set.MaxVisibleDef)
+	vhi = vlo + visibleBefore(sliceLevels(all, lo, hi), hi-lo, p.Set.MaxVisibleDef)
+	return lo, hi, vlo, vhi, nil
 }
 
 // entryRange finds the level entries of rows [from, to) in the levels of a
