@@ -6,8 +6,6 @@ import (
 	"sort"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/lancego/lancego/format/pb/file2pb"
 	"github.com/lancego/lancego/format/pb/filepb"
@@ -23,7 +21,7 @@ type Writer struct {
 	fields  []*filepb.Field
 	tops    [][]*wleaf // physical columns of each top-level field
 	sink    *sink
-	mem     memory.Allocator
+	pools   *writerPools    // reusable encoding temporaries (nil once done)
 	pending [][]arrow.Array // buffered input per top-level field
 	pendLen []int64         // buffered bytes per top-level field
 	written []uint64        // rows already paged per top-level field
@@ -73,7 +71,7 @@ func Create(ctx context.Context, url string, schema *arrow.Schema, opts ...Write
 		return nil, fmt.Errorf("lance: create %s: %w", url, err)
 	}
 	n := len(schema.Fields())
-	w := &Writer{cfg: cfg, schema: schema, fields: fields, tops: tops, sink: s, mem: memory.DefaultAllocator,
+	w := &Writer{cfg: cfg, schema: schema, fields: fields, tops: tops, sink: s, pools: &writerPools{},
 		pending: make([][]arrow.Array, n), pendLen: make([]int64, n), written: make([]uint64, n),
 		meta: map[string]string{}, stats: WriteStats{Encodings: map[string]int{}}, zones: zones}
 	for _, leaves := range tops {
@@ -106,16 +104,18 @@ func (w *Writer) Write(ctx context.Context, rec arrow.RecordBatch) error {
 		w.Abort()
 		return err
 	}
+	var full []int
 	for i, col := range rec.Columns() {
 		col.Retain()
 		w.pending[i] = append(w.pending[i], col)
 		w.pendLen[i] += arraySize(col)
 		if w.pendLen[i] >= w.cfg.pageBudget {
-			if err := w.flushTop(ctx, i); err != nil {
-				w.Abort()
-				return err
-			}
+			full = append(full, i)
 		}
+	}
+	if err := w.flushTops(ctx, full); err != nil {
+		w.Abort()
+		return err
 	}
 	w.rows += uint64(rec.NumRows())
 	return nil
@@ -188,7 +188,7 @@ func (w *Writer) Abort() {
 	w.sink.abort()
 }
 
-// release drops buffered arrays.
+// release drops buffered arrays and the pooled temporaries.
 func (w *Writer) release() {
 	for i, arrs := range w.pending {
 		for _, a := range arrs {
@@ -196,6 +196,13 @@ func (w *Writer) release() {
 		}
 		w.pending[i] = nil
 	}
+	w.dropPools()
+}
+
+// dropPools lets go of the pooled temporaries (no flush is under way).
+func (w *Writer) dropPools() {
+	w.pools.clear()
+	w.pools = nil
 }
 
 // Close writes the remaining pages, the schema, column metadata, offset
@@ -210,15 +217,18 @@ func (w *Writer) Close(ctx context.Context) error {
 		return err
 	}
 	w.done = true
+	w.dropPools()
 	return nil
 }
 
 // finish flushes every column and writes the metadata region.
 func (w *Writer) finish(ctx context.Context) error {
-	for i := range w.pending {
-		if err := w.flushTop(ctx, i); err != nil {
-			return err
-		}
+	all := make([]int, len(w.pending))
+	for i := range all {
+		all[i] = i
+	}
+	if err := w.flushTops(ctx, all); err != nil {
+		return err
 	}
 	if err := ctx.Err(); err != nil {
 		return err
@@ -242,46 +252,6 @@ func (w *Writer) finish(ctx context.Context) error {
 	return w.sink.commit()
 }
 
-// flushTop encodes and writes the buffered rows of top-level field i.
-func (w *Writer) flushTop(ctx context.Context, i int) error {
-	arrs := w.pending[i]
-	if len(arrs) == 0 {
-		return nil
-	}
-	w.pending[i], w.pendLen[i] = nil, 0
-	defer func() {
-		for _, a := range arrs {
-			a.Release()
-		}
-	}()
-	col := arrs[0]
-	if len(arrs) > 1 {
-		c, err := array.Concatenate(arrs, w.mem)
-		if err != nil {
-			return err
-		}
-		defer c.Release()
-		col = c
-	}
-	for _, leaf := range w.tops[i] {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		page, err := encodeLeaf(col, leaf, &w.cfg)
-		if err == nil {
-			page, err = w.placeExternal(page)
-		}
-		if err != nil {
-			return fmt.Errorf("lance: column %d (%s): %w", leaf.column, leaf.path[len(leaf.path)-1].Name, err)
-		}
-		if err := w.writePage(leaf.column, page, w.written[i]); err != nil {
-			return err
-		}
-	}
-	w.written[i] += uint64(col.Len())
-	return nil
-}
-
 // writePage writes a page's buffers and records it in its column.
 func (w *Writer) writePage(col int, p *encodedPage, firstRow uint64) error {
 	enc, err := pageEncoding(p.layout)
@@ -289,13 +259,17 @@ func (w *Writer) writePage(col int, p *encodedPage, firstRow uint64) error {
 		return err
 	}
 	pg := &file2pb.ColumnMetadata_Page{Length: p.numRows, Encoding: enc, Priority: firstRow}
-	for _, b := range p.buffers {
-		pos, err := w.sink.writeAligned(b)
+	for i, b := range p.buffers {
+		parts := [][]byte{b}
+		if i < len(p.split) && p.split[i] != nil {
+			parts = p.split[i]
+		}
+		pos, size, err := w.sink.writeAlignedParts(parts)
 		if err != nil {
 			return err
 		}
 		pg.BufferOffsets = append(pg.BufferOffsets, pos)
-		pg.BufferSizes = append(pg.BufferSizes, uint64(len(b)))
+		pg.BufferSizes = append(pg.BufferSizes, size)
 	}
 	w.cols[col].Pages = append(w.cols[col].Pages, pg)
 	w.stats.Pages++

@@ -36,7 +36,7 @@ func encodeBlobV1(s *shredded, l *wleaf, cfg *writerConfig) (*encodedPage, error
 	if s.rep != nil {
 		return nil, fmt.Errorf("%w: legacy blob inside a list", ErrUnsupportedType)
 	}
-	v, err := gatherValues(s.leaf, s.idx)
+	v, err := gatherValues(s.leaf, s.idx, s.sc)
 	if err != nil {
 		return nil, err
 	}
@@ -62,14 +62,14 @@ func encodeBlobV1(s *shredded, l *wleaf, cfg *writerConfig) (*encodedPage, error
 			binary.LittleEndian.PutUint64(rows.data[16*j:], p)
 			binary.LittleEndian.PutUint64(rows.data[16*j+8:], size)
 		}
-		inner := &shredded{layers: []pb.RepDefLayer{pb.RepDefLayer_REPDEF_ALL_VALID_ITEM}, numRows: v.n, idx: s.idx}
+		inner := &shredded{layers: []pb.RepDefLayer{pb.RepDefLayer_REPDEF_ALL_VALID_ITEM}, numRows: v.n, idx: s.idx, sc: s.sc}
 		codec := packedCodec{flatCodec: flatCodec{bits: 128}, widths: []uint64{64, 64}}
 		page, err := encodeMiniBlock(inner, rows, codec, cfg.version, int(l.params.miniblockValues))
 		if err != nil {
 			return nil, err
 		}
 		bl := &pb.BlobLayout{InnerLayout: page.layout, Layers: s.layers}
-		return &encodedPage{buffers: page.buffers, numRows: uint64(s.numRows), desc: "blob/" + page.desc,
+		return &encodedPage{buffers: page.buffers, scratch: page.scratch, numRows: uint64(s.numRows), desc: "blob/" + page.desc,
 			layout: &pb.PageLayout{Layout: &pb.PageLayout_BlobLayout{BlobLayout: bl}}}, nil
 	}
 	return &encodedPage{external: ext, finish: finish}, nil

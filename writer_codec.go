@@ -23,8 +23,10 @@ type miniCodec interface {
 	numBuffers() int
 	// next returns how many values the chunk starting at value start holds.
 	next(v *values, start, maxValues int) int
-	// encode returns the value buffers of values [start, end).
-	encode(v *values, start, end int) [][]byte
+	// encode returns the value buffers of values [start, end): parts of
+	// v or bytes appended to *tmp (scratch reused from chunk to chunk;
+	// the buffers are used before the next call).
+	encode(v *values, start, end int, tmp *[]byte) [][]byte
 	// name is a short description for summaries.
 	name() string
 }
@@ -52,23 +54,39 @@ func (c flatCodec) next(v *values, start, maxValues int) int {
 	return min(n, v.n-start)
 }
 
-func (c flatCodec) encode(v *values, start, end int) [][]byte {
+func (c flatCodec) encode(v *values, start, end int, tmp *[]byte) [][]byte {
 	if c.bits == 1 {
-		return [][]byte{sliceBits(v.data, start, end)}
+		return [][]byte{appendBits(tmp, v.data, start, end)}
 	}
 	w := c.bits / 8
 	return [][]byte{v.data[start*w : end*w]}
 }
 
+// appendBits appends sliceBits(src, start, end) to *tmp and returns it.
+func appendBits(tmp *[]byte, src []byte, start, end int) []byte {
+	at := len(*tmp)
+	n := (end - start + 7) / 8
+	*tmp = append(*tmp, make([]byte, n)...)
+	out := (*tmp)[at : at+n]
+	copyBits(out, src, start, end)
+	return out
+}
+
 // sliceBits copies bits [start, end) of an LSB-first bitmap to bit 0.
 func sliceBits(src []byte, start, end int) []byte {
 	out := make([]byte, (end-start+7)/8)
+	copyBits(out, src, start, end)
+	return out
+}
+
+// copyBits copies bits [start, end) of src to bit 0 of the zeroed out.
+func copyBits(out, src []byte, start, end int) {
 	if start%8 == 0 {
 		copy(out, src[start/8:])
 		if r := (end - start) % 8; r != 0 {
 			out[len(out)-1] &= byte(1)<<r - 1
 		}
-		return out
+		return
 	}
 	for i := start; i < end; i++ {
 		if src[i/8]&(1<<(i%8)) != 0 {
@@ -76,7 +94,6 @@ func sliceBits(src []byte, start, end int) []byte {
 			out[j/8] |= 1 << (j % 8)
 		}
 	}
-	return out
 }
 
 // bitpackCodec stores InlineBitpacking chunks of 1024 values.
@@ -92,10 +109,11 @@ func (c bitpackCodec) next(v *values, start, _ int) int {
 	return min(bitpackBlock, v.n-start)
 }
 
-func (c bitpackCodec) encode(v *values, start, end int) [][]byte {
+func (c bitpackCodec) encode(v *values, start, end int, tmp *[]byte) [][]byte {
 	w := c.bits / 8
-	out, _ := codecs.EncodeInlineBitpacking(nil, v.data[start*w:end*w], c.bits, uint64(end-start))
-	return [][]byte{out}
+	at := len(*tmp)
+	*tmp, _ = codecs.EncodeInlineBitpacking(*tmp, v.data[start*w:end*w], c.bits, uint64(end-start))
+	return [][]byte{(*tmp)[at:]}
 }
 
 // bitpackedSize estimates the InlineBitpacking size of fixed values.
@@ -149,7 +167,7 @@ func (c rleCodec) size(v *values, start, end int) int {
 	return countRuns(v, start, end) * (c.bits/8 + 1)
 }
 
-func (c rleCodec) encode(v *values, start, end int) [][]byte {
+func (c rleCodec) encode(v *values, start, end int, _ *[]byte) [][]byte {
 	w := c.bits / 8
 	vals, lens, _ := codecs.EncodeRLE(nil, nil, v.data[start*w:end*w], c.bits, 8, uint64(end-start))
 	return [][]byte{vals, lens}
@@ -158,6 +176,10 @@ func (c rleCodec) encode(v *values, start, end int) [][]byte {
 // countRuns counts u8-length runs of equal values in [start, end).
 func countRuns(v *values, start, end int) int {
 	w := v.bits / 8
+	switch w {
+	case 1, 2, 4, 8:
+		return countRunsLE(v.data, w, start, end)
+	}
 	runs, length := 0, 0
 	for i := start; i < end; i++ {
 		if i == start || length == 255 || string(v.data[i*w:(i+1)*w]) != string(v.data[(i-1)*w:i*w]) {
@@ -165,6 +187,25 @@ func countRuns(v *values, start, end int) int {
 			length = 0
 		}
 		length++
+	}
+	return runs
+}
+
+// countRunsLE is countRuns for values of 1, 2, 4 or 8 bytes.
+func countRunsLE(data []byte, w, start, end int) int {
+	if start >= end {
+		return 0
+	}
+	runs, length := 1, 1
+	prev := readLE(data[start*w:], w)
+	for i := start + 1; i < end; i++ {
+		x := readLE(data[i*w:], w)
+		if length == 255 || x != prev {
+			runs++
+			length = 0
+		}
+		length++
+		prev = x
 	}
 	return runs
 }
@@ -200,20 +241,22 @@ func (c variableCodec) next(v *values, start, maxValues int) int {
 	}
 }
 
-func (c variableCodec) encode(v *values, start, end int) [][]byte {
+func (c variableCodec) encode(v *values, start, end int, tmp *[]byte) [][]byte {
 	w := uint64(c.offsetBits / 8)
 	n := uint64(end - start)
 	table := (n + 1) * w
 	base := v.offsets[start]
-	out := make([]byte, 0, table+v.offsets[end]-base+8)
+	at := len(*tmp)
+	out := *tmp
 	for i := start; i <= end; i++ {
 		out = appendLE(out, table+v.offsets[i]-base, int(w))
 	}
 	out = append(out, v.data[base:v.offsets[end]]...)
-	for uint64(len(out))%w != 0 {
+	for uint64(len(out)-at)%w != 0 {
 		out = append(out, 0x48)
 	}
-	return [][]byte{out}
+	*tmp = out
+	return [][]byte{out[at:]}
 }
 
 // appendLE appends v as a little-endian integer of width bytes.

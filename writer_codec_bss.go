@@ -30,10 +30,11 @@ func (c bssCodec) next(v *values, start, _ int) int {
 	return min(chunk, v.n-start)
 }
 
-func (c bssCodec) encode(v *values, start, end int) [][]byte {
+func (c bssCodec) encode(v *values, start, end int, tmp *[]byte) [][]byte {
 	w := c.bits / 8
-	out, _ := codecs.EncodeByteStreamSplit(nil, v.data[start*w:end*w], c.bits, uint64(end-start))
-	return [][]byte{out}
+	at := len(*tmp)
+	*tmp, _ = codecs.EncodeByteStreamSplit(*tmp, v.data[start*w:end*w], c.bits, uint64(end-start))
+	return [][]byte{(*tmp)[at:]}
 }
 
 // useBSS reports whether Lance would byte-stream-split fixed values v: only

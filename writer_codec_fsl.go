@@ -39,13 +39,13 @@ func (c fslCodec) next(v *values, start, maxValues int) int {
 	return min(n, v.n-start)
 }
 
-func (c fslCodec) encode(v *values, start, end int) [][]byte {
+func (c fslCodec) encode(v *values, start, end int, tmp *[]byte) [][]byte {
 	var out [][]byte
 	cum := 1
 	for _, l := range v.fsl {
 		cum *= l.dim
 		if l.validity != nil {
-			out = append(out, sliceBits(l.validity, start*cum, end*cum))
+			out = append(out, appendBits(tmp, l.validity, start*cum, end*cum))
 		}
 	}
 	w := v.bits / 8 * cum

@@ -32,8 +32,8 @@ func (c generalCodec) next(v *values, start, maxValues int) int {
 	return c.inner.next(v, start, maxValues)
 }
 
-func (c generalCodec) encode(v *values, start, end int) [][]byte {
-	bufs := c.inner.encode(v, start, end)
+func (c generalCodec) encode(v *values, start, end int, tmp *[]byte) [][]byte {
+	bufs := c.inner.encode(v, start, end, tmp)
 	out := append([][]byte(nil), bufs...)
 	if c.scheme == pb.CompressionScheme_COMPRESSION_ALGORITHM_LZ4 {
 		out[0] = compressLZ4(bufs[0])
@@ -57,12 +57,14 @@ func withGeneral(codec miniCodec, v *values, p encodingParams) miniCodec {
 	}
 	g := generalCodec{inner: codec, scheme: scheme, level: p.compressionLevel}
 	raw, packed := 0, 0
+	var tmp []byte
 	for start := 0; start < v.n; {
 		end := start + codec.next(v, start, int(p.miniblockValues))
-		b := codec.encode(v, start, end)[0]
+		b := codec.encode(v, start, end, &tmp)[0]
 		raw += len(b)
-		packed += len(g.encode(v, start, end)[0])
+		packed += len(g.encode(v, start, end, &tmp)[0])
 		start = end
+		tmp = tmp[:0]
 	}
 	if raw < generalMinBytes || packed >= raw {
 		return codec

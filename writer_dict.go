@@ -1,6 +1,10 @@
 package lance
 
 import (
+	"bytes"
+	"encoding/binary"
+	"hash/maphash"
+
 	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"github.com/lancego/lancego/codecs"
@@ -22,7 +26,7 @@ func encodeDictionaryLeaf(s *shredded, l *wleaf, cfg *writerConfig) (*encodedPag
 			slots[j] = d.GetValueIndex(i)
 		}
 	}
-	v, err := gatherValues(d.Dictionary(), slots)
+	v, err := gatherValues(d.Dictionary(), slots, s.sc)
 	if err != nil {
 		return nil, err
 	}
@@ -76,14 +80,74 @@ func tryDictionary(s *shredded, v *values, p encodingParams, ver format.Version)
 
 // cardinality counts distinct values, or returns -1 once above limit.
 func cardinality(v *values, limit uint64) int {
-	seen := map[string]struct{}{}
+	seen := newValueSet(v, int(min(limit, uint64(v.n))))
 	for i := 0; i < v.n; i++ {
-		seen[string(valueBytes(v, i))] = struct{}{}
-		if uint64(len(seen)) > limit {
+		seen.add(i)
+		if uint64(len(seen.first)) > limit {
 			return -1
 		}
 	}
-	return len(seen)
+	return len(seen.first)
+}
+
+// valueSet numbers the distinct values of v (by their bytes) in order of
+// first appearance, without a string per value.
+type valueSet struct {
+	v     *values
+	seed  maphash.Seed
+	slots []int32 // id+1 of the value hashed there, 0 = empty
+	first []int   // value index of each id
+}
+
+func newValueSet(v *values, hint int) *valueSet {
+	size := 64
+	for size < 2*hint && size < 1<<30 {
+		size *= 2
+	}
+	return &valueSet{v: v, seed: maphash.MakeSeed(), slots: v.sc.i32sZero(size), first: v.sc.intsCap(min(hint+1, v.n))}
+}
+
+// add returns the id of value i (a new id for a new value).
+func (s *valueSet) add(i int) int {
+	b := valueBytes(s.v, i)
+	mask := uint64(len(s.slots) - 1)
+	for h := s.hash(b) & mask; ; h = (h + 1) & mask {
+		id := s.slots[h] - 1
+		if id < 0 {
+			s.slots[h] = int32(len(s.first)) + 1
+			s.first = append(s.first, i)
+			if 2*len(s.first) > len(s.slots) {
+				s.grow()
+			}
+			return len(s.first) - 1
+		}
+		if bytes.Equal(valueBytes(s.v, s.first[id]), b) {
+			return int(id)
+		}
+	}
+}
+
+// hash hashes a value: 8-byte values by multiplication, others with
+// maphash.
+func (s *valueSet) hash(b []byte) uint64 {
+	if len(b) == 8 {
+		x := binary.LittleEndian.Uint64(b) * 0x9E3779B97F4A7C15
+		return x ^ x>>29
+	}
+	return maphash.Bytes(s.seed, b)
+}
+
+// grow doubles the table.
+func (s *valueSet) grow() {
+	s.slots = s.v.sc.i32sZero(2 * len(s.slots))
+	mask := uint64(len(s.slots) - 1)
+	for id, i := range s.first {
+		h := s.hash(valueBytes(s.v, i)) & mask
+		for s.slots[h] != 0 {
+			h = (h + 1) & mask
+		}
+		s.slots[h] = int32(id) + 1
+	}
 }
 
 // valueBytes returns the bytes of value i (fixed or variable).
@@ -98,23 +162,16 @@ func valueBytes(v *values, i int) []byte {
 // encodeDictionary writes a mini-block page of indices with a dictionary
 // buffer (2.1: plain block codec; 2.2: General(lz4) by default).
 func encodeDictionary(s *shredded, v *values, p encodingParams, ver format.Version) (*encodedPage, error) {
-	pos := map[string]int{}
-	var order []int
+	set := newValueSet(v, 1024)
 	idxBits := 32
 	if v.large {
 		idxBits = 64
 	}
 	ind := &values{kind: valFixed, n: v.n, bits: idxBits, valid: v.valid, data: make([]byte, 0, v.n*idxBits/8)}
 	for i := 0; i < v.n; i++ {
-		k := string(valueBytes(v, i))
-		j, ok := pos[k]
-		if !ok {
-			j = len(order)
-			pos[k] = j
-			order = append(order, i)
-		}
-		ind.data = appendLE(ind.data, uint64(j), idxBits/8)
+		ind.data = appendLE(ind.data, uint64(set.add(i)), idxBits/8)
 	}
+	order := set.first
 	dictBuf, dictEnc, err := dictionaryBuffer(v, order, p, ver)
 	if err != nil {
 		return nil, err

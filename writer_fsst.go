@@ -21,8 +21,8 @@ func (c fsstCodec) next(_ *values, start, maxValues int) int {
 	return c.inner.next(c.cv, start, maxValues)
 }
 
-func (c fsstCodec) encode(_ *values, start, end int) [][]byte {
-	return c.inner.encode(c.cv, start, end)
+func (c fsstCodec) encode(_ *values, start, end int, tmp *[]byte) [][]byte {
+	return c.inner.encode(c.cv, start, end, tmp)
 }
 
 // fsstEnc returns Fsst{symbol_table, values}.
@@ -48,16 +48,41 @@ func wantFSST(v *values, p encodingParams, bitsOff int) bool {
 }
 
 // fsstCompress builds a symbol table for v and returns it serialized with
-// the compressed values (same nulls, same offset width).
+// the compressed values (same nulls, same offset width). Large pages are
+// compressed in parallel pieces; the result does not depend on the split.
 func fsstCompress(v *values) ([]byte, *values) {
-	tab := codecs.BuildFSSTTable(v.data, v.offsets)
-	enc := codecs.NewFSSTEncoder(tab)
-	cv := &values{kind: valVariable, n: v.n, large: v.large, valid: v.valid}
-	cv.offsets = make([]uint64, 1, v.n+1)
-	cv.data = make([]byte, 0, len(v.data)/2)
-	for i := 0; i < v.n; i++ {
-		cv.data = enc.Compress(cv.data, v.data[v.offsets[i]:v.offsets[i+1]])
-		cv.offsets = append(cv.offsets, uint64(len(cv.data)))
+	pools := v.sc.pool()
+	tab := pools.fsstScratch().BuildTable(v.data, v.offsets)
+	enc := pools.fsstScratch().NewEncoder(tab)
+	defer enc.Release()
+	cv := &values{kind: valVariable, n: v.n, large: v.large, valid: v.valid, sc: v.sc}
+	cv.offsets = v.sc.u64sZero(v.n + 1)
+	if !tab.Compressed {
+		cv.data = v.data // stored verbatim
+		copy(cv.offsets, v.offsets)
+		return tab.Serialize(), cv
+	}
+	// Pieces are compressed into scratch buffers with room for the worst
+	// case (two bytes per input byte), then copied together.
+	parts := splitByBytes(v.offsets, fsstPieceBytes)
+	bufs := make([][]byte, len(parts)-1)
+	parallelFor(len(bufs), func(k int) {
+		lo, hi := parts[k], parts[k+1]
+		size := int(v.offsets[hi] - v.offsets[lo])
+		bufs[k] = enc.CompressValues(pools.getBytes(2*size+16), v.data, v.offsets[lo:hi+1], cv.offsets[lo+1:hi+1])
+	})
+	total := 0
+	for _, b := range bufs {
+		total += len(b)
+	}
+	cv.data = v.sc.bytesCap(total)
+	for k, b := range bufs {
+		base := uint64(len(cv.data))
+		for i := parts[k] + 1; i <= parts[k+1]; i++ {
+			cv.offsets[i] += base
+		}
+		cv.data = append(cv.data, b...)
+		pools.putBytes(b)
 	}
 	return tab.Serialize(), cv
 }

@@ -16,6 +16,7 @@ func encodeFullZip(s *shredded, v *values, p encodingParams, ver format.Version)
 	l := &pb.FullZipLayout{BitsRep: uint32(bitsRep), BitsDef: uint32(bitsDef), NumItems: uint32(s.numItems()),
 		NumVisibleItems: uint32(v.n), Layers: s.layers}
 	var valueAt func(j int, dst []byte) []byte
+	size := s.numItems() * cw // bytes of the zipped data, when known
 	switch v.kind {
 	case valVariable:
 		off := 32
@@ -25,12 +26,23 @@ func encodeFullZip(s *shredded, v *values, p encodingParams, ver format.Version)
 		l.Details = &pb.FullZipLayout_BitsPerOffset{BitsPerOffset: uint32(off)}
 		l.ValueCompression = variableCodec{offsetBits: off}.encoding()
 		compress := useFullZipGeneral(v, p)
+		if s.rep == nil {
+			return encodeFullZipRows(s, v, l, cw, off/8, compress, !compress && wantFSST(v, p, off)), nil
+		}
 		if compress {
 			l.ValueCompression = generalEnc(pb.CompressionScheme_COMPRESSION_ALGORITHM_ZSTD, 0, l.ValueCompression)
 		} else if wantFSST(v, p, off) {
 			var tab []byte
 			tab, v = fsstCompress(v)
 			l.ValueCompression = fsstEnc(tab, l.ValueCompression)
+		}
+		if !compress {
+			size += len(v.data)
+			for j := 0; j < v.n; j++ {
+				if v.valid == nil || v.valid[j] {
+					size += off / 8
+				}
+			}
 		}
 		valueAt = func(j int, dst []byte) []byte {
 			if v.valid != nil && !v.valid[j] {
@@ -48,8 +60,15 @@ func encodeFullZip(s *shredded, v *values, p encodingParams, ver format.Version)
 		l.Details = &pb.FullZipLayout_BitsPerValue{BitsPerValue: uint32(8 * rowBytes)}
 		l.ValueCompression = fullZipFixedEncoding(v)
 		valueAt = func(j int, dst []byte) []byte { return appendFullZipRow(dst, v, j) }
+		size += v.n * rowBytes
 	}
-	data, starts := zipEntries(s, cw, bitsDef, valueAt)
+	var data []byte
+	var starts []uint64
+	if rowsAreData(s, v, cw) {
+		data = v.data // no control words, rows back to back: the values as they are
+	} else {
+		data, starts = zipEntries(s, cw, bitsDef, size, valueAt)
+	}
 	bufs := [][]byte{data}
 	if v.kind == valVariable || s.rep != nil {
 		bufs = append(bufs, bytePack(starts, uint64(len(data))))
@@ -80,10 +99,26 @@ func controlWordBytes(n int) int {
 	return 4
 }
 
+// rowsAreData reports a full-zip page of fixed values whose zipped data
+// is v.data itself: no control words, no list levels (no row starts
+// buffer), no FSL validity, not booleans.
+func rowsAreData(s *shredded, v *values, cw int) bool {
+	if cw != 0 || s.rep != nil || (v.kind != valFixed && v.kind != valFSL) || s.numItems() != v.n {
+		return false
+	}
+	for _, l := range v.fsl {
+		if l.validity != nil {
+			return false
+		}
+	}
+	return len(v.data) == v.n*fullZipRowBytes(v)
+}
+
 // zipEntries interleaves control words and values; it returns the data and
-// the byte offset where each row starts.
-func zipEntries(s *shredded, cw, bitsDef int, valueAt func(int, []byte) []byte) ([]byte, []uint64) {
-	var data []byte
+// the byte offset where each row starts. size is the expected data size
+// (a capacity hint).
+func zipEntries(s *shredded, cw, bitsDef, size int, valueAt func(int, []byte) []byte) ([]byte, []uint64) {
+	data := make([]byte, 0, size)
 	starts := make([]uint64, 0, s.numRows+1)
 	vis := 0
 	for i := 0; i < s.numItems(); i++ {
@@ -186,4 +221,90 @@ func useFullZipGeneral(v *values, p encodingParams) bool {
 		return false
 	}
 	return p.compression == "lz4" || p.compression == "zstd" || maxValueBytes(v) > fullZipGeneralMaxLen
+}
+
+// encodeFullZipRows is encodeFullZip for variable values without lists
+// (one entry per value, all visible): pieces of values are encoded (zstd
+// one by one, FSST, or as they are) and zipped in parallel, and the data
+// buffer is written as the pieces.
+func encodeFullZipRows(s *shredded, v *values, l *pb.FullZipLayout, cw, offBytes int, zstd, fsst bool) *encodedPage {
+	pools := s.sc.pool()
+	var enc *codecs.FSSTEncoder
+	switch {
+	case zstd:
+		l.ValueCompression = generalEnc(pb.CompressionScheme_COMPRESSION_ALGORITHM_ZSTD, 0, l.ValueCompression)
+	case fsst:
+		tab := pools.fsstScratch().BuildTable(v.data, v.offsets)
+		enc = pools.fsstScratch().NewEncoder(tab)
+		defer enc.Release()
+		l.ValueCompression = fsstEnc(tab.Serialize(), l.ValueCompression)
+	}
+	parts := splitByBytes(v.offsets, fsstPieceBytes)
+	pieces := make([][]byte, len(parts)-1)
+	starts := s.sc.u64sZero(v.n + 1)
+	parallelFor(len(pieces), func(k int) {
+		lo, hi := parts[k], parts[k+1]
+		// encoded values of the piece: bytes and end offsets (from lo)
+		var vals, scratch []byte
+		var ends []uint64
+		switch {
+		case enc != nil:
+			ends = make([]uint64, hi-lo)
+			scratch = pools.getBytes(2*int(v.offsets[hi]-v.offsets[lo]) + 16)
+			vals = enc.CompressValues(scratch, v.data, v.offsets[lo:hi+1], ends)
+		case zstd:
+			ends = make([]uint64, hi-lo)
+			for j := lo; j < hi; j++ {
+				if v.valid == nil || v.valid[j] {
+					vals, _ = codecs.CompressZstdLance(vals, v.data[v.offsets[j]:v.offsets[j+1]], 0)
+				}
+				ends[j-lo] = uint64(len(vals))
+			}
+		default:
+			vals, ends = v.data[v.offsets[lo]:v.offsets[hi]], v.offsets[lo+1:hi+1]
+		}
+		base := uint64(0)
+		if enc == nil && !zstd {
+			base = v.offsets[lo]
+		}
+		size := (hi-lo)*cw + len(vals)
+		for j := lo; j < hi; j++ {
+			if v.valid == nil || v.valid[j] {
+				size += offBytes
+			}
+		}
+		z := pools.getBytes(size)
+		prev := base
+		for j := lo; j < hi; j++ {
+			starts[j] = uint64(len(z))
+			if cw > 0 {
+				var def uint64
+				if s.def != nil {
+					def = uint64(s.def[j])
+				}
+				z = appendLE(z, def, cw)
+			}
+			end := ends[j-lo]
+			if v.valid == nil || v.valid[j] {
+				z = appendLE(z, end-prev, offBytes)
+				z = append(z, vals[prev-base:end-base]...)
+			}
+			prev = end
+		}
+		if scratch != nil {
+			pools.putBytes(vals)
+		}
+		pieces[k] = z
+	})
+	total := uint64(0)
+	for k, z := range pieces {
+		for j := parts[k]; j < parts[k+1]; j++ {
+			starts[j] += total
+		}
+		total += uint64(len(z))
+	}
+	starts[v.n] = total
+	return &encodedPage{buffers: [][]byte{nil, bytePack(starts, total)}, split: [][][]byte{pieces}, scratch: pieces,
+		numRows: uint64(s.numRows), desc: "fullzip/" + describeShort(l.ValueCompression),
+		layout: &pb.PageLayout{Layout: &pb.PageLayout_FullZipLayout{FullZipLayout: l}}}
 }

@@ -18,6 +18,12 @@ const (
 // encodedPage is one page ready to be written.
 type encodedPage struct {
 	buffers [][]byte
+	// split, when split[i] is not nil, holds buffer i as pieces written
+	// back to back (buffers[i] is then unused).
+	split [][][]byte
+	// scratch lists buffers to return to the scratch pool once the page
+	// is written.
+	scratch [][]byte
 	layout  *pb.PageLayout
 	numRows uint64
 	desc    string
@@ -36,9 +42,10 @@ type miniBuilder struct {
 	ver      format.Version
 	repC     levelCodec
 	defC     levelCodec
-	visPos   []int // level position of each visible entry (nil: identity)
+	hidden   bool // some level entries have no value (else entry i is value i)
 	words    []byte
 	data     []byte
+	tmp      []byte // scratch of one chunk's encoding
 	repIndex [][2]uint64
 }
 
@@ -51,20 +58,23 @@ func encodeMiniBlock(s *shredded, v *values, codec miniCodec, ver format.Version
 	if s.def != nil {
 		b.defC = chooseLevelCodec(s.def, ver)
 	}
-	b.visPos = visiblePositions(s)
+	b.hidden = s.rep != nil && s.def != nil && s.set.MaxVisibleDef < s.set.MaxDef
+	b.data = s.sc.pool().getBytes(miniDataEstimate(s, v))
 	for start, lvl := 0, 0; start < v.n; {
 		n := codec.next(v, start, maxValues)
 		for {
 			end := start + n
-			chunk, lvlEnd := b.chunk(start, end, lvl)
-			if n > 1 && (len(chunk) > b.maxChunk() || lvlEnd-lvl > maxChunkLevels) {
+			mark := len(b.data)
+			lvlEnd := b.chunk(start, end, lvl)
+			if size := len(b.data) - mark; n > 1 && (size > b.maxChunk() || lvlEnd-lvl > maxChunkLevels) {
+				b.data = b.data[:mark]
 				n = 1 << (bits.Len(uint(n)) - 1)
 				if n == end-start {
 					n /= 2
 				}
 				continue
 			}
-			if err := b.addChunk(chunk, n, end == v.n, lvl, lvlEnd); err != nil {
+			if err := b.addChunk(len(b.data)-mark, n, end == v.n, lvl, lvlEnd); err != nil {
 				return nil, err
 			}
 			start, lvl = end, lvlEnd
@@ -81,38 +91,50 @@ func (b *miniBuilder) maxChunk() int {
 	return maxChunkBytes21
 }
 
-// visiblePositions lists the level index of every visible entry.
-func visiblePositions(s *shredded) []int {
-	if s.rep == nil && s.def == nil {
-		return nil
+// levelEnd returns the end of the levels of the chunk that starts at level
+// entry lvl and holds n values: just after its n-th visible entry.
+func (b *miniBuilder) levelEnd(lvl, n int) int {
+	if !b.hidden {
+		return lvl + n
 	}
-	out := make([]int, 0, len(s.idx))
-	for i := 0; i < s.numItems(); i++ {
-		if s.def == nil || s.def[i] <= s.set.MaxVisibleDef {
-			out = append(out, i)
+	maxVis := b.s.set.MaxVisibleDef
+	for i, d := range b.s.def[lvl:] {
+		if d <= maxVis {
+			if n--; n == 0 {
+				return lvl + i + 1
+			}
 		}
 	}
-	return out
+	return len(b.s.def)
 }
 
-// chunk builds the bytes of the chunk holding values [start, end) whose
-// levels start at lvl; it returns the chunk and the end of its levels.
-func (b *miniBuilder) chunk(start, end, lvl int) ([]byte, int) {
-	lvlEnd := end
-	if b.visPos != nil {
-		lvlEnd = b.s.numItems()
-		if end < b.v.n {
-			lvlEnd = b.visPos[end-1] + 1
-		}
+// miniDataEstimate is the capacity reserved for a page's chunks: the
+// values and levels as they are plus per-chunk headers and padding.
+func miniDataEstimate(s *shredded, v *values) int {
+	n := len(v.data) + v.n/8 + 64
+	if v.kind == valVariable {
+		n += 8 * (v.n + 1)
+	}
+	n += 2 * (len(s.rep) + len(s.def))
+	return n + n/16
+}
+
+// chunk appends to b.data the bytes of the chunk holding values [start,
+// end) whose levels start at lvl; it returns the end of its levels.
+func (b *miniBuilder) chunk(start, end, lvl int) int {
+	lvlEnd := b.s.numItems()
+	if end < b.v.n {
+		lvlEnd = b.levelEnd(lvl, end-start)
 	}
 	var rep, def []byte
+	b.tmp = b.tmp[:0]
 	if b.s.rep != nil {
-		rep = b.repC.encode(b.s.rep[lvl:lvlEnd])
+		rep = b.repC.encodeTo(&b.tmp, b.s.rep[lvl:lvlEnd])
 	}
 	if b.s.def != nil {
-		def = b.defC.encode(b.s.def[lvl:lvlEnd])
+		def = b.defC.encodeTo(&b.tmp, b.s.def[lvl:lvlEnd])
 	}
-	vals := b.codec.encode(b.v, start, end)
+	vals := b.codec.encode(b.v, start, end, &b.tmp)
 	var hdr []byte
 	if rep != nil || def != nil {
 		hdr = binary.LittleEndian.AppendUint16(hdr, uint16(lvlEnd-lvl))
@@ -132,7 +154,9 @@ func (b *miniBuilder) chunk(start, end, lvl int) ([]byte, int) {
 			hdr = binary.LittleEndian.AppendUint16(hdr, uint16(len(vb)))
 		}
 	}
-	out := pad8(hdr, 0xFE)
+	// chunks start at multiples of 8 in b.data, so padding to a multiple
+	// of 8 there pads the chunk's parts
+	out := pad8(append(b.data, hdr...), 0xFE)
 	if b.s.rep != nil {
 		out = pad8(append(out, rep...), 0)
 	}
@@ -142,7 +166,8 @@ func (b *miniBuilder) chunk(start, end, lvl int) ([]byte, int) {
 	for _, vb := range vals {
 		out = pad8(append(out, vb...), 0)
 	}
-	return out, lvlEnd
+	b.data = out
+	return lvlEnd
 }
 
 // pad8 pads b to a multiple of 8 bytes with p.
@@ -153,8 +178,9 @@ func pad8(b []byte, p byte) []byte {
 	return b
 }
 
-// addChunk appends a chunk, its metadata word and its repetition index entry.
-func (b *miniBuilder) addChunk(chunk []byte, n int, last bool, lvl, lvlEnd int) error {
+// addChunk records the chunk of size bytes just appended: its metadata
+// word and its repetition index entry.
+func (b *miniBuilder) addChunk(size, n int, last bool, lvl, lvlEnd int) error {
 	if !last && n&(n-1) != 0 {
 		return fmt.Errorf("lance: internal: non-last chunk of %d values", n)
 	}
@@ -162,13 +188,12 @@ func (b *miniBuilder) addChunk(chunk []byte, n int, last bool, lvl, lvlEnd int) 
 	if !last {
 		logN = bits.Len(uint(n)) - 1
 	}
-	word := uint64(len(chunk)/8-1)<<4 | uint64(logN)
+	word := uint64(size/8-1)<<4 | uint64(logN)
 	if b.ver >= format.V2_2 {
 		b.words = binary.LittleEndian.AppendUint32(b.words, uint32(word))
 	} else {
 		b.words = binary.LittleEndian.AppendUint16(b.words, uint16(word))
 	}
-	b.data = append(b.data, chunk...)
 	if b.s.rep != nil {
 		b.addRepIndex(b.s.rep[lvl:lvlEnd], last)
 	}
@@ -224,6 +249,6 @@ func (b *miniBuilder) page() *encodedPage {
 		}
 		bufs = append(bufs, idx)
 	}
-	return &encodedPage{buffers: bufs, numRows: uint64(b.s.numRows), desc: "miniblock/" + b.codec.name(),
+	return &encodedPage{buffers: bufs, scratch: [][]byte{b.data}, numRows: uint64(b.s.numRows), desc: "miniblock/" + b.codec.name(),
 		layout: &pb.PageLayout{Layout: &pb.PageLayout_MiniBlockLayout{MiniBlockLayout: l}}}
 }

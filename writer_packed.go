@@ -19,7 +19,7 @@ func encodePacked(s *shredded, l *wleaf, cfg *writerConfig) (*encodedPage, error
 	var kids []*values
 	variable := false
 	for i := 0; i < st.NumField(); i++ {
-		v, err := gatherValues(st.Field(i), s.idx)
+		v, err := gatherValues(st.Field(i), s.idx, s.sc)
 		if err != nil {
 			return nil, err
 		}

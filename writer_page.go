@@ -11,8 +11,8 @@ import (
 const fullZipThreshold = 256
 
 // encodeLeaf encodes one page of leaf column l from the top-level array.
-func encodeLeaf(top arrow.Array, l *wleaf, cfg *writerConfig) (*encodedPage, error) {
-	s, err := shred(top, l)
+func encodeLeaf(top arrow.Array, l *wleaf, cfg *writerConfig, sc *leafScratch) (*encodedPage, error) {
+	s, err := shred(top, l, sc)
 	if err != nil {
 		return nil, err
 	}
@@ -30,7 +30,7 @@ func encodeLeaf(top arrow.Array, l *wleaf, cfg *writerConfig) (*encodedPage, err
 	case l.blob:
 		return encodeBlobV1(s, l, cfg)
 	}
-	v, err := gatherValues(s.leaf, s.idx)
+	v, err := gatherValues(s.leaf, s.idx, sc)
 	if err != nil {
 		return nil, err
 	}

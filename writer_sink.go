@@ -126,18 +126,29 @@ func (s *sink) write(b []byte) error {
 // writeAligned appends b followed by pad bytes up to the next multiple of
 // 64 and returns the offset where b starts.
 func (s *sink) writeAligned(b []byte) (uint64, error) {
+	at, _, err := s.writeAlignedParts([][]byte{b})
+	return at, err
+}
+
+// writeAlignedParts appends the parts of one buffer back to back followed
+// by pad bytes up to the next multiple of 64; it returns the offset where
+// the buffer starts and its size.
+func (s *sink) writeAlignedParts(parts [][]byte) (uint64, uint64, error) {
 	at := s.pos
-	if err := s.write(b); err != nil {
-		return at, err
+	for _, b := range parts {
+		if err := s.write(b); err != nil {
+			return at, s.pos - at, err
+		}
 	}
+	size := s.pos - at
 	if r := s.pos % pageAlign; r != 0 {
 		var pad [pageAlign]byte
 		for i := range pad {
 			pad[i] = padByte
 		}
-		return at, s.write(pad[:pageAlign-r])
+		return at, size, s.write(pad[:pageAlign-r])
 	}
-	return at, nil
+	return at, size, nil
 }
 
 // commit flushes and atomically publishes the file.

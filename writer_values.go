@@ -36,6 +36,7 @@ type values struct {
 	binary  bool     // variable: binary (not string) values
 	fsl     []fslLayer
 	valid   []bool // per value: not null (nil = all valid)
+	sc      *leafScratch
 }
 
 // rowBits is the number of bits of one FSL row or fixed value.
@@ -51,17 +52,11 @@ func (v *values) rowBits() int {
 func (v *values) valueLen(i int) uint64 { return v.offsets[i+1] - v.offsets[i] }
 
 // gatherValues collects the values at idx (-1 = null slot) from leaf.
-func gatherValues(leaf arrow.Array, idx []int) (*values, error) {
-	v := &values{n: len(idx)}
-	v.valid = make([]bool, len(idx))
-	anyNull := false
-	for j, i := range idx {
-		v.valid[j] = i >= 0 && leaf.IsValid(i)
-		anyNull = anyNull || !v.valid[j]
-	}
-	if !anyNull {
-		v.valid = nil
-	}
+// Contiguous slots are not copied: v.data may then alias the Arrow
+// buffers of leaf (read-only, valid while leaf is).
+func gatherValues(leaf arrow.Array, idx []int, sc *leafScratch) (*values, error) {
+	v := &values{n: len(idx), sc: sc}
+	v.valid = validSlots(leaf, idx, sc)
 	switch dt := leaf.DataType().(type) {
 	case *arrow.BooleanType:
 		v.kind, v.bits = valBool, 1
@@ -85,6 +80,24 @@ func gatherValues(leaf arrow.Array, idx []int) (*values, error) {
 	return v, nil
 }
 
+// validSlots returns per entry of idx whether it is a valid slot of leaf,
+// or nil when all are.
+func validSlots(leaf arrow.Array, idx []int, sc *leafScratch) []bool {
+	if leaf.NullN() == 0 && allSlots(idx) {
+		return nil
+	}
+	valid := sc.boolsZero(len(idx))
+	anyNull := false
+	for j, i := range idx {
+		valid[j] = i >= 0 && leaf.IsValid(i)
+		anyNull = anyNull || !valid[j]
+	}
+	if !anyNull {
+		return nil
+	}
+	return valid
+}
+
 // fixedBytes returns the value bytes of a fixed-width array from its offset.
 func fixedBytes(a arrow.Array, width int) []byte {
 	bufs := a.Data().Buffers()
@@ -94,14 +107,15 @@ func fixedBytes(a arrow.Array, width int) []byte {
 	return bufs[1].Bytes()[a.Data().Offset()*width:]
 }
 
-// gatherFixed copies width-byte values at idx (zeros for -1).
+// gatherFixed returns the width-byte values at idx (zeros for -1): a
+// sub-slice of a's buffer when idx is contiguous, else a copy.
 func gatherFixed(a arrow.Array, idx []int, width int) []byte {
 	src := fixedBytes(a, width)
-	out := make([]byte, len(idx)*width)
-	if contiguous(idx) && len(idx) > 0 {
-		copy(out, src[idx[0]*width:])
-		return out
+	if contiguous(idx) {
+		lo, hi := idx[0]*width, (idx[0]+len(idx))*width
+		return src[lo:hi:hi]
 	}
+	out := make([]byte, len(idx)*width)
 	for j, i := range idx {
 		if i >= 0 {
 			copy(out[j*width:(j+1)*width], src[i*width:])
@@ -110,12 +124,18 @@ func gatherFixed(a arrow.Array, idx []int, width int) []byte {
 	return out
 }
 
-// contiguous reports idx == start, start+1, ... with no -1.
+// contiguous reports idx == start, start+1, ... (non-empty, no -1).
+// Dictionary slots can be a permutation, so every step is checked.
 func contiguous(idx []int) bool {
 	if len(idx) == 0 || idx[0] < 0 {
 		return false
 	}
-	return idx[len(idx)-1]-idx[0] == len(idx)-1 && idx[len(idx)-1] >= 0 && allSlots(idx)
+	for j := 1; j < len(idx); j++ {
+		if idx[j] != idx[j-1]+1 {
+			return false
+		}
+	}
+	return true
 }
 
 // allSlots reports that no entry of idx is -1.
@@ -156,18 +176,78 @@ func binaryValue(a arrow.Array, i int) []byte {
 
 // gatherVariable collects variable-width values (empty for nulls).
 func gatherVariable(v *values, a arrow.Array, idx []int) {
-	v.offsets = make([]uint64, 1, len(idx)+1)
-	for _, i := range idx {
-		if i >= 0 && a.IsValid(i) {
-			v.data = append(v.data, binaryValue(a, i)...)
-		}
-		v.offsets = append(v.offsets, uint64(len(v.data)))
+	var data []byte
+	if bufs := a.Data().Buffers(); len(bufs) > 2 && bufs[2] != nil {
+		data = bufs[2].Bytes()
 	}
+	switch t := a.(type) {
+	case *array.String:
+		gatherOffsets(v, t.ValueOffsets(), data, idx)
+	case *array.LargeString:
+		gatherOffsets(v, t.ValueOffsets(), data, idx)
+	case *array.Binary:
+		gatherOffsets(v, t.ValueOffsets(), data, idx)
+	case *array.LargeBinary:
+		gatherOffsets(v, t.ValueOffsets(), data, idx)
+	default:
+		v.offsets = make([]uint64, 1, len(idx)+1)
+		for _, i := range idx {
+			if i >= 0 && a.IsValid(i) {
+				v.data = append(v.data, binaryValue(a, i)...)
+			}
+			v.offsets = append(v.offsets, uint64(len(v.data)))
+		}
+	}
+}
+
+// gatherOffsets gathers the values at idx of an array with offsets off
+// (one per slot plus one, indexing data). Contiguous slots whose null
+// slots are empty are not copied: v.data is then a sub-slice of data.
+func gatherOffsets[T int32 | int64](v *values, off []T, data []byte, idx []int) {
+	n := len(idx)
+	v.offsets = v.sc.u64sZero(n + 1)
+	valid := func(j int) bool { return v.valid == nil || v.valid[j] }
+	if contiguous(idx) {
+		lo, hi := off[idx[0]], off[idx[n-1]+1]
+		share := true
+		if v.valid != nil {
+			for j, i := range idx {
+				if !v.valid[j] && off[i+1] != off[i] {
+					share = false
+					break
+				}
+			}
+		}
+		if share {
+			v.data = data[lo:hi:hi]
+			for j, o := range off[idx[0]+1 : idx[n-1]+2] {
+				v.offsets[j+1] = uint64(o - lo)
+			}
+			return
+		}
+	}
+	total := 0
+	for j, i := range idx {
+		if valid(j) {
+			total += int(off[i+1] - off[i])
+		}
+	}
+	out := make([]byte, 0, total)
+	for j, i := range idx {
+		if valid(j) {
+			out = append(out, data[off[i]:off[i+1]]...)
+		}
+		v.offsets[j+1] = uint64(len(out))
+	}
+	v.data = out
 }
 
 // gatherFSL collects fixed-size-list rows of fixed-width items.
 func gatherFSL(v *values, a *array.FixedSizeList, idx []int) error {
 	v.kind = valFSL
+	if gatherFSLContiguous(v, a, idx) {
+		return nil
+	}
 	rows := idx
 	var cur arrow.Array = a
 	for {
@@ -197,6 +277,42 @@ func gatherFSL(v *values, a *array.FixedSizeList, idx []int) error {
 	v.bits = dt.BitWidth()
 	v.data = gatherFixed(cur, rows, v.bits/8)
 	return nil
+}
+
+// gatherFSLContiguous handles contiguous rows of fixed-size lists without
+// nulls at any level (no item slots listed, no copy); it reports false,
+// changing nothing, for other input.
+func gatherFSLContiguous(v *values, a *array.FixedSizeList, idx []int) bool {
+	if !contiguous(idx) {
+		return false
+	}
+	lo, hi := idx[0], idx[len(idx)-1]+1
+	var layers []fslLayer
+	var cur arrow.Array = a
+	for {
+		fl, ok := cur.(*array.FixedSizeList)
+		if !ok {
+			break
+		}
+		child := fl.ListValues()
+		if fl.NullN() != 0 || child.NullN() != 0 {
+			return false
+		}
+		dim := int(fl.DataType().(*arrow.FixedSizeListType).Len())
+		layers = append(layers, fslLayer{dim: dim})
+		off := fl.Data().Offset()
+		lo, hi = (lo+off)*dim, (hi+off)*dim
+		cur = child
+	}
+	dt, ok := cur.DataType().(arrow.FixedWidthDataType)
+	if !ok || dt.BitWidth()%8 != 0 || cur.DataType().ID() == arrow.BOOL {
+		return false
+	}
+	v.fsl, v.bits = layers, dt.BitWidth()
+	w := v.bits / 8
+	src := fixedBytes(cur, w)
+	v.data = src[lo*w : hi*w : hi*w]
+	return true
 }
 
 // validityOf builds the item validity bitmap of slots (nil if all valid).

@@ -45,7 +45,7 @@ func encodeVPRows(s *shredded, rows *values, enc *pb.CompressiveEncoding, layers
 		dst = appendLE(dst, uint64(len(val)), 4)
 		return append(dst, val...)
 	}
-	data, starts := zipEntries(s, cw, bitsDef, valueAt)
+	data, starts := zipEntries(s, cw, bitsDef, s.numItems()*cw+len(rows.data)+4*rows.n, valueAt)
 	return &encodedPage{buffers: [][]byte{data, bytePack(starts, uint64(len(data)))}, numRows: uint64(s.numRows),
 		desc: "fullzip/" + desc, layout: &pb.PageLayout{Layout: &pb.PageLayout_FullZipLayout{FullZipLayout: l}}}
 }

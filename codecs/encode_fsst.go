@@ -68,6 +68,9 @@ type fsstMatcher struct {
 	// of compression).
 	threeKey  [fsstHashSize]uint32
 	threeCode [fsstHashSize]int16
+	// scratch of rebuild and fill
+	gains map[fsstSym]int64
+	cands []candidate
 }
 
 // fsstHashSize is the size of the 3-byte prefix table (4x the symbols).
@@ -103,18 +106,23 @@ func (m *fsstMatcher) putThree(k uint32, code int16) bool {
 // newMatcher returns an empty matcher (every byte escaped).
 func newMatcher() *fsstMatcher {
 	m := &fsstMatcher{two: make([]int16, 1<<16)}
+	for i := range m.two {
+		m.two[i] = -1
+	}
 	m.reset()
 	return m
 }
 
 // reset drops every symbol.
 func (m *fsstMatcher) reset() {
+	for _, s := range m.syms {
+		if s.n == 2 {
+			m.two[s.val&0xFFFF] = -1 // only entries of symbols are set
+		}
+	}
 	m.syms = m.syms[:0]
 	for i := range m.one {
 		m.one[i] = int16(i)
-	}
-	for i := range m.two {
-		m.two[i] = -1
 	}
 	for i := range m.threeKey {
 		m.threeKey[i] = fsstNoKey
@@ -227,7 +235,11 @@ type candidate struct {
 
 // rebuild replaces the symbols of m with the best candidates of c.
 func (m *fsstMatcher) rebuild(c *fsstCounts, frac int) {
-	gains := map[fsstSym]int64{}
+	if m.gains == nil {
+		m.gains = map[fsstSym]int64{}
+	}
+	gains := m.gains
+	clear(gains)
 	minCount := int64(5 * frac / 128)
 	add := func(s fsstSym, count int64) {
 		if count >= minCount && count > 0 {
@@ -260,33 +272,70 @@ func (m *fsstMatcher) rebuild(c *fsstCounts, frac int) {
 
 // fill resets m and adds the candidates in decreasing gain order.
 func (m *fsstMatcher) fill(gains map[fsstSym]int64) {
-	cands := make([]candidate, 0, len(gains))
+	cands := m.cands[:0]
 	for s, g := range gains {
 		cands = append(cands, candidate{s, g})
 	}
-	slices.SortFunc(cands, func(a, b candidate) int {
-		switch {
-		case a.gain != b.gain:
-			if a.gain > b.gain {
-				return -1
-			}
-			return 1
-		case a.sym.n != b.sym.n:
-			return int(b.sym.n) - int(a.sym.n)
-		case a.sym.val < b.sym.val:
-			return -1
-		case a.sym.val > b.sym.val:
-			return 1
-		}
-		return 0
-	})
+	// Candidates in order (a total order: gain, then length, then
+	// bytes) until the table is full: a heap yields them without sorting
+	// the many that are never reached.
+	h := candHeap(cands)
+	h.init()
 	m.reset()
-	for _, cd := range cands {
-		if len(m.syms) == fsstMaxSymbols {
-			break
-		}
-		m.add(cd.sym)
+	for len(h) > 0 && len(m.syms) < fsstMaxSymbols {
+		m.add(h.pop())
 	}
+	m.cands = cands[:0]
+}
+
+// candBefore orders candidates: higher gain, then longer, then smaller
+// bytes first.
+func candBefore(a, b candidate) bool {
+	switch {
+	case a.gain != b.gain:
+		return a.gain > b.gain
+	case a.sym.n != b.sym.n:
+		return a.sym.n > b.sym.n
+	}
+	return a.sym.val < b.sym.val
+}
+
+// candHeap is a binary heap of candidates, first in candBefore order on top.
+type candHeap []candidate
+
+func (h candHeap) init() {
+	for i := len(h)/2 - 1; i >= 0; i-- {
+		h.down(i)
+	}
+}
+
+func (h candHeap) down(i int) {
+	for {
+		l := 2*i + 1
+		if l >= len(h) {
+			return
+		}
+		c := l
+		if r := l + 1; r < len(h) && candBefore(h[r], h[l]) {
+			c = r
+		}
+		if !candBefore(h[c], h[i]) {
+			return
+		}
+		h[i], h[c] = h[c], h[i]
+		i = c
+	}
+}
+
+// pop removes and returns the first candidate's symbol.
+func (h *candHeap) pop() fsstSym {
+	old := *h
+	top := old[0].sym
+	n := len(old) - 1
+	old[0] = old[n]
+	*h = old[:n]
+	h.down(0)
+	return top
 }
 
 // fsstSample picks about fsstSampleTarget bytes of string pieces,
@@ -317,13 +366,23 @@ func fsstSample(data []byte, offsets []uint64) [][]byte {
 // BuildFSSTTable trains a symbol table on the strings
 // data[offsets[i]:offsets[i+1]] (len(offsets) ≥ 2, offsets within data).
 // Data below FSSTMinInputBytes gets Lance's switched-off table (no symbols,
-// strings stored verbatim), as does data no symbol helps.
+// strings stored verbatim), as does data no symbol helps. Its training
+// tables are allocated afresh; FSSTScratch.BuildTable reuses them.
 func BuildFSSTTable(data []byte, offsets []uint64) *FSSTTable {
+	var fresh *FSSTScratch
+	return fresh.BuildTable(data, offsets)
+}
+
+// BuildTable is BuildFSSTTable (same table) with the training tables taken
+// from s and given back to it when done. A nil s allocates them afresh.
+func (s *FSSTScratch) BuildTable(data []byte, offsets []uint64) *FSSTTable {
 	if len(data) < FSSTMinInputBytes || len(offsets) < 2 {
 		return &FSSTTable{}
 	}
 	sample := fsstSample(data, offsets)
-	m, c := newMatcher(), newCounts()
+	m, c := s.matcher(), s.countsTable()
+	defer s.putMatcher(m)
+	defer s.putCounts(c)
 	best, bestGain := []fsstSym(nil), 0
 	for _, frac := range fsstRounds {
 		if g := m.count(sample, c, frac); g > bestGain || best == nil {
@@ -342,51 +401,4 @@ func BuildFSSTTable(data []byte, offsets []uint64) *FSSTTable {
 		t.Symbols[i], t.Lens[i] = s.val, s.n
 	}
 	return t
-}
-
-// FSSTEncoder compresses strings with a fixed symbol table (greedy longest
-// match; bytes no symbol covers are escaped).
-type FSSTEncoder struct {
-	t    *FSSTTable
-	m    *fsstMatcher
-	code []byte // table code of matcher symbol i
-}
-
-// NewFSSTEncoder prepares t for compression. Symbols of 3+ bytes sharing a
-// 3-byte prefix with an earlier one are never emitted (still correct).
-func NewFSSTEncoder(t *FSSTTable) *FSSTEncoder {
-	e := &FSSTEncoder{t: t, m: newMatcher()}
-	if !t.Compressed {
-		return e
-	}
-	for i := 0; i < t.NumSymbols && i < fsstMaxSymbols; i++ {
-		if t.Lens[i] < 1 || t.Lens[i] > 8 {
-			continue
-		}
-		s := fsstSym{val: t.Symbols[i], n: t.Lens[i]}
-		if s.n < 8 {
-			s.val &= 1<<(8*s.n) - 1
-		}
-		if e.m.add(s) {
-			e.code = append(e.code, byte(i))
-		}
-	}
-	return e
-}
-
-// Compress appends the compressed form of src to dst.
-func (e *FSSTEncoder) Compress(dst, src []byte) []byte {
-	if !e.t.Compressed {
-		return append(dst, src...)
-	}
-	for pos := 0; pos < len(src); {
-		c, n := e.m.longest(src[pos:])
-		if c < fsstCodeBase {
-			dst = append(dst, fsstEscape, src[pos])
-		} else {
-			dst = append(dst, e.code[c-fsstCodeBase])
-		}
-		pos += n
-	}
-	return dst
 }

@@ -1,0 +1,87 @@
+package lance
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+)
+
+// TestWriterPoolsPerWriter checks that writers running at the same time
+// (each with its own pools) write the same bytes, and that a Writer lets
+// go of its pools when closed or aborted.
+func TestWriterPoolsPerWriter(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	defer mem.AssertSize(t, 0)
+	schema, recs := parallelBatches(t, mem)
+	defer func() {
+		for _, r := range recs {
+			r.Release()
+		}
+	}()
+	ctx := context.Background()
+	dir := t.TempDir()
+	const writers = 3
+	files := make([][]byte, writers)
+	errs := make([]error, writers)
+	var wg sync.WaitGroup
+	for k := range writers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			path := filepath.Join(dir, fmt.Sprintf("%d.lance", k))
+			w, err := Create(ctx, path, schema, WithPageBudget(1<<20))
+			if err != nil {
+				errs[k] = err
+				return
+			}
+			for _, rec := range recs {
+				if err := w.Write(ctx, rec); err != nil {
+					errs[k] = err
+					return
+				}
+			}
+			if err := w.Close(ctx); err != nil {
+				errs[k] = err
+				return
+			}
+			if w.pools != nil {
+				errs[k] = fmt.Errorf("writer %d kept its pools after Close", k)
+				return
+			}
+			files[k], errs[k] = os.ReadFile(path)
+		}()
+	}
+	wg.Wait()
+	for k := range writers {
+		if errs[k] != nil {
+			t.Fatal(errs[k])
+		}
+		if !bytes.Equal(files[k], files[0]) {
+			t.Fatalf("writer %d wrote different bytes", k)
+		}
+	}
+
+	w, err := Create(ctx, filepath.Join(dir, "aborted.lance"), schema, WithPageBudget(1<<20))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w.pools == nil {
+		t.Fatal("new writer has no pools")
+	}
+	if err := w.Write(ctx, recs[0]); err != nil {
+		t.Fatal(err)
+	}
+	w.Abort()
+	if w.pools != nil {
+		t.Fatal("writer kept its pools after Abort")
+	}
+	if err := w.Write(ctx, recs[1]); err != ErrWriterClosed {
+		t.Fatalf("write after Abort: %v", err)
+	}
+}
