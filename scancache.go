@@ -20,6 +20,11 @@ import (
 type scanCache struct {
 	f   *File
 	end uint64 // the scan's last row (exclusive)
+	// wholeMax is the largest page fetched whole, and aheadMax the bytes
+	// read ahead per column: both a quarter of the scheduler's bytes in
+	// flight (at most scanReadaheadBytes ahead), so a scan holds what the
+	// caller's budget allows. Larger pages are read batch by batch.
+	wholeMax, aheadMax uint64
 	// scanCtx is the context of the whole scan: page reads outlive the
 	// batch that started them (prefetch), so they are bound to the scan,
 	// whose close cancels what is still running.
@@ -59,7 +64,28 @@ type scanPage struct {
 }
 
 func newScanCache(ctx context.Context, f *File, end uint64) *scanCache {
-	return &scanCache{f: f, end: end, scanCtx: ctx, pages: map[[2]int]*scanPage{}}
+	quarter := uint64(f.inFlightBudget() / 4)
+	return &scanCache{f: f, end: end, scanCtx: ctx, pages: map[[2]int]*scanPage{},
+		wholeMax: quarter, aheadMax: min(quarter, scanReadaheadBytes)}
+}
+
+// inFlightBudget returns the bytes-in-flight bound of the file's scheduler.
+func (f *File) inFlightBudget() int64 {
+	src := f.src
+	if ts, ok := src.(*tailSource); ok {
+		src = ts.source
+	}
+	if os, ok := src.(*objectSource); ok && os.sched != nil {
+		if n := os.sched.Config().MaxInFlightBytes; n > 0 {
+			return n
+		}
+	}
+	return scheduler.DefaultMaxInFlightBytes
+}
+
+// big reports whether page index of column col is read batch by batch.
+func (c *scanCache) big(col, index int) bool {
+	return pageBytes(c.f.meta.Columns[col].GetPages()[index]) > c.wholeMax
 }
 
 // request starts fetching page index of column col unless already started.
@@ -88,6 +114,10 @@ func (c *scanCache) request(ctx context.Context, col, index int) *scanPage {
 // get returns a page's state (from the search cache or built from the
 // scan's bytes) and its data buffer.
 func (c *scanCache) get(ctx context.Context, col, index int, leaf arrow.DataType) (*pageState, []byte, error) {
+	if c.big(col, index) { // initialized like a take's page; batches fetch their rows
+		st, err := c.f.page(ctx, col, index, leaf)
+		return st, nil, err
+	}
 	sp := c.request(ctx, col, index)
 	sp.once.Do(func() {
 		if sp.pending != nil && sp.err == nil {
@@ -125,7 +155,8 @@ func (c *scanCache) dataOf(st *pageState, sp *scanPage) []byte {
 }
 
 // Scan read-ahead per column: pages after the one being decoded are
-// requested until this many bytes or pages are ahead. One page ahead is not
+// requested while at most this many bytes (and a quarter of the
+// scheduler's bytes in flight) or pages are ahead. One page ahead is not
 // enough on an object store: with small pages (list columns hold ~16k rows
 // a page) each page would cost a round trip in series. The scheduler's
 // bytes-in-flight bound still caps what is held.
@@ -140,10 +171,13 @@ func (c *scanCache) prefetch(ctx context.Context, col, index int) {
 	pages := c.f.meta.Columns[col].GetPages()
 	var ahead uint64
 	for next := index + 1; next < len(pages) && next-index <= scanReadaheadPages && pages[next].GetPriority() < c.end; next++ {
-		c.request(ctx, col, next)
-		if ahead += pageBytes(pages[next]); ahead >= scanReadaheadBytes {
+		if c.big(col, next) {
 			return
 		}
+		if ahead += pageBytes(pages[next]); ahead > c.aheadMax && next > index+1 {
+			return // always one page ahead, more while within the bound
+		}
+		c.request(ctx, col, next)
 	}
 }
 
