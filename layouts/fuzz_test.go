@@ -1,8 +1,11 @@
 package layouts
 
 import (
+	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -12,8 +15,9 @@ import (
 )
 
 // decodeWholePage initializes a page from its layout and buffers and
-// decodes every row, as the reader does; it must never panic.
-func decodeWholePage(layout *pb.PageLayout, rows uint64, bufs [][]byte) error {
+// decodes every row, as the reader does; it must never panic. strict
+// makes checkRowByRow compare a row-by-row decode with it.
+func decodeWholePage(layout *pb.PageLayout, rows uint64, bufs [][]byte, strict bool) error {
 	if rows == 0 || rows > 1<<16 {
 		return nil
 	}
@@ -49,6 +53,7 @@ func decodeWholePage(layout *pb.PageLayout, rows uint64, bufs [][]byte) error {
 		if err := p.DecodeRows(span, chunks, 0, rows, &lv, vals, nil); err != nil {
 			return err
 		}
+		checkRowByRow(p, bufs[1], rows, lv, vals, strict)
 	case *pb.PageLayout_FullZipLayout:
 		if len(bufs) < 1 {
 			return nil
@@ -85,9 +90,11 @@ func decodeWholePage(layout *pb.PageLayout, rows uint64, bufs [][]byte) error {
 	return err
 }
 
-// pageSeeds returns (layout, rows, buffers) of real pages from corpus files.
-func pageSeeds(t testing.TB) [][4][]byte {
+// pageSeeds returns (layout, buffers) of real pages from corpus files,
+// and each page's row count.
+func pageSeeds(t testing.TB) ([][4][]byte, []uint64) {
 	var out [][4][]byte
+	var rows []uint64
 	files, _ := filepath.Glob("../testdata/corpus/*/*.lance")
 	for _, path := range files {
 		b, err := os.ReadFile(path)
@@ -113,25 +120,35 @@ func pageSeeds(t testing.TB) [][4][]byte {
 				}
 				if len(seed[1])+len(seed[2])+len(seed[3]) < 32<<10 {
 					out = append(out, seed)
+					rows = append(rows, pg.GetLength())
 				}
 				_ = pg
 			}
 		}
 	}
-	return out
+	return out, rows
 }
 
+// TestRealPagesDecodeWhole decodes every small corpus page whole, which
+// also checks that decoding it row by row (as a take) gives the same
+// levels and values (checkRowByRow).
 func TestRealPagesDecodeWhole(t *testing.T) {
-	seeds := pageSeeds(t)
+	seeds, rows := pageSeeds(t)
 	if len(seeds) == 0 {
 		t.Skip("no testdata/corpus files")
 	}
-	for _, s := range seeds {
+	decoded := 0
+	for i, s := range seeds {
 		var layout pb.PageLayout
 		if err := proto.Unmarshal(s[0], &layout); err != nil {
 			t.Fatal(err)
 		}
-		_ = decodeWholePage(&layout, 1, trimBufs(s[1:]))
+		if decodeWholePage(&layout, rows[i], trimBufs(s[1:]), true) == nil {
+			decoded++
+		}
+	}
+	if decoded < len(seeds)/2 {
+		t.Fatalf("only %d of %d corpus pages decoded", decoded, len(seeds))
 	}
 }
 
@@ -146,15 +163,16 @@ func trimBufs(b [][]byte) [][]byte {
 // FuzzPageDecode mutates the layout protobuf, the row count and up to three
 // buffers of real pages.
 func FuzzPageDecode(f *testing.F) {
-	for _, s := range pageSeeds(f) {
-		f.Add(s[0], uint16(100), s[1], s[2], s[3])
+	seeds, rows := pageSeeds(f)
+	for i, s := range seeds {
+		f.Add(s[0], uint16(min(rows[i], 1<<16-1)), s[1], s[2], s[3])
 	}
 	f.Fuzz(func(t *testing.T, lb []byte, rows uint16, b0, b1, b2 []byte) {
 		var layout pb.PageLayout
 		if proto.Unmarshal(lb, &layout) != nil {
 			return
 		}
-		_ = decodeWholePage(&layout, uint64(rows), trimBufs([][]byte{b0, b1, b2}))
+		_ = decodeWholePage(&layout, uint64(rows), trimBufs([][]byte{b0, b1, b2}), false)
 	})
 }
 
@@ -180,4 +198,44 @@ func FuzzUnravel(f *testing.F) {
 			t.Fatalf("%d leaf slots from %d entries", top.Leaf().Len, lv.N)
 		}
 	})
+}
+
+// checkRowByRow decodes a mini-block page of at most 5,000 rows one row at
+// a time, as a take does (arena-backed memo, rows ascending). With strict
+// (real, unmutated pages) it panics if the result differs from decoding
+// all rows at once (whole); fuzzed pages only exercise the path, since a
+// mutated chunk table or repetition index can disagree with the levels
+// (the session-start code diverged on such inputs too).
+func checkRowByRow(p *MiniBlockPage, data []byte, rows uint64, whole Levels, wholeVals *Values, strict bool) {
+	if rows > 5000 {
+		return
+	}
+	memo := NewChunkMemo(&ChunkArena{})
+	defer memo.Release()
+	var lv Levels
+	vals := &Values{}
+	for r := uint64(0); r < rows; r++ {
+		span, err := p.ChunksForRows(r, r+1)
+		if err != nil {
+			return
+		}
+		var chunks [][]byte
+		for c := span.First; c <= span.Last; c++ {
+			ch := p.Chunks[c]
+			chunks = append(chunks, data[ch.Offset:ch.Offset+ch.Size])
+		}
+		if err := p.DecodeRows(span, chunks, r, r+1, &lv, vals, memo); err != nil {
+			return
+		}
+	}
+	if !strict {
+		return // mutated metadata may disagree with the levels either way
+	}
+	if lv.N != whole.N || !slices.Equal(lv.Rep, whole.Rep) && len(lv.Rep)+len(whole.Rep) > 0 ||
+		!slices.Equal(lv.Def, whole.Def) && len(lv.Def)+len(whole.Def) > 0 {
+		panic(fmt.Sprintf("row-by-row levels %+v differ from whole %+v", lv, whole))
+	}
+	if vals.N != wholeVals.N || !bytes.Equal(vals.Data, wholeVals.Data) || !slices.Equal(vals.Offsets, wholeVals.Offsets) {
+		panic(fmt.Sprintf("row-by-row values (%d) differ from whole (%d)", vals.N, wholeVals.N))
+	}
 }
