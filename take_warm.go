@@ -14,7 +14,10 @@ import (
 // most this much to initialize, the first take that touches the column
 // initializes every page, in the same concurrent round as the pages it
 // needs, so later takes anywhere in the column need only data requests.
-const eagerInitBytes = 1 << 20
+// 8 MiB covers, e.g., the repetition indices of a 1M-row long-string
+// column (16 full-zip pages of 262 KB); it is read once per file and
+// kept in the search cache.
+const eagerInitBytes = 8 << 20
 
 // pageJob is one page to initialize.
 type pageJob struct {
