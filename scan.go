@@ -198,7 +198,7 @@ func (f *File) pipelinedScan(ctx context.Context, cols []int, schema *arrow.Sche
 		}
 		sc.close()
 	}()
-	window := max(1, runtime.GOMAXPROCS(0))
+	window := f.scanWindow(cols, size)
 	next := from
 	for next < to || len(inflight) > 0 {
 		for len(inflight) < window && next < to {
@@ -214,6 +214,32 @@ func (f *File) pipelinedScan(ctx context.Context, cols []int, schema *arrow.Sche
 			return
 		}
 	}
+}
+
+// scanWindow is how many batches a scan decodes at once: GOMAXPROCS, but
+// fewer when batches are large against the scheduler's bytes-in-flight
+// budget (each batch in the window, and the one the caller holds, is
+// alive at once): at most budget / (4 * estimated batch bytes), at least 1.
+// The estimate is the projected columns' stored bytes per row.
+func (f *File) scanWindow(cols []int, size uint64) int {
+	window := max(1, runtime.GOMAXPROCS(0))
+	rows := f.NumRows()
+	if rows == 0 {
+		return window
+	}
+	var stored uint64
+	for _, c := range cols {
+		for _, leaf := range f.leaves[c] {
+			for _, pg := range f.meta.Columns[leaf.Column].GetPages() {
+				stored += pageBytes(pg)
+			}
+		}
+	}
+	est := stored / rows * size
+	if est == 0 {
+		return window
+	}
+	return max(1, min(window, int(uint64(f.inFlightBudget())/(4*est))))
 }
 
 // startBatch decodes rows [lo, hi) in a goroutine.
