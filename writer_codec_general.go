@@ -38,7 +38,7 @@ func (c generalCodec) encode(v *values, start, end int, tmp *[]byte) [][]byte {
 	if c.scheme == pb.CompressionScheme_COMPRESSION_ALGORITHM_LZ4 {
 		out[0] = compressLZ4(bufs[0])
 	} else {
-		out[0], _ = codecs.CompressZstdLance(nil, bufs[0], c.level)
+		out[0], _ = codecs.CompressZstdLanceWith(v.sc.pool().zstdEncoders(), nil, bufs[0], c.level)
 	}
 	return out
 }

@@ -218,7 +218,7 @@ func dictionaryBuffer(v *values, order []int, p encodingParams, ver format.Versi
 	if scheme == "" && ver >= format.V2_2 {
 		scheme = "lz4"
 	}
-	return generalBlock(raw, enc, scheme, p.dictValuesLevel)
+	return generalBlock(v.sc.pool(), raw, enc, scheme, p.dictValuesLevel)
 }
 
 // variableBlock64 builds a variable block with 64-bit offsets.
@@ -233,7 +233,7 @@ func variableBlock64(vals [][]byte) codecs.Block {
 }
 
 // generalBlock wraps a block buffer in General(lz4|zstd) when asked.
-func generalBlock(raw []byte, inner *pb.CompressiveEncoding, scheme string, level int) ([]byte, *pb.CompressiveEncoding, error) {
+func generalBlock(pools *writerPools, raw []byte, inner *pb.CompressiveEncoding, scheme string, level int) ([]byte, *pb.CompressiveEncoding, error) {
 	var out []byte
 	var err error
 	var s pb.CompressionScheme
@@ -241,7 +241,7 @@ func generalBlock(raw []byte, inner *pb.CompressiveEncoding, scheme string, leve
 	case "lz4":
 		out, s = compressLZ4(raw), pb.CompressionScheme_COMPRESSION_ALGORITHM_LZ4
 	case "zstd":
-		out, err = codecs.CompressZstdLance(nil, raw, level)
+		out, err = codecs.CompressZstdLanceWith(pools.zstdEncoders(), nil, raw, level)
 		s = pb.CompressionScheme_COMPRESSION_ALGORITHM_ZSTD
 	default:
 		return raw, inner, nil

@@ -50,7 +50,7 @@ func encodeFullZip(s *shredded, v *values, p encodingParams, ver format.Version)
 			}
 			val := v.data[v.offsets[j]:v.offsets[j+1]]
 			if compress {
-				val, _ = codecs.CompressZstdLance(nil, val, 0)
+				val, _ = codecs.CompressZstdLanceWith(v.sc.pool().zstdEncoders(), nil, val, 0)
 			}
 			dst = appendLE(dst, uint64(len(val)), off/8)
 			return append(dst, val...)
@@ -256,7 +256,7 @@ func encodeFullZipRows(s *shredded, v *values, l *pb.FullZipLayout, cw, offBytes
 			ends = make([]uint64, hi-lo)
 			for j := lo; j < hi; j++ {
 				if v.valid == nil || v.valid[j] {
-					vals, _ = codecs.CompressZstdLance(vals, v.data[v.offsets[j]:v.offsets[j+1]], 0)
+					vals, _ = codecs.CompressZstdLanceWith(pools.zstdEncoders(), vals, v.data[v.offsets[j]:v.offsets[j+1]], 0)
 				}
 				ends[j-lo] = uint64(len(vals))
 			}

@@ -39,6 +39,17 @@ type writerPools struct {
 	ident   []int
 	// fsst keeps the tables of FSST training and encoders.
 	fsst codecs.FSSTScratch
+	// zstd caches the writer's zstd encoders (one per level).
+	zstd codecs.ZstdEncoders
+}
+
+// zstdEncoders returns the writer's zstd encoder cache (nil: none, each
+// compression builds its own encoders).
+func (p *writerPools) zstdEncoders() *codecs.ZstdEncoders {
+	if p == nil {
+		return nil
+	}
+	return &p.zstd
 }
 
 // scratchMin is the smallest byte buffer worth pooling.
@@ -113,6 +124,7 @@ func (p *writerPools) clear() {
 	p.ident = nil
 	p.identMu.Unlock()
 	p.fsst.Clear()
+	p.zstd.Close()
 }
 
 // classPool pools slices of T by capacity class (1<<c elements).
