@@ -93,18 +93,28 @@ func (f *File) readFields(ctx context.Context, cols []int, ranges []rowRange, nr
 		out[0] = a
 		return err
 	}
+	return fanOut(ctx, len(cols), func(ctx context.Context, i int) error {
+		var err error
+		out[i], err = f.readField(ctx, cols[i], ranges, nrows, sc)
+		return err
+	})
+}
+
+// fanOut runs fn(ctx, i) for i in [0, n) on at most maxFieldReaders
+// goroutines, cancels the others' context at the first error, and returns
+// the first non-cancellation error once every goroutine has finished.
+func fanOut(ctx context.Context, n int, fn func(ctx context.Context, i int) error) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	sem := make(chan struct{}, maxFieldReaders)
-	errs := make([]error, len(cols))
+	errs := make([]error, n)
 	var wg sync.WaitGroup
-	for i, c := range cols {
+	for i := range n {
 		wg.Add(1)
 		sem <- struct{}{}
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			out[i], errs[i] = f.readField(ctx, c, ranges, nrows, sc)
-			if errs[i] != nil {
+			if errs[i] = fn(ctx, i); errs[i] != nil {
 				cancel()
 			}
 		}()

@@ -3,7 +3,6 @@ package lance
 import (
 	"context"
 	"sort"
-	"sync"
 
 	"github.com/lancego/lancego/layouts"
 	"github.com/lancego/lancego/searchcache"
@@ -60,8 +59,8 @@ func (f *File) warmPages(ctx context.Context, leaf *layouts.Field, ranges []rowR
 	return f.initPages(ctx, jobs)
 }
 
-// initPages initializes pages concurrently (at most maxFieldReaders at a
-// time) and returns the first error.
+// initPages initializes pages concurrently (fanOut) and returns the
+// first error.
 func (f *File) initPages(ctx context.Context, jobs []pageJob) error {
 	if len(jobs) <= 1 {
 		for _, j := range jobs {
@@ -71,19 +70,10 @@ func (f *File) initPages(ctx context.Context, jobs []pageJob) error {
 		}
 		return nil
 	}
-	errs := make([]error, len(jobs))
-	sem := make(chan struct{}, maxFieldReaders)
-	var wg sync.WaitGroup
-	for k, j := range jobs {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer func() { <-sem; wg.Done() }()
-			_, errs[k] = f.page(ctx, j.leaf.Column, j.index, leafType(j.leaf))
-		}()
-	}
-	wg.Wait()
-	return firstError(errs)
+	return fanOut(ctx, len(jobs), func(ctx context.Context, k int) error {
+		_, err := f.page(ctx, jobs[k].leaf.Column, jobs[k].index, leafType(jobs[k].leaf))
+		return err
+	})
 }
 
 // pageStarts returns the first row of each page of col and the row count.
