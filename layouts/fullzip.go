@@ -150,22 +150,13 @@ func (p *FullZipPage) DecodeRows(b []byte, lv *Levels, vals *Values) error {
 	var offs []byte
 	var data []byte
 	var validPos []int // visible entry ordinals that carry a stored value
-	hasLevels := p.cwBytes > 0
-	mask := uint32(1)<<p.Layout.GetBitsDef() - 1
 	visible := 0
 	r := byteReader{b: b}
 	for r.off < uint64(len(b)) && r.err == nil {
-		var rep, def uint16
-		if hasLevels {
-			cw := uint32(readUint(r.take(p.cwBytes), p.cwBytes))
-			if r.err != nil {
-				break
-			}
-			rep, def = uint16(cw>>p.Layout.GetBitsDef()), uint16(cw&mask)
-			raw.Rep = append(raw.Rep, rep)
-			raw.Def = append(raw.Def, def)
+		def, ok := p.nextEntry(&r, &raw)
+		if !ok {
+			break
 		}
-		raw.N++
 		if def > p.Set.MaxVisibleDef {
 			continue
 		}
@@ -196,6 +187,26 @@ func (p *FullZipPage) DecodeRows(b []byte, lv *Levels, vals *Values) error {
 	}
 	appendLevels(lv, raw)
 	return nil
+}
+
+// nextEntry reads one zipped entry's control word (if the page has
+// levels), appends its levels to raw and returns its def level; false when
+// the control word runs past the data (r.err says why).
+func (p *FullZipPage) nextEntry(r *byteReader, raw *Levels) (uint16, bool) {
+	raw.N++
+	if p.cwBytes == 0 {
+		return 0, true
+	}
+	cw := uint32(readUint(r.take(p.cwBytes), p.cwBytes))
+	if r.err != nil {
+		raw.N--
+		return 0, false
+	}
+	bits := p.Layout.GetBitsDef()
+	def := uint16(cw & (uint32(1)<<bits - 1))
+	raw.Rep = append(raw.Rep, uint16(cw>>bits))
+	raw.Def = append(raw.Def, def)
+	return def, true
 }
 
 func (r *byteReader) lenPrefix(w uint64) uint64 {
@@ -267,20 +278,12 @@ func (p *FullZipPage) decodeDirect(b []byte, lv *Levels, vals *Values) error {
 		return fmt.Errorf("%w: string accumulator out of step", ErrCorrupt)
 	}
 	var raw Levels
-	mask := uint32(1)<<p.Layout.GetBitsDef() - 1
 	r := byteReader{b: b}
 	for r.off < uint64(len(b)) && r.err == nil {
-		var def uint16
-		if p.cwBytes > 0 {
-			cw := uint32(readUint(r.take(p.cwBytes), p.cwBytes))
-			if r.err != nil {
-				break
-			}
-			def = uint16(cw & mask)
-			raw.Rep = append(raw.Rep, uint16(cw>>p.Layout.GetBitsDef()))
-			raw.Def = append(raw.Def, def)
+		def, ok := p.nextEntry(&r, &raw)
+		if !ok {
+			break
 		}
-		raw.N++
 		if def > p.Set.MaxVisibleDef {
 			continue
 		}
