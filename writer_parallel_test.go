@@ -68,17 +68,25 @@ func parallelBatches(t *testing.T, mem memory.Allocator) (*arrow.Schema, []arrow
 	return schema, recs
 }
 
-// TestWriterParallelDeterministic checks that concurrent encoding writes the
-// same bytes as one goroutine and that the file reads back.
-func TestWriterParallelDeterministic(t *testing.T) {
+// checkedBatches returns parallelBatches built with a checked allocator;
+// the batches are released, and the allocator checked for leaks, when the
+// test ends.
+func checkedBatches(t *testing.T) (*arrow.Schema, []arrow.RecordBatch) {
 	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
-	defer mem.AssertSize(t, 0)
+	t.Cleanup(func() { mem.AssertSize(t, 0) })
 	schema, recs := parallelBatches(t, mem)
-	defer func() {
+	t.Cleanup(func() {
 		for _, r := range recs {
 			r.Release()
 		}
-	}()
+	})
+	return schema, recs
+}
+
+// TestWriterParallelDeterministic checks that concurrent encoding writes the
+// same bytes as one goroutine and that the file reads back.
+func TestWriterParallelDeterministic(t *testing.T) {
+	schema, recs := checkedBatches(t)
 	ctx := context.Background()
 	dir := t.TempDir()
 	for _, ver := range []string{"2.1", "2.2"} {

@@ -8,22 +8,13 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
-
-	"github.com/apache/arrow-go/v18/arrow/memory"
 )
 
 // TestWriterPoolsPerWriter checks that writers running at the same time
 // (each with its own pools) write the same bytes, and that a Writer lets
 // go of its pools when closed or aborted.
 func TestWriterPoolsPerWriter(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
-	defer mem.AssertSize(t, 0)
-	schema, recs := parallelBatches(t, mem)
-	defer func() {
-		for _, r := range recs {
-			r.Release()
-		}
-	}()
+	schema, recs := checkedBatches(t)
 	ctx := context.Background()
 	dir := t.TempDir()
 	const writers = 3
