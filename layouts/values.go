@@ -3,6 +3,7 @@ package layouts
 import (
 	"encoding/binary"
 	"fmt"
+	"github.com/lancego/lancego/internal/uninit"
 
 	"github.com/lancego/lancego/codecs"
 )
@@ -348,7 +349,5 @@ func (v *Values) reserve(n uint64) {
 	if cap(v.Data) >= need {
 		return
 	}
-	grown := make([]byte, len(v.Data), max(need, 2*cap(v.Data))) // geometric: callers reserve per piece
-	copy(grown, v.Data)
-	v.Data = grown
+	v.Data = uninit.Grow(v.Data, need-len(v.Data)) // appends write every byte they expose
 }

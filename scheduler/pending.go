@@ -3,6 +3,7 @@ package scheduler
 import (
 	"context"
 	"fmt"
+	"github.com/lancego/lancego/internal/uninit"
 	"sync"
 
 	lanceio "github.com/lancego/lancego/io"
@@ -149,7 +150,7 @@ func (p *Pending) slice(r Range) []byte {
 			return p.bufs[gi][pi][r.Off-part.Off : r.End()-part.Off : r.End()-part.Off]
 		}
 	}
-	buf := make([]byte, 0, r.Len)
+	buf := uninit.Bytes(int(r.Len))[:0]
 	for pi, part := range g.parts {
 		lo, hi := max(r.Off, part.Off), min(r.End(), part.End())
 		if lo < hi {

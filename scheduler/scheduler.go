@@ -3,6 +3,7 @@ package scheduler
 import (
 	"container/heap"
 	"context"
+	"github.com/lancego/lancego/internal/uninit"
 	"sync"
 
 	lanceio "github.com/lancego/lancego/io"
@@ -144,7 +145,7 @@ func (s *Scheduler) start(t *task) {
 // run performs one read and hands the result to its Pending.
 func (s *Scheduler) run(t *task) {
 	defer t.p.wg.Done()
-	buf := make([]byte, t.rng.Len)
+	buf := uninit.Bytes(int(t.rng.Len)) // ReadAt fills it or fails
 	err := s.cfg.Limiter.acquire(t.p.ctx)
 	if err == nil {
 		err = t.p.obj.ReadAt(t.p.ctx, buf, t.rng.Off)
