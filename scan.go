@@ -191,29 +191,46 @@ type batchResult struct {
 	end uint64
 }
 
-// pipelinedScan decodes up to GOMAXPROCS batches at once and yields them
-// in row order; the pages a batch needs are shared through one scan cache.
-// Every goroutine it starts has finished when it returns.
+// pipelinedScan decodes up to scanWindow batches at once on that many
+// worker goroutines and yields them in row order; the pages a batch needs
+// are shared through one scan cache. The workers live as long as the scan
+// (a goroutine per batch would regrow its stack for every batch), and every
+// one of them has finished when it returns.
 func (f *File) pipelinedScan(ctx context.Context, cols []int, schema *arrow.Schema, from, to, size uint64,
 	yield func(arrow.RecordBatch, error) bool) {
 	ctx, cancel := context.WithCancel(ctx)
 	sc := newScanCache(ctx, f, to)
+	window := f.scanWindow(cols, size)
+	jobs := make(chan batchJob, window)
+	var workers sync.WaitGroup
+	for range window {
+		workers.Add(1)
+		go func() {
+			defer workers.Done()
+			for j := range jobs {
+				j.out <- f.decodeBatch(ctx, cols, schema, j.lo, j.hi, sc)
+			}
+		}()
+	}
 	var inflight []chan batchResult
 	defer func() {
 		cancel()
+		close(jobs)
 		for _, ch := range inflight { // join and drop batches not yielded
 			if r := <-ch; r.rec != nil {
 				r.rec.Release()
 			}
 		}
+		workers.Wait()
 		sc.close()
 	}()
-	window := f.scanWindow(cols, size)
 	next := from
 	for next < to || len(inflight) > 0 {
 		for len(inflight) < window && next < to {
-			inflight = append(inflight, f.startBatch(ctx, cols, schema, next, min(next+size, to), sc))
-			next = min(next+size, to)
+			j := batchJob{lo: next, hi: min(next+size, to), out: make(chan batchResult, 1)}
+			jobs <- j
+			inflight = append(inflight, j.out)
+			next = j.hi
 		}
 		r := <-inflight[0]
 		inflight = inflight[1:]
@@ -224,6 +241,13 @@ func (f *File) pipelinedScan(ctx context.Context, cols []int, schema *arrow.Sche
 			return
 		}
 	}
+}
+
+// batchJob is one batch of a pipelined scan: rows [lo, hi) and where its
+// result goes.
+type batchJob struct {
+	lo, hi uint64
+	out    chan batchResult
 }
 
 // scanWindow is how many batches a scan decodes at once: GOMAXPROCS, but
@@ -252,18 +276,13 @@ func (f *File) scanWindow(cols []int, size uint64) int {
 	return max(1, min(window, int(uint64(f.inFlightBudget())/(4*est))))
 }
 
-// startBatch decodes rows [lo, hi) in a goroutine.
-func (f *File) startBatch(ctx context.Context, cols []int, schema *arrow.Schema, lo, hi uint64, sc *scanCache) chan batchResult {
-	ch := make(chan batchResult, 1)
-	go func() {
-		if err := ctx.Err(); err != nil {
-			ch <- batchResult{err: err}
-			return
-		}
-		rec, err := f.readBatch(ctx, cols, schema, []rowRange{{lo, hi}}, sc)
-		ch <- batchResult{rec: rec, err: err, end: hi}
-	}()
-	return ch
+// decodeBatch reads rows [lo, hi) of a scan.
+func (f *File) decodeBatch(ctx context.Context, cols []int, schema *arrow.Schema, lo, hi uint64, sc *scanCache) batchResult {
+	if err := ctx.Err(); err != nil {
+		return batchResult{err: err}
+	}
+	rec, err := f.readBatch(ctx, cols, schema, []rowRange{{lo, hi}}, sc)
+	return batchResult{rec: rec, err: err, end: hi}
 }
 
 func (f *File) scanBounds(opts ScanOptions) (from, to, size uint64, err error) {
