@@ -117,9 +117,7 @@ func visibleBefore(lv Levels, n int, maxVisible uint16) int {
 	}
 	c := 0
 	for _, d := range lv.Def[:n] {
-		if d <= maxVisible {
-			c++
-		}
+		c += b2i(d <= maxVisible)
 	}
 	return c
 }

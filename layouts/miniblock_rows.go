@@ -85,26 +85,30 @@ func (p *MiniBlockPage) entryRange(all Levels, first MiniBlockChunk, from, to ui
 	// Row starts are entries whose repetition level is MaxRep; a preamble
 	// (the tail of an earlier row) comes before the first of them.
 	want := from - first.FirstRow
-	n := to - from
-	lo, hi := -1, all.N
-	var seen uint64
-	for i, r := range all.Rep {
-		if r != p.Set.MaxRep {
-			continue
-		}
-		if seen == want {
-			lo = i
-		}
-		if seen == want+n {
-			hi = i
-			break
-		}
-		seen++
-	}
+	lo := nthRowStart(all.Rep, 0, want, p.Set.MaxRep)
 	if lo < 0 {
 		return 0, 0, fmt.Errorf("%w: row %d not found in its chunks", ErrCorrupt, from)
 	}
+	hi := nthRowStart(all.Rep, lo, to-from, p.Set.MaxRep)
+	if hi < 0 {
+		hi = all.N
+	}
 	return lo, hi, nil
+}
+
+// nthRowStart returns the index of the row start (an entry with repetition
+// level maxRep) that has k row starts before it in rep[at:], or -1. The
+// only branch taken per entry is the loop's exit test, so random row
+// lengths cost no mispredictions.
+func nthRowStart(rep []uint16, at int, k uint64, maxRep uint16) int {
+	var seen uint64
+	for i := at; i < len(rep); i++ {
+		seen += uint64(b2i(rep[i] == maxRep))
+		if seen > k {
+			return i
+		}
+	}
+	return -1
 }
 
 // appendValues appends visible values [vlo, vhi) of the decoded chunks,

@@ -54,21 +54,32 @@ func (l Levels) check(set LayerSet) error {
 	if set.HasLists() && l.Rep == nil && l.N > 0 {
 		return fmt.Errorf("%w: page has list layers but no repetition levels", ErrCorrupt)
 	}
-	for _, r := range l.Rep {
-		if r > set.MaxRep {
-			return fmt.Errorf("%w: repetition level %d above maximum %d", ErrCorrupt, r, set.MaxRep)
-		}
+	if r := maxLevel(l.Rep); r > set.MaxRep {
+		return fmt.Errorf("%w: repetition level %d above maximum %d", ErrCorrupt, r, set.MaxRep)
 	}
-	for _, d := range l.Def {
-		if d > set.MaxDef {
-			return fmt.Errorf("%w: definition level %d above maximum %d", ErrCorrupt, d, set.MaxDef)
-		}
+	if d := maxLevel(l.Def); d > set.MaxDef {
+		return fmt.Errorf("%w: definition level %d above maximum %d", ErrCorrupt, d, set.MaxDef)
 	}
 	if set.HasLists() && l.N > 0 && l.Rep[0] != set.MaxRep {
 		return fmt.Errorf("%w: first entry has repetition level %d, want %d (row start)",
 			ErrCorrupt, l.Rep[0], set.MaxRep)
 	}
 	return nil
+}
+
+// maxLevel returns the largest level in lv (0 if empty), without a branch
+// per level; four running maxima keep the conditional moves independent.
+func maxLevel(lv []uint16) uint16 {
+	var m0, m1, m2, m3 uint16
+	i := 0
+	for ; i+4 <= len(lv); i += 4 {
+		q := lv[i : i+4 : i+4]
+		m0, m1, m2, m3 = max(m0, q[0]), max(m1, q[1]), max(m2, q[2]), max(m3, q[3])
+	}
+	for _, x := range lv[i:] {
+		m0 = max(m0, x)
+	}
+	return max(m0, m1, m2, m3)
 }
 
 // Unravel turns levels into one PathNode per layer, outer-most first.
@@ -150,11 +161,9 @@ func itemValidity(node *PathNode, layer RepDefLayer, lv Levels, slots []int32, m
 	bm := newBitmap(node.Len)
 	nulls := 0
 	for i := 0; i < node.Len; i++ {
-		if lv.Def[slotEntry(slots, i)] <= layer.Before {
-			setBit(bm, i)
-		} else {
-			nulls++
-		}
+		v := b2i(lv.Def[slotEntry(slots, i)] <= layer.Before)
+		bm[i>>3] |= byte(v) << (i & 7)
+		nulls += 1 - v
 	}
 	if nulls > 0 {
 		node.Validity, node.NullCount = bm, nulls
@@ -205,10 +214,8 @@ func defBitmap(def []uint16, before uint16) ([]byte, int) {
 	for i := 0; i < full; i += 8 {
 		d := def[i : i+8 : i+8]
 		var b byte
-		for j, x := range d {
-			if x <= before {
-				b |= 1 << j
-			}
+		for j, x := range d { // no branch per level: nulls fall at random
+			b |= byte(b2i(x <= before)) << j
 		}
 		bm[i>>3] = b
 		valid += mathbits.OnesCount8(b)
