@@ -197,24 +197,10 @@ func (p *MiniBlockPage) appendFSST(vals *Values, b *codecs.Block, lo, hi uint64)
 	if s, e := readOffset(b.Offsets, b.OffsetBits, lo), readOffset(b.Offsets, b.OffsetBits, hi); hi-lo >= fsstBulkValues && e >= s && e-s >= fsstBulkBytes*(hi-lo) {
 		return p.appendFSSTBulk(vals, b, lo, hi)
 	}
-	// Locals, not vals' fields, in the loop: no write barrier per value.
-	data, offs := vals.Data, slices.Grow(vals.Offsets, int(hi-lo))
-	defer func() { vals.Data, vals.Offsets = data, offs }()
-	// Reserve once for the whole range (symbols average ~3 bytes a code)
-	// rather than let each value's decompression grow the buffer.
-	if s, e := readOffset(b.Offsets, b.OffsetBits, lo), readOffset(b.Offsets, b.OffsetBits, hi); s <= e && e <= uint64(len(b.Data)) {
-		data = slices.Grow(data, int(e-s)*3+64)
-	}
-	for i := lo; i < hi; i++ {
-		s, e := readOffset(b.Offsets, b.OffsetBits, i), readOffset(b.Offsets, b.OffsetBits, i+1)
-		if s > e || e > uint64(len(b.Data)) {
-			return fmt.Errorf("%w: fsst value %d bytes [%d,%d) outside %d", ErrCorrupt, i, s, e, len(b.Data))
-		}
-		var err error
-		if data, err = p.fsst.Decompress(data, b.Data[s:e]); err != nil {
-			return err
-		}
-		offs = append(offs, int64(len(data)))
+	data, offs, err := p.fsst.AppendValues(vals.Data, vals.Offsets, *b, lo, hi)
+	vals.Data, vals.Offsets = data, offs
+	if err != nil {
+		return err
 	}
 	vals.N += int(hi - lo)
 	return nil

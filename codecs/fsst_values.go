@@ -1,0 +1,138 @@
+package codecs
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/lancego/lancego/internal/uninit"
+)
+
+// AppendValues FSST-decompresses values [lo, hi) of the variable block in,
+// appending their bytes to dst and, after each value, the length of dst
+// (the value's end offset in dst) to ends. It returns the grown slices.
+//
+// It is the path for short strings and short runs, where the block
+// decoder's eight-code groups rarely fill inside one value: the codes are
+// decoded in one loop, four at a time while none is an escape, with one
+// capacity check and no call per value. Only the
+// offsets of [lo, hi] are read, each checked against the previous one and
+// the data length, so a run costs nothing for the rest of the block.
+// Errors are Decompress's, for the first value that has one.
+func (t *FSSTTable) AppendValues(dst []byte, ends []int64, in Block, lo, hi uint64) ([]byte, []int64, error) {
+	s0, sN, err := fsstRunBounds(in, lo, hi)
+	if err != nil {
+		return dst, ends, err
+	}
+	d := t.decoder()
+	if !t.Compressed || d == nil {
+		return t.appendValuesGeneric(dst, ends, in, lo, hi)
+	}
+	// Reserve for the run at twice its compressed size (typical FSST
+	// ratios are below that) and grow per value only when a value's worst
+	// case (8 bytes a code) might not fit: no measuring pass over the codes.
+	if uint64(maxAppend-len(dst)) < 2*(sN-s0)+16 {
+		return dst, ends, fmt.Errorf("%w: fsst: %d compressed bytes exceed the address space", ErrCorrupt, sN-s0)
+	}
+	dst = uninit.Grow(dst, int(2*(sN-s0))+16)
+	out := dst[:cap(dst)]
+	pos := len(dst)
+	ends = slices.Grow(ends, int(hi-lo))
+	s := s0
+	for i := lo; i < hi; i++ {
+		e := offsetAt(in, i+1)
+		if e < s || e > sN {
+			return out[:pos], ends, fmt.Errorf("%w: fsst value %d bytes [%d,%d) outside [%d,%d)", ErrCorrupt, i, s, e, s0, sN)
+		}
+		if worst := int(e-s)*fsstMaxExpansion + 8; len(out)-pos < worst {
+			out = uninit.Grow(out[:pos], worst)
+			out = out[:cap(out)]
+		}
+		codes := in.Data[s:e]
+		p := 0
+		for ; p+4 <= len(codes); p += 4 { // four codes at a time while none is special
+			q := codes[p : p+4 : p+4]
+			l0, l1, l2, l3 := d.ln[q[0]], d.ln[q[1]], d.ln[q[2]], d.ln[q[3]]
+			if (l0|l1|l2|l3)&fsstBad != 0 {
+				break
+			}
+			binary.LittleEndian.PutUint64(out[pos:pos+8], d.syms[q[0]])
+			pos += int(l0)
+			binary.LittleEndian.PutUint64(out[pos:pos+8], d.syms[q[1]])
+			pos += int(l1)
+			binary.LittleEndian.PutUint64(out[pos:pos+8], d.syms[q[2]])
+			pos += int(l2)
+			binary.LittleEndian.PutUint64(out[pos:pos+8], d.syms[q[3]])
+			pos += int(l3)
+		}
+		if pos, err = d.decodeTail(out, pos, codes[p:]); err != nil {
+			return out[:pos], ends, err
+		}
+		ends = append(ends, int64(pos))
+		s = e
+	}
+	return out[:pos], ends, nil
+}
+
+// maxAppend bounds what AppendValues may grow dst to.
+const maxAppend = math.MaxInt / 2
+
+// fsstRunBounds checks in's shape and returns the compressed byte range of
+// values [lo, hi).
+func fsstRunBounds(in Block, lo, hi uint64) (uint64, uint64, error) {
+	if in.Kind != KindVariable || (in.OffsetBits != 32 && in.OffsetBits != 64) {
+		return 0, 0, fmt.Errorf("%w: fsst: expected a variable-width block with 32 or 64-bit offsets", ErrCorrupt)
+	}
+	w := uint64(in.OffsetBits / 8)
+	if lo > hi || hi > in.NumValues || in.NumValues >= uint64(len(in.Offsets))/w {
+		return 0, 0, fmt.Errorf("%w: fsst: values [%d,%d) of a block of %d with %d offset bytes", ErrCorrupt, lo, hi, in.NumValues, len(in.Offsets))
+	}
+	s0, sN := offsetAt(in, lo), offsetAt(in, hi)
+	if s0 > sN || sN > uint64(len(in.Data)) {
+		return 0, 0, fmt.Errorf("%w: fsst: values [%d,%d) span bytes [%d,%d) of %d", ErrCorrupt, lo, hi, s0, sN, len(in.Data))
+	}
+	return s0, sN, nil
+}
+
+// decodeTail decodes codes (the rest of one value) into out at pos, which
+// has room for 8 bytes per code plus 8, and returns the new position.
+func (d *fsstDecoder) decodeTail(out []byte, pos int, codes []byte) (int, error) {
+	for p := 0; p < len(codes); p++ {
+		c := codes[p]
+		l := d.ln[c]
+		if l&fsstBad != 0 {
+			if c != fsstEscape {
+				return pos, fmt.Errorf("%w: fsst: code %d >= %d symbols", ErrCorrupt, c, d.n)
+			}
+			if p++; p == len(codes) {
+				return pos, fmt.Errorf("%w: fsst: escape code at end of string", ErrCorrupt)
+			}
+			out[pos] = codes[p]
+			pos++
+			continue
+		}
+		binary.LittleEndian.PutUint64(out[pos:pos+8], d.syms[c])
+		pos += int(l)
+	}
+	return pos, nil
+}
+
+// appendValuesGeneric is AppendValues for uncompressed blocks and tables
+// without a decoding layout: value by value through Decompress.
+func (t *FSSTTable) appendValuesGeneric(dst []byte, ends []int64, in Block, lo, hi uint64) ([]byte, []int64, error) {
+	s := offsetAt(in, lo)
+	for i := lo; i < hi; i++ {
+		e := offsetAt(in, i+1)
+		if e < s || e > uint64(len(in.Data)) {
+			return dst, ends, fmt.Errorf("%w: fsst value %d bytes [%d,%d) outside %d", ErrCorrupt, i, s, e, len(in.Data))
+		}
+		var err error
+		if dst, err = t.Decompress(dst, in.Data[s:e]); err != nil {
+			return dst, ends, err
+		}
+		ends = append(ends, int64(len(dst)))
+		s = e
+	}
+	return dst, ends, nil
+}
