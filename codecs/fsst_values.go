@@ -66,13 +66,36 @@ func (t *FSSTTable) AppendValues(dst []byte, ends []int64, in Block, lo, hi uint
 			binary.LittleEndian.PutUint64(out[pos:pos+8], d.syms[q[3]])
 			pos += int(l3)
 		}
-		if pos, err = d.decodeTail(out, pos, codes[p:]); err != nil {
-			return out[:pos], ends, err
+		for p < len(codes) { // the rest one code at a time, in line (short values end here)
+			c := codes[p]
+			l := d.ln[c]
+			if l&fsstBad == 0 {
+				binary.LittleEndian.PutUint64(out[pos:pos+8], d.syms[c])
+				pos += int(l)
+				p++
+				continue
+			}
+			if c != fsstEscape || p+1 == len(codes) {
+				return out[:pos], ends, d.codeError(c)
+			}
+			out[pos] = codes[p+1]
+			pos++
+			p += 2
 		}
 		ends = append(ends, int64(pos))
 		s = e
 	}
 	return out[:pos], ends, nil
+}
+
+// codeError is the error for a code that cannot be decoded: an undefined
+// code, or an escape code that ends its value. Kept out of line so the
+// decoding loop stays small.
+func (d *fsstDecoder) codeError(c byte) error {
+	if c != fsstEscape {
+		return fmt.Errorf("%w: fsst: code %d >= %d symbols", ErrCorrupt, c, d.n)
+	}
+	return fmt.Errorf("%w: fsst: escape code at end of string", ErrCorrupt)
 }
 
 // maxAppend bounds what AppendValues may grow dst to.
@@ -93,29 +116,6 @@ func fsstRunBounds(in Block, lo, hi uint64) (uint64, uint64, error) {
 		return 0, 0, fmt.Errorf("%w: fsst: values [%d,%d) span bytes [%d,%d) of %d", ErrCorrupt, lo, hi, s0, sN, len(in.Data))
 	}
 	return s0, sN, nil
-}
-
-// decodeTail decodes codes (the rest of one value) into out at pos, which
-// has room for 8 bytes per code plus 8, and returns the new position.
-func (d *fsstDecoder) decodeTail(out []byte, pos int, codes []byte) (int, error) {
-	for p := 0; p < len(codes); p++ {
-		c := codes[p]
-		l := d.ln[c]
-		if l&fsstBad != 0 {
-			if c != fsstEscape {
-				return pos, fmt.Errorf("%w: fsst: code %d >= %d symbols", ErrCorrupt, c, d.n)
-			}
-			if p++; p == len(codes) {
-				return pos, fmt.Errorf("%w: fsst: escape code at end of string", ErrCorrupt)
-			}
-			out[pos] = codes[p]
-			pos++
-			continue
-		}
-		binary.LittleEndian.PutUint64(out[pos:pos+8], d.syms[c])
-		pos += int(l)
-	}
-	return pos, nil
 }
 
 // appendValuesGeneric is AppendValues for uncompressed blocks and tables

@@ -2,6 +2,7 @@ package layouts
 
 import (
 	"fmt"
+	"github.com/lancego/lancego/internal/uninit"
 	"slices"
 
 	"github.com/lancego/lancego/codecs"
@@ -118,6 +119,9 @@ func (p *MiniBlockPage) appendValues(blocks []DecodedChunk, vlo, vhi uint64, val
 		vals.InitShape(&blocks[0].Values)
 		vals.reserve(vhi - vlo)
 	}
+	if len(blocks) > 1 && p.fsst != nil {
+		reserveFSST(blocks, vlo, vhi, vals)
+	}
 	var base uint64
 	for i := range blocks {
 		b := &blocks[i].Values
@@ -156,6 +160,29 @@ const (
 	fsstBulkValues = 16
 	fsstBulkBytes  = 24
 )
+
+// reserveFSST grows vals' bytes once for the FSST values [vlo, vhi) of
+// blocks, at twice their compressed size (what AppendValues reserves per
+// run), so that the runs of a batch's chunks append without regrowing.
+func reserveFSST(blocks []DecodedChunk, vlo, vhi uint64, vals *Values) {
+	var comp, start uint64
+	for i := range blocks {
+		b := &blocks[i].Values
+		lo, hi := max(vlo, start)-start, min(vhi, start+b.NumValues)
+		hi = max(hi, start) - start // chunk-local [lo, hi), empty when outside
+		start += b.NumValues
+		w := uint64(b.OffsetBits / 8)
+		if lo >= hi || b.Kind != codecs.KindVariable || (w != 4 && w != 8) || uint64(len(b.Offsets)) < (hi+1)*w {
+			continue
+		}
+		if s, e := readOffset(b.Offsets, b.OffsetBits, lo), readOffset(b.Offsets, b.OffsetBits, hi); s <= e && e <= uint64(len(b.Data)) {
+			comp += e - s
+		}
+	}
+	if comp > 0 && comp < 1<<32 {
+		vals.Data = uninit.Grow(vals.Data, int(2*comp)+16)
+	}
+}
 
 // appendFSSTBulk decompresses values [lo, hi) of b as one block, appending
 // the bytes and their end offsets to vals.
