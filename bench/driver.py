@@ -59,14 +59,16 @@ def op_scan(op):
     out = {}
     for col in op["columns"]:
         best, rows, io = None, 0, None
-        for _ in range(op.get("reps", 1)):
+        warmups = op.get("warmups", 0)
+        for k in range(warmups + op.get("reps", 1)):
             r = reader(op, [col])
             mark(op)
             t0 = now()
             rows = drain(r.read_all(batch_size=op.get("batch_size", 8192)))
             dt = now() - t0
             io = mark(op)
-            best = dt if best is None else min(best, dt)
+            if k >= warmups:
+                best = dt if best is None else min(best, dt)
         out[col] = {"seconds": best, "rows": rows, "io": io}
     return out
 
@@ -100,14 +102,16 @@ def op_pq_scan(op):
     out = {}
     for col in op["columns"]:
         best, rows = None, 0
-        for _ in range(op.get("reps", 1)):
+        warmups = op.get("warmups", 0)
+        for k in range(warmups + op.get("reps", 1)):
             t0 = now()
             pf = pq.ParquetFile(op["path"])
             rows = 0
             for b in pf.iter_batches(batch_size=op.get("batch_size", 8192), columns=[col], use_threads=False):
                 rows += b.num_rows
             dt = now() - t0
-            best = dt if best is None else min(best, dt)
+            if k >= warmups:
+                best = dt if best is None else min(best, dt)
         out[col] = {"seconds": best, "rows": rows}
     return out
 

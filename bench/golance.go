@@ -52,8 +52,11 @@ type ScanSpec struct {
 	Column    string
 	BatchSize int
 	Reps      int
-	IO        lanceio.Config
-	Options   []lance.Option
+	// Warmups runs the scan this many times, untimed, before the timed
+	// repetitions.
+	Warmups int
+	IO      lanceio.Config
+	Options []lance.Option
 	// Mark, if set, is called right before and after each timed run (the
 	// object-store runs reset and read the proxy's counters there).
 	Mark func(start bool)
@@ -79,10 +82,11 @@ func OursScan(ctx context.Context, s ScanSpec) (Measure, error) {
 	return Measure{Seconds: best, Rows: rows, Requests: float64(last.requests), BytesRead: float64(last.bytes)}, nil
 }
 
-// timeBestOpen opens the file for each repetition and times run alone.
+// timeBestOpen opens the file for each repetition and times run alone,
+// after s.Warmups untimed runs.
 func timeBestOpen(ctx context.Context, s ScanSpec, run func(*lance.File) (int, error), rows *int, last *ioCount) (float64, error) {
 	best := 0.0
-	for i := range max(1, s.Reps) {
+	for i := range s.Warmups + max(1, s.Reps) {
 		f, st, err := openOurs(ctx, s.URL, s.IO, s.Options...)
 		if err != nil {
 			return 0, err
@@ -100,7 +104,7 @@ func timeBestOpen(ctx context.Context, s ScanSpec, run func(*lance.File) (int, e
 		}
 		*rows = n
 		*last = ioCount{after.Requests - before.Requests, after.Bytes - before.Bytes}
-		if i == 0 || dt < best {
+		if i == s.Warmups || i > s.Warmups && dt < best {
 			best = dt
 		}
 	}

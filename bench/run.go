@@ -67,12 +67,12 @@ func (c *Config) defaults() {
 	}
 }
 
-// reps is the number of repetitions of a scan (best is kept).
+// reps is the number of timed repetitions of a scan (best is kept).
 func (c *Config) reps() int {
 	if c.Quick {
 		return 1
 	}
-	return 3
+	return 5
 }
 
 // takeSets is how many index sets of k rows each take workload times.
@@ -96,6 +96,12 @@ func (c *Config) s3TakeSets(k int) int {
 
 // TakeSizes are the numbers of rows of the take workloads.
 var takeSizes = [...]int{1, 100, 10000}
+
+// ScanWarmups is the number of untimed runs of each local scan, for every
+// engine, before the timed ones: the first run in a process pays one-time
+// costs (a Go heap that has not grown yet, first-touch page faults, Python
+// imports and caches) that a long-running reader pays once, not per scan.
+const ScanWarmups = 1
 
 // ScanBatchSize is the batch size of every scan (all engines).
 const ScanBatchSize = 8192
