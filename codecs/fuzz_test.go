@@ -101,6 +101,7 @@ func FuzzFSST(f *testing.F) {
 		if err == nil && len(out) > 8*len(s) {
 			t.Fatalf("expanded %d → %d bytes", len(s), len(out))
 		}
+		checkAppendValues(t, tb, s)
 		if tb.Compressed && tb.NumSymbols > 0 {
 			plain := s
 			back := must(tb.Decompress(nil, tb.Compress(nil, plain)))
@@ -109,6 +110,31 @@ func FuzzFSST(f *testing.F) {
 			}
 		}
 	})
+}
+
+// checkAppendValues splits s into three values and checks that the run
+// decoder agrees with Decompress value by value: the same bytes and ends,
+// or an error from both.
+func checkAppendValues(t *testing.T, tb *FSSTTable, s []byte) {
+	cuts := []int{0, len(s) / 3, 2 * len(s) / 3, len(s)}
+	b := Block{Kind: KindVariable, NumValues: 3, OffsetBits: 32, Data: s}
+	for _, c := range cuts {
+		b.Offsets = binary.LittleEndian.AppendUint32(b.Offsets, uint32(c))
+	}
+	var want []byte
+	var wantErr error
+	for i := range 3 {
+		if want, wantErr = tb.Decompress(want, s[cuts[i]:cuts[i+1]]); wantErr != nil {
+			break
+		}
+	}
+	got, ends, err := tb.AppendValues(nil, nil, b, 0, 3)
+	if (err != nil) != (wantErr != nil) {
+		t.Fatalf("AppendValues error %v, Decompress error %v", err, wantErr)
+	}
+	if err == nil && (!bytes.Equal(got, want) || len(ends) != 3 || ends[2] != int64(len(got))) {
+		t.Fatalf("AppendValues %q ends %v, want %q", got, ends, want)
+	}
 }
 
 func FuzzRLE(f *testing.F) {
