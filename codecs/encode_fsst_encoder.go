@@ -39,6 +39,23 @@ type fsstLongEnt struct {
 	step uint32
 }
 
+// longSymbol returns the long-table entry for the string starting with the
+// 8 bytes w: the symbol in the first slot of w's 3-byte prefix, or the one
+// in its second slot when the first is marked fsstAlt and the second
+// matches. The caller still checks that the entry matches w.
+func longSymbol(long *[fsstLongSlots]uint16, syms *[256]fsstLongEnt, mul, w uint64) *fsstLongEnt {
+	h := (w & 0xFFFFFF) * mul
+	x := long[h>>52&(fsstLongSlots-1)]
+	if x&fsstAlt != 0 {
+		if y := long[h>>40&(fsstLongSlots-1)]; y&0xFF != 0 {
+			if l := &syms[y&0xFF]; w&l.mask == l.val {
+				x = y
+			}
+		}
+	}
+	return &syms[x&0xFF]
+}
+
 // fsstEmptyStep is the step of an empty long slot.
 const fsstEmptyStep = 9 << 8
 
@@ -262,16 +279,7 @@ func (e *FSSTEncoder) compressTail(out []byte, o int, data []byte, pos, end int)
 		}
 		rem := end - pos
 		// as in runLanes, with symbols limited to rem bytes
-		h := (w & 0xFFFFFF) * mul
-		x := long[h>>52&(fsstLongSlots-1)]
-		if x&fsstAlt != 0 {
-			if y := long[h>>40&(fsstLongSlots-1)]; y&0xFF != 0 {
-				if l := &syms[y&0xFF]; w&l.mask == l.val {
-					x = y
-				}
-			}
-		}
-		l := &syms[x&0xFF]
+		l := longSymbol(long, syms, mul, w)
 		sh := uint32(short[w&0xFFFF])
 		if rem < 2 {
 			sh = uint32(one[w&0xFF])
@@ -394,16 +402,7 @@ func (e *FSSTEncoder) runLanes(st *fsstLanesState, active int, out, data []byte)
 			// Branch-free choice between the long symbol of the prefix
 			// and the short entry (the spare byte written after a code is
 			// the literal of an escape, overwritten otherwise).
-			h := (w & 0xFFFFFF) * mul
-			x := long[h>>52&(fsstLongSlots-1)]
-			if x&fsstAlt != 0 {
-				if y := long[h>>40&(fsstLongSlots-1)]; y&0xFF != 0 {
-					if l := &syms[y&0xFF]; w&l.mask == l.val {
-						x = y
-					}
-				}
-			}
-			l := &syms[x&0xFF]
+			l := longSymbol(long, syms, mul, w)
 			sh := uint32(short[w&0xFFFF])
 			step := sh&0xFFF | (1+sh>>12)<<16
 			if sl := l.step; w&l.mask == l.val {
