@@ -177,16 +177,13 @@ func (r *levelRun) flush(out *layouts.LeafData) error {
 	if r.page == nil {
 		return nil
 	}
-	node, err := layouts.Unravel(r.page.set(), r.lv)
+	node, err := layouts.UnravelAppend(out.Node, r.page.set(), r.lv)
 	r.lv = layouts.Levels{}
 	if err != nil {
 		return err
 	}
-	if out.Node == nil {
-		out.Node = node
-		return nil
-	}
-	return layouts.AppendNode(out.Node, node)
+	out.Node = node
+	return nil
 }
 
 // decodeInto decodes one piece into out's values and the run's levels,

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"testing"
 
@@ -194,10 +195,40 @@ func FuzzUnravel(f *testing.F) {
 			lv.Rep = rawLevels(rep)
 		}
 		lv.Def = rawLevels(def)
-		if top, err := Unravel(set, lv); err == nil && top.Leaf().Len > lv.N {
+		top, err := Unravel(set, lv)
+		if err != nil {
+			return
+		}
+		if top.Leaf().Len > lv.N {
 			t.Fatalf("%d leaf slots from %d entries", top.Leaf().Len, lv.N)
 		}
+		checkSplitAppend(t, set, lv, top)
 	})
+}
+
+// checkSplitAppend unravels lv in two parts, split at its last row start,
+// the second appended with UnravelAppend, and fails unless that equals
+// whole (lv unraveled at once).
+func checkSplitAppend(t *testing.T, set LayerSet, lv Levels, whole *PathNode) {
+	t.Helper()
+	k := lv.N - 1
+	for k > 0 && (lv.Rep == nil || lv.Rep[k] != set.MaxRep) {
+		k--
+	}
+	if k <= 0 || !set.HasLists() {
+		return
+	}
+	first, err := Unravel(set, sliceLevels(lv, 0, k))
+	if err != nil {
+		t.Fatalf("first part of valid levels: %v", err)
+	}
+	got, err := UnravelAppend(first, set, sliceLevels(lv, k, lv.N))
+	if err != nil {
+		t.Fatalf("appending the second part: %v", err)
+	}
+	if !reflect.DeepEqual(normalize(got), normalize(whole)) {
+		t.Fatalf("split at %d of %+v:\n got %+v\nwant %+v", k, lv, normalize(got), normalize(whole))
+	}
 }
 
 // checkRowByRow decodes a mini-block page of at most 5,000 rows one row at

@@ -3,6 +3,7 @@ package layouts
 import (
 	"encoding/binary"
 	"fmt"
+	"slices"
 	"unsafe"
 
 	"github.com/lancego/lancego/codecs"
@@ -79,6 +80,41 @@ func appendLevels(dst *Levels, src Levels) {
 	dst.Rep = appendSide(dst.Rep, dst.N, src.Rep, src.N)
 	dst.Def = appendSide(dst.Def, dst.N, src.Def, src.N)
 	dst.N += src.N
+}
+
+// appendLevelParts appends copies of parts to dst, growing each side once
+// (a side absent from a part but present elsewhere is filled with zeros).
+func appendLevelParts(dst *Levels, parts []Levels) {
+	n := dst.N
+	hasRep, hasDef := dst.Rep != nil, dst.Def != nil
+	for i := range parts {
+		n += parts[i].N
+		hasRep, hasDef = hasRep || parts[i].Rep != nil, hasDef || parts[i].Def != nil
+	}
+	dst.Rep = appendSideParts(dst.Rep, hasRep, dst.N, n, parts, func(l *Levels) []uint16 { return l.Rep })
+	dst.Def = appendSideParts(dst.Def, hasDef, dst.N, n, parts, func(l *Levels) []uint16 { return l.Def })
+	dst.N = n
+}
+
+// appendSideParts appends one side of parts to dst (dstN entries so far,
+// nil if the side was absent) with room for n entries in all.
+func appendSideParts(dst []uint16, has bool, dstN, n int, parts []Levels, side func(*Levels) []uint16) []uint16 {
+	if !has {
+		return nil
+	}
+	if dst == nil {
+		dst = make([]uint16, dstN, n)
+	} else {
+		dst = slices.Grow(dst, n-len(dst))
+	}
+	for i := range parts {
+		if s := side(&parts[i]); s != nil {
+			dst = append(dst, s...)
+		} else {
+			dst = append(dst, make([]uint16, parts[i].N)...)
+		}
+	}
+	return dst
 }
 
 // appendLevelsCopy is appendLevels that never shares src's memory.

@@ -31,17 +31,22 @@ func (p *MiniBlockPage) DecodeRows(span ChunkSpan, chunks [][]byte, from, to uin
 		}
 		blocks = append(blocks, dc)
 	}
-	// One chunk's levels are used in place (and copied below if they live
-	// in an arena buffer); several are joined into fresh memory once.
-	all, lent := blocks[0].Levels, blocks[0].lent != nil
 	if len(blocks) > 1 {
-		all, lent = joinLevels(blocks), false
+		parts, vlo, vhi, err := p.locateSpan(span, blocks, from, to)
+		if err != nil {
+			return err
+		}
+		appendLevelParts(lv, parts)
+		return p.appendValues(blocks, uint64(vlo), uint64(vhi), vals)
 	}
-	lo, hi, vlo, vhi, err := p.locateRows(span, all, len(blocks) == 1, from, to, memo)
+	// One chunk's levels are used in place (copied if they live in an
+	// arena buffer).
+	all := blocks[0].Levels
+	lo, hi, vlo, vhi, err := p.locateRows(span, all, from, to, memo)
 	if err != nil {
 		return err
 	}
-	if lent {
+	if blocks[0].lent != nil {
 		appendLevelsCopy(lv, sliceLevels(all, lo, hi))
 	} else {
 		appendLevels(lv, sliceLevels(all, lo, hi))
@@ -49,19 +54,82 @@ func (p *MiniBlockPage) DecodeRows(span ChunkSpan, chunks [][]byte, from, to uin
 	return p.appendValues(blocks, uint64(vlo), uint64(vhi), vals)
 }
 
+// locateSpan finds rows [from, to) in the decoded chunks of a span of
+// several chunks and returns their levels (a part of each chunk's) and the
+// visible values [vlo, vhi) they hold, counted from the span's first value.
+// Only the first chunk is searched for the first row and only the last
+// one for the end: the chunk table says which rows start where, and the
+// chunks between are taken whole.
+func (p *MiniBlockPage) locateSpan(span ChunkSpan, blocks []DecodedChunk, from, to uint64) (parts []Levels, vlo, vhi int, err error) {
+	fc, lc := p.Chunks[span.First], p.Chunks[span.Last]
+	first, last := blocks[0].Levels, blocks[len(blocks)-1].Levels
+	if from < fc.FirstRow || to < lc.FirstRow {
+		return nil, 0, 0, fmt.Errorf("%w: rows [%d,%d) outside chunks %v", ErrCorrupt, from, to, span)
+	}
+	lo, ok := p.rowEntry(first, from-fc.FirstRow)
+	if !ok || lo >= first.N {
+		return nil, 0, 0, fmt.Errorf("%w: row %d not found in chunk %d", ErrCorrupt, from, span.First)
+	}
+	hi, ok := p.rowEntry(last, to-lc.FirstRow)
+	if !ok {
+		hi = last.N
+	}
+	parts = make([]Levels, len(blocks))
+	vhi = 0
+	for i := range blocks {
+		parts[i] = blocks[i].Levels
+		if i < len(blocks)-1 {
+			vhi += p.visibleIn(blocks[i])
+		}
+	}
+	parts[0] = sliceLevels(first, lo, first.N)
+	parts[len(parts)-1] = sliceLevels(last, 0, hi)
+	vlo = lo
+	if p.Set.HasLists() {
+		vlo = visibleBefore(first, lo, p.Set.MaxVisibleDef)
+		vhi += visibleBefore(last, hi, p.Set.MaxVisibleDef)
+	} else {
+		vhi += hi
+	}
+	return parts, vlo, vhi, nil
+}
+
+// rowEntry returns the index of the entry where a chunk's k-th starting
+// row starts (without lists, entry k), and false when the chunk's levels
+// do not reach it.
+func (p *MiniBlockPage) rowEntry(lv Levels, k uint64) (int, bool) {
+	if !p.Set.HasLists() {
+		if k > uint64(lv.N) {
+			return 0, false
+		}
+		return int(k), true
+	}
+	i := nthRowStart(lv.Rep, 0, k, p.Set.MaxRep)
+	return i, i >= 0
+}
+
+// visibleIn returns how many values a whole chunk's entries hold: its
+// visible entries with lists, every entry without.
+func (p *MiniBlockPage) visibleIn(dc DecodedChunk) int {
+	if !p.Set.HasLists() {
+		return dc.Levels.N
+	}
+	return int(dc.Values.NumValues)
+}
+
 // locateRows returns the level entries [lo, hi) of rows [from, to) in all
-// (the levels of span's chunks) and the visible values [vlo, vhi) they
-// hold. Without lists every entry is a row and carries a value (levels
-// above the maximum are rejected when unraveled). With lists, a single
+// (the levels of span's single chunk) and the visible values [vlo, vhi)
+// they hold. Without lists every entry is a row and carries a value
+// (levels above the maximum are rejected when unraveled). With lists, a
 // memoized chunk's row starts and visible-value counts are indexed once,
 // so rows taken one by one do not rescan the chunk each time.
-func (p *MiniBlockPage) locateRows(span ChunkSpan, all Levels, single bool, from, to uint64, memo *ChunkMemo) (lo, hi, vlo, vhi int, err error) {
+func (p *MiniBlockPage) locateRows(span ChunkSpan, all Levels, from, to uint64, memo *ChunkMemo) (lo, hi, vlo, vhi int, err error) {
 	first := p.Chunks[span.First]
 	if !p.Set.HasLists() {
 		lo, hi, err = p.entryRange(all, first, from, to)
 		return lo, hi, lo, hi, err
 	}
-	if single && memo != nil {
+	if memo != nil {
 		ix := memo.index(span.First, all, p.Set)
 		return ix.locate(from-first.FirstRow, to-from, all.N)
 	}
@@ -231,38 +299,4 @@ func (p *MiniBlockPage) appendFSST(vals *Values, b *codecs.Block, lo, hi uint64)
 	}
 	vals.N += int(hi - lo)
 	return nil
-}
-
-// joinLevels concatenates the chunks' levels into one exactly sized run.
-func joinLevels(blocks []DecodedChunk) Levels {
-	var out Levels
-	hasRep, hasDef := false, false
-	for i := range blocks {
-		l := &blocks[i].Levels
-		out.N += l.N
-		hasRep, hasDef = hasRep || l.Rep != nil, hasDef || l.Def != nil
-	}
-	if hasRep {
-		out.Rep = make([]uint16, 0, out.N)
-	}
-	if hasDef {
-		out.Def = make([]uint16, 0, out.N)
-	}
-	for i := range blocks {
-		l := &blocks[i].Levels
-		out.Rep = joinSide(out.Rep, hasRep, l.Rep, l.N)
-		out.Def = joinSide(out.Def, hasDef, l.Def, l.N)
-	}
-	return out
-}
-
-// joinSide appends one chunk's side (zeros when the chunk has none).
-func joinSide(dst []uint16, has bool, src []uint16, n int) []uint16 {
-	if !has {
-		return nil
-	}
-	if src == nil {
-		return append(dst, make([]uint16, n)...)
-	}
-	return append(dst, src...)
 }

@@ -47,17 +47,13 @@ func (l Levels) def(i int) uint16 {
 
 // check validates level counts and ranges against the layer set.
 func (l Levels) check(set LayerSet) error {
-	if l.Rep != nil && len(l.Rep) != l.N || l.Def != nil && len(l.Def) != l.N {
-		return fmt.Errorf("%w: level buffers hold %d rep / %d def levels for %d entries",
-			ErrCorrupt, len(l.Rep), len(l.Def), l.N)
+	if err := l.checkLengths(set); err != nil {
+		return err
 	}
-	if set.HasLists() && l.Rep == nil && l.N > 0 {
-		return fmt.Errorf("%w: page has list layers but no repetition levels", ErrCorrupt)
-	}
-	if r := maxLevel(l.Rep); r > set.MaxRep {
+	if r, bad := levelAbove(l.Rep, set.MaxRep); bad {
 		return fmt.Errorf("%w: repetition level %d above maximum %d", ErrCorrupt, r, set.MaxRep)
 	}
-	if d := maxLevel(l.Def); d > set.MaxDef {
+	if d, bad := levelAbove(l.Def, set.MaxDef); bad {
 		return fmt.Errorf("%w: definition level %d above maximum %d", ErrCorrupt, d, set.MaxDef)
 	}
 	if set.HasLists() && l.N > 0 && l.Rep[0] != set.MaxRep {
@@ -65,6 +61,45 @@ func (l Levels) check(set LayerSet) error {
 			ErrCorrupt, l.Rep[0], set.MaxRep)
 	}
 	return nil
+}
+
+// checkLengths validates the level buffers' lengths against N, and that a
+// set with lists has repetition levels.
+func (l Levels) checkLengths(set LayerSet) error {
+	if l.N < 0 || l.Rep != nil && len(l.Rep) != l.N || l.Def != nil && len(l.Def) != l.N {
+		return fmt.Errorf("%w: level buffers hold %d rep / %d def levels for %d entries",
+			ErrCorrupt, len(l.Rep), len(l.Def), l.N)
+	}
+	if set.HasLists() && l.Rep == nil && l.N > 0 {
+		return fmt.Errorf("%w: page has list layers but no repetition levels", ErrCorrupt)
+	}
+	return nil
+}
+
+// orLevels returns the bitwise OR of lv's levels: at least their maximum,
+// and cheaper to compute (callers compute maxLevel only when it is above
+// the limit).
+func orLevels(lv []uint16) uint16 {
+	var m0, m1, m2, m3 uint16
+	i := 0
+	for ; i+4 <= len(lv); i += 4 {
+		q := lv[i : i+4 : i+4]
+		m0, m1, m2, m3 = m0|q[0], m1|q[1], m2|q[2], m3|q[3]
+	}
+	for _, x := range lv[i:] {
+		m0 |= x
+	}
+	return m0 | m1 | m2 | m3
+}
+
+// levelAbove reports whether a level in lv exceeds limit, and the
+// largest level when one does.
+func levelAbove(lv []uint16, limit uint16) (uint16, bool) {
+	if orLevels(lv) <= limit {
+		return 0, false
+	}
+	m := maxLevel(lv)
+	return m, m > limit
 }
 
 // maxLevel returns the largest level in lv (0 if empty), without a branch
@@ -85,13 +120,27 @@ func maxLevel(lv []uint16) uint16 {
 // Unravel turns levels into one PathNode per layer, outer-most first.
 // The returned leaf node's Len is the number of values the levels expect.
 func Unravel(set LayerSet, lv Levels) (*PathNode, error) {
+	if isOneList(set) {
+		return unravelOneList(set, lv)
+	}
 	if err := lv.check(set); err != nil {
 		return nil, err
 	}
-	if isOneList(set) {
-		return unravelOneList(set, lv), nil
-	}
 	return unravelLayers(set, lv)
+}
+
+// UnravelAppend unravels lv and appends the result to dst (the structure
+// of earlier rows of the same column, same layer shape), returning the
+// combined node; dst may be nil. The one-list shape is appended in place.
+func UnravelAppend(dst *PathNode, set LayerSet, lv Levels) (*PathNode, error) {
+	if dst != nil && isOneList(set) {
+		return dst, appendOneList(dst, set, lv)
+	}
+	node, err := Unravel(set, lv)
+	if err != nil || dst == nil {
+		return node, err
+	}
+	return dst, AppendNode(dst, node)
 }
 
 // unravelLayers is the general walk of Unravel, one layer at a time.

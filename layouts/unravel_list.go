@@ -1,42 +1,139 @@
 package layouts
 
+import (
+	"fmt"
+	"slices"
+)
+
 // unravelOneList is Unravel for the most common list shape, one list layer
 // over one item layer ([list, item] outer first): offsets, list validity
 // and item validity come out of a single pass over the levels, without the
-// per-layer slot arrays of the general walk. lv has passed check.
+// per-layer slot arrays of the general walk. It checks the levels itself,
+// folding check's passes into its own: one over the repetition levels
+// (row count and range) and the definition range inside the main pass.
 //
 // The loops are written without data-dependent branches on the row
 // structure (row starts fall at random), which a predictor cannot learn:
-// check guarantees every repetition level is 0 or 1, so it is used as a
+// every repetition level is checked to be 0 or 1 first, so it is used as a
 // count, and each entry stores its offset slot unconditionally (a store
 // into the next row's slot is overwritten when that row starts).
-func unravelOneList(set LayerSet, lv Levels) *PathNode {
-	list, item := set.Layers[0], set.Layers[1]
-	n := lv.N
-	rep := lv.Rep[:n]
-	rows := 0
-	for _, r := range rep {
-		rows += int(r)
+func unravelOneList(set LayerSet, lv Levels) (*PathNode, error) {
+	rows, err := oneListRows(set, lv)
+	if err != nil {
+		return nil, err
 	}
 	top := &PathNode{Kind: LayerList, Len: rows, Offsets: make([]int64, rows+1)}
-	leaf := &PathNode{Kind: LayerItem}
-	top.Child = leaf
-	offs := top.Offsets[:rows+1]
+	top.Child = &PathNode{Kind: LayerItem}
+	if err := fillOneList(set, lv, top, top.Offsets); err != nil {
+		return nil, err
+	}
+	return top, nil
+}
+
+// appendOneList unravels lv onto the end of dst, a [list, item] node of
+// earlier rows, writing the new offsets in place instead of building a node
+// and copying it over. Levels that may hold nulls go through a fresh node
+// and AppendNode.
+func appendOneList(dst *PathNode, set LayerSet, lv Levels) error {
+	if set.Layers[0].NullCode != 0 || set.Layers[1].NullCode != 0 || dst.Child == nil || dst.Kind != LayerList || len(dst.Offsets) != dst.Len+1 {
+		node, err := unravelOneList(set, lv)
+		if err != nil {
+			return err
+		}
+		return AppendNode(dst, node)
+	}
+	rows, err := oneListRows(set, lv)
+	if err != nil {
+		return err
+	}
+	at := len(dst.Offsets) - 1
+	dst.Offsets = slices.Grow(dst.Offsets, rows)[:at+rows+1]
+	part := &PathNode{Kind: LayerList, Len: rows, Child: &PathNode{Kind: LayerItem}}
+	if err := fillOneList(set, lv, part, dst.Offsets[at:]); err != nil {
+		dst.Offsets = dst.Offsets[:at+1]
+		return err
+	}
+	if part.NullCount > 0 || part.Child.NullCount > 0 { // a hostile file's stray entries
+		dst.Offsets = dst.Offsets[:at+1]
+		node, err := unravelOneList(set, lv)
+		if err != nil {
+			return err
+		}
+		return AppendNode(dst, node)
+	}
+	for _, n := range []*PathNode{dst, dst.Child} {
+		if n.Validity != nil {
+			grow := rows
+			if n != dst {
+				grow = part.Child.Len
+			}
+			n.Validity = appendBits(n.Validity, n.Len, nil, 0, grow)
+		}
+	}
+	dst.Len += rows
+	dst.Child.Len += part.Child.Len
+	return nil
+}
+
+// oneListRows checks lv against a [list, item] set (counts, the range of
+// the repetition levels, a row start first) and returns the row count.
+func oneListRows(set LayerSet, lv Levels) (int, error) {
+	if err := lv.checkLengths(set); err != nil {
+		return 0, err
+	}
+	rep := lv.Rep[:lv.N]
+	rows, any0, any1 := 0, uint16(0), uint16(0)
+	i := 0
+	for ; i+2 <= len(rep); i += 2 {
+		q := rep[i : i+2 : i+2]
+		rows += int(q[0]) + int(q[1])
+		any0, any1 = any0|q[0], any1|q[1]
+	}
+	for _, r := range rep[i:] {
+		rows += int(r)
+		any0 |= r
+	}
+	if any0|any1 > 1 {
+		return 0, fmt.Errorf("%w: repetition level %d above maximum %d", ErrCorrupt, maxLevel(rep), set.MaxRep)
+	}
+	if len(rep) > 0 && rep[0] != 1 {
+		return 0, fmt.Errorf("%w: first entry has repetition level %d, want %d (row start)", ErrCorrupt, rep[0], set.MaxRep)
+	}
+	return rows, nil
+}
+
+// fillOneList writes offs (len(top's rows)+1 slots, offs[0] the base) and
+// the validity and lengths of top and its leaf from checked repetition
+// levels, and checks the definition levels' range on the way.
+func fillOneList(set LayerSet, lv Levels, top *PathNode, offs []int64) error {
+	list, item, leaf := set.Layers[0], set.Layers[1], top.Child
+	n, rows, base := lv.N, top.Len, offs[0]
+	rep := lv.Rep[:n]
 	if lv.Def == nil { // every row is a valid list and every entry an item
 		row := 0
 		for i, r := range rep {
-			offs[row] = int64(i)
+			offs[row] = base + int64(i)
 			row += int(r)
 		}
-		offs[rows], leaf.Len = int64(n), n
-		return top
+		offs[rows], leaf.Len = base+int64(n), n
+		return nil
+	}
+	def := lv.Def[:n]
+	if m, bad := levelAbove(def, set.MaxDef); bad {
+		return fmt.Errorf("%w: definition level %d above maximum %d", ErrCorrupt, m, set.MaxDef)
+	}
+	items, stray := 0, true
+	if list.NullCode == 0 && item.NullCode == 0 {
+		items, stray = oneListOffsets(list.Before, rep, def, offs)
 	}
 	var listBM, itemBM []byte
-	if item.Before < set.MaxDef {
-		itemBM = newBitmapSet(n)
+	if stray {
+		if item.Before < set.MaxDef {
+			itemBM = newBitmapSet(n)
+		}
+		items = oneListPass(list, item, rep, def, offs, base, top, leaf, &listBM, itemBM)
 	}
-	items := oneListPass(list, item, rep, lv.Def[:n], offs, top, leaf, &listBM, itemBM)
-	offs[rows] = int64(items)
+	offs[rows] = base + int64(items)
 	leaf.Len = items
 	if top.NullCount > 0 {
 		top.Validity = listBM
@@ -44,25 +141,28 @@ func unravelOneList(set LayerSet, lv Levels) *PathNode {
 	if leaf.NullCount > 0 {
 		leaf.Validity = itemBM[:(items+7)/8]
 	}
-	return top
+	return nil
 }
 
 // oneListPass walks [list, item] levels that carry definition levels: it
 // fills offs, clears the bits of null lists (allocating *listBM on the
 // first) and of null items (in itemBM, if not nil), counts both into the
-// nodes, and returns the number of items.
-func oneListPass(list, item RepDefLayer, rep, def []uint16, offs []int64, top, leaf *PathNode, listBM *[]byte, itemBM []byte) int {
+// nodes, and returns the number of items. An entry counts as an item while
+// its row holds items (the row start is neither null nor empty), as the
+// general walk counts it, even where a hostile file continues a null row.
+func oneListPass(list, item RepDefLayer, rep, def []uint16, offs []int64, base int64, top, leaf *PathNode, listBM *[]byte, itemBM []byte) int {
 	rows := len(offs) - 1
 	row, items := 0, 0
 	open := 0 // 1 while the current row holds items (not null or empty)
 	for i, r := range rep {
 		d := def[i]
-		offs[row] = int64(items)
+		offs[row] = base + int64(items)
 		row += int(r)
 		holds := b2i(d <= list.Before)
-		start := int(r)
-		open = start*holds + (1-start)*open
-		if start&^holds == 1 && d != list.EmptyCode { // rare: a null list
+		if r != 0 {
+			open = holds
+		}
+		if r&^uint16(holds) == 1 && d != list.EmptyCode { // rare: a null list
 			if *listBM == nil {
 				*listBM = newBitmapSet(rows)
 			}
@@ -76,6 +176,31 @@ func oneListPass(list, item RepDefLayer, rep, def []uint16, offs []int64, top, l
 		items += open
 	}
 	return items
+}
+
+// oneListOffsets fills offs (offs[0] holds the base) for lists that cannot
+// be null over items that cannot be null (so an item's definition level is
+// valid exactly when its list's is: both are at most before), and returns
+// the number of items and whether there were stray entries: entries counted
+// as items whose definition level says null or empty, which only a hostile
+// file has (oneListPass then redoes the walk to report them as the general
+// walk does). Few live values keep the loop in registers.
+func oneListOffsets(before uint16, rep, def []uint16, offs []int64) (items int, stray bool) {
+	def = def[:len(rep)]
+	base := offs[0]
+	cur, open, bad := base, int64(0), int64(0)
+	row := 0
+	for i, r := range rep {
+		holds := int64(b2i(def[i] <= before))
+		offs[row] = cur
+		row += int(r)
+		if r != 0 {
+			open = holds
+		}
+		bad |= open &^ holds
+		cur += open
+	}
+	return int(cur - base), bad != 0
 }
 
 // b2i is 1 for true and 0 for false (compiled to a flag set, no branch).

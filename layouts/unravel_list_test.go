@@ -37,6 +37,7 @@ func TestUnravelOneListMatchesGeneral(t *testing.T) {
 				if !reflect.DeepEqual(normalize(got), normalize(want)) {
 					t.Fatalf("%v/%v levels %+v:\n got %+v / %+v\nwant %+v / %+v", it, li, lv, got, got.Child, want, want.Child)
 				}
+				checkSplitAppend(t, set, lv, want)
 			}
 		}
 	}
