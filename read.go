@@ -179,6 +179,9 @@ func (r *levelRun) flush(out *layouts.LeafData) error {
 	}
 	node, err := layouts.UnravelAppend(out.Node, r.page.set(), r.lv)
 	r.lv = layouts.Levels{}
+	if r.memos != nil {
+		r.memos.arena.ReclaimLevels() // the unraveled node copied what it keeps
+	}
 	if err != nil {
 		return err
 	}

@@ -31,15 +31,27 @@ type scanCache struct {
 	scanCtx context.Context
 	mu      sync.Mutex
 	pages   map[[2]int]*scanPage
-	// arenas recycles chunk decode buffers between the scan's batches.
-	arenas sync.Pool
+	// arenas recycles chunk decode buffers between the scan's batches
+	// (a free list rather than a sync.Pool, which every GC empties: a
+	// scan allocating briskly then regrew its buffers every few batches).
+	arenaMu sync.Mutex
+	arenas  []*layouts.ChunkArena
 }
+
+// maxScanArenas bounds the arenas a scan keeps between batches (one per
+// leaf a worker reads at once is enough).
+const maxScanArenas = 16
 
 // arena returns a chunk arena for one leaf read: from the scan's pool,
 // or a new one for reads outside a scan (c == nil).
 func (c *scanCache) arena() *layouts.ChunkArena {
 	if c != nil {
-		if a, ok := c.arenas.Get().(*layouts.ChunkArena); ok {
+		c.arenaMu.Lock()
+		defer c.arenaMu.Unlock()
+		if n := len(c.arenas); n > 0 {
+			a := c.arenas[n-1]
+			c.arenas[n-1] = nil
+			c.arenas = c.arenas[:n-1]
 			return a
 		}
 	}
@@ -48,8 +60,13 @@ func (c *scanCache) arena() *layouts.ChunkArena {
 
 // putArena gives an arena back for the scan's next batches.
 func (c *scanCache) putArena(a *layouts.ChunkArena) {
-	if c != nil && a != nil {
-		c.arenas.Put(a)
+	if c == nil || a == nil {
+		return
+	}
+	c.arenaMu.Lock()
+	defer c.arenaMu.Unlock()
+	if len(c.arenas) < maxScanArenas {
+		c.arenas = append(c.arenas, a)
 	}
 }
 

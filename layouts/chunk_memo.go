@@ -1,21 +1,39 @@
 package layouts
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/lancego/lancego/internal/uninit"
+)
 
 // ChunkArena lends reusable buffers to the chunk decoders of one read, so
 // that decoding thousands of chunks does not allocate (and zero, and later
-// collect) a fresh buffer per chunk. It is not safe for concurrent use:
-// each goroutine reading a leaf owns one.
+// collect) a fresh buffer per chunk, and to the levels a read gathers. It
+// is not safe for concurrent use: each goroutine reading a leaf owns one.
 type ChunkArena struct {
 	free [][]byte
+	held int // bytes of capacity in free
+	// levelFree holds level buffers (kept apart from free: they are
+	// larger, a batch's levels rather than a chunk's); levelsLent those
+	// handed out since the last ReclaimLevels.
+	levelFree, levelsLent [][]byte
 }
 
 // maxArenaBuffer bounds the buffers an arena keeps (a chunk decodes to at
 // most a few hundred KiB; anything larger is left to the GC).
 const maxArenaBuffer = 4 << 20
 
-// maxArenaFree bounds how many free buffers an arena keeps.
-const maxArenaFree = 64
+// maxArenaFree bounds how many free chunk buffers an arena keeps, and
+// maxArenaBytes their total capacity. A batch of a list column holds three
+// buffers (repetition, definition, values) for each of its chunks, about
+// a hundred at 8,192 rows, all given back when the batch ends.
+const (
+	maxArenaFree  = 512
+	maxArenaBytes = 8 << 20
+)
+
+// maxLevelFree bounds how many free level buffers an arena keeps.
+const maxLevelFree = 4
 
 func (a *ChunkArena) get() []byte {
 	if a == nil || len(a.free) == 0 {
@@ -23,14 +41,53 @@ func (a *ChunkArena) get() []byte {
 	}
 	b := a.free[len(a.free)-1]
 	a.free = a.free[:len(a.free)-1]
+	a.held -= cap(b)
 	return b[:0]
 }
 
 func (a *ChunkArena) put(b []byte) {
-	if a == nil || cap(b) == 0 || cap(b) > maxArenaBuffer || len(a.free) >= maxArenaFree {
+	if a == nil || cap(b) == 0 || cap(b) > maxArenaBuffer || len(a.free) >= maxArenaFree || a.held+cap(b) > maxArenaBytes {
 		return
 	}
 	a.free = append(a.free, b[:0])
+	a.held += cap(b)
+}
+
+// levelBuffer returns an empty level slice with room for n levels, lent
+// by the arena (until ReclaimLevels) when there is one.
+func (a *ChunkArena) levelBuffer(n int) []uint16 {
+	if a == nil || n == 0 || 2*n > maxArenaBuffer {
+		return make([]uint16, 0, n)
+	}
+	var b []byte
+	for len(a.levelFree) > 0 && b == nil {
+		b = a.levelFree[len(a.levelFree)-1]
+		a.levelFree = a.levelFree[:len(a.levelFree)-1]
+		if cap(b) < 2*n {
+			b = nil // too small for this read: let the GC have it
+		}
+	}
+	if b == nil {
+		b = uninit.Bytes(2 * n)
+	}
+	a.levelsLent = append(a.levelsLent, b)
+	return rawLevelsCap(b[:cap(b)])[:0]
+}
+
+// ReclaimLevels takes back the level buffers lent to DecodeRows calls
+// since the last call: the caller must no longer use the levels those
+// calls appended (unraveling them copies what it keeps).
+func (a *ChunkArena) ReclaimLevels() {
+	if a == nil {
+		return
+	}
+	for i, b := range a.levelsLent {
+		if len(a.levelFree) < maxLevelFree {
+			a.levelFree = append(a.levelFree, b)
+		}
+		a.levelsLent[i] = nil
+	}
+	a.levelsLent = a.levelsLent[:0]
 }
 
 // ChunkMemo keeps the decoded chunks of one page during one read, so rows
@@ -53,6 +110,14 @@ type ChunkMemo struct {
 // into fresh memory and keep every chunk until the read ends).
 func NewChunkMemo(arena *ChunkArena) *ChunkMemo {
 	return &ChunkMemo{chunks: map[int]DecodedChunk{}, arena: arena}
+}
+
+// lender returns the memo's arena (nil without a memo or arena).
+func (m *ChunkMemo) lender() *ChunkArena {
+	if m == nil {
+		return nil
+	}
+	return m.arena
 }
 
 // Release returns every lent buffer the memo holds to its arena.

@@ -48,6 +48,16 @@ func rawLevels(b []byte) []uint16 {
 	return out
 }
 
+// rawLevelsCap views b (8-byte aligned, as Go allocates byte slices of
+// at least 8 bytes) as levels to fill; on a big-endian machine, or if b is
+// not aligned, it returns a fresh slice instead.
+func rawLevelsCap(b []byte) []uint16 {
+	if len(b) < 2 || !isLittleEndian() || uintptr(unsafe.Pointer(&b[0]))%2 != 0 {
+		return make([]uint16, len(b)/2)
+	}
+	return unsafe.Slice((*uint16)(unsafe.Pointer(&b[0])), len(b)/2)
+}
+
 // isLittleEndian reports the machine's byte order.
 func isLittleEndian() bool {
 	x := uint16(1)
@@ -83,27 +93,28 @@ func appendLevels(dst *Levels, src Levels) {
 }
 
 // appendLevelParts appends copies of parts to dst, growing each side once
-// (a side absent from a part but present elsewhere is filled with zeros).
-func appendLevelParts(dst *Levels, parts []Levels) {
+// (a side absent from a part but present elsewhere is filled with zeros);
+// a side dst does not have yet is a buffer lent by arena (if not nil).
+func appendLevelParts(dst *Levels, parts []Levels, arena *ChunkArena) {
 	n := dst.N
 	hasRep, hasDef := dst.Rep != nil, dst.Def != nil
 	for i := range parts {
 		n += parts[i].N
 		hasRep, hasDef = hasRep || parts[i].Rep != nil, hasDef || parts[i].Def != nil
 	}
-	dst.Rep = appendSideParts(dst.Rep, hasRep, dst.N, n, parts, func(l *Levels) []uint16 { return l.Rep })
-	dst.Def = appendSideParts(dst.Def, hasDef, dst.N, n, parts, func(l *Levels) []uint16 { return l.Def })
+	dst.Rep = appendSideParts(dst.Rep, hasRep, dst.N, n, parts, arena, func(l *Levels) []uint16 { return l.Rep })
+	dst.Def = appendSideParts(dst.Def, hasDef, dst.N, n, parts, arena, func(l *Levels) []uint16 { return l.Def })
 	dst.N = n
 }
 
 // appendSideParts appends one side of parts to dst (dstN entries so far,
 // nil if the side was absent) with room for n entries in all.
-func appendSideParts(dst []uint16, has bool, dstN, n int, parts []Levels, side func(*Levels) []uint16) []uint16 {
+func appendSideParts(dst []uint16, has bool, dstN, n int, parts []Levels, arena *ChunkArena, side func(*Levels) []uint16) []uint16 {
 	if !has {
 		return nil
 	}
 	if dst == nil {
-		dst = make([]uint16, dstN, n)
+		dst = append(arena.levelBuffer(n), make([]uint16, dstN)...)
 	} else {
 		dst = slices.Grow(dst, n-len(dst))
 	}

@@ -36,7 +36,7 @@ func (p *MiniBlockPage) DecodeRows(span ChunkSpan, chunks [][]byte, from, to uin
 		if err != nil {
 			return err
 		}
-		appendLevelParts(lv, parts)
+		appendLevelParts(lv, parts, memo.lender())
 		return p.appendValues(blocks, uint64(vlo), uint64(vhi), vals)
 	}
 	// One chunk's levels are used in place (copied if they live in an
