@@ -231,7 +231,8 @@ const (
 
 // reserveFSST grows vals' bytes once for the FSST values [vlo, vhi) of
 // blocks, at twice their compressed size (what AppendValues reserves per
-// run), so that the runs of a batch's chunks append without regrowing.
+// run), and its offsets for those values, so that the runs of a batch's
+// chunks append without regrowing.
 func reserveFSST(blocks []DecodedChunk, vlo, vhi uint64, vals *Values) {
 	var comp, start uint64
 	for i := range blocks {
@@ -249,6 +250,13 @@ func reserveFSST(blocks []DecodedChunk, vlo, vhi uint64, vals *Values) {
 	}
 	if comp > 0 && comp < 1<<32 {
 		vals.Data = uninit.Grow(vals.Data, int(2*comp)+16)
+	}
+	if n := int(vhi - vlo); vhi > vlo && vhi-vlo <= 1<<28 {
+		if vals.Offsets == nil {
+			vals.Offsets = append(make([]int64, 0, n+1), 0)
+		} else {
+			vals.Offsets = slices.Grow(vals.Offsets, n)
+		}
 	}
 }
 
