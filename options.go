@@ -25,8 +25,14 @@ type config struct {
 // (metadata and data in one request) the first time it is used.
 const DefaultSmallPageSize = 64 << 10
 
+// DefaultBufferPoolBytes bounds the released output buffers a File keeps
+// for reuse by its later batches when no allocator is given (see
+// WithAllocator).
+const DefaultBufferPoolBytes = 32 << 20
+
+// defaultConfig leaves mem nil: each File then gets its own buffer pool.
 func defaultConfig() config {
-	return config{tailSize: DefaultTailSize, smallPage: DefaultSmallPageSize, mem: memory.DefaultAllocator}
+	return config{tailSize: DefaultTailSize, smallPage: DefaultSmallPageSize}
 }
 
 // WithTailSize sets the size of the speculative tail read at open.
@@ -43,8 +49,15 @@ func WithTailSize(n uint64) Option {
 func WithSmallPageSize(n uint64) Option { return func(c *config) { c.smallPage = n } }
 
 // WithAllocator sets the allocator of the buffers the reader builds for
-// Arrow output (validity bitmaps, offsets). Value buffers decoded in place
-// are plain Go memory handed to Arrow without a copy.
+// Arrow output: validity bitmaps, offsets and the values of fixed-width
+// columns (strings and values decoded in place are plain Go memory handed
+// to Arrow without a copy). Released arrays give their buffers back to it.
+//
+// By default each File has its own pool (internal/bufpool) keeping up to
+// DefaultBufferPoolBytes of released buffers, so a scan whose caller
+// releases each batch decodes the next ones into the same memory instead
+// of allocating per batch. As with any Arrow allocator, an array's memory
+// must not be used after its last Release.
 func WithAllocator(mem memory.Allocator) Option {
 	return func(c *config) {
 		if mem != nil {

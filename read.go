@@ -114,6 +114,13 @@ func (f *File) readLeaf(ctx context.Context, leaf *layouts.Field, ranges []rowRa
 		return layouts.LeafData{}, err
 	}
 	out := layouts.LeafData{Values: &layouts.Values{}}
+	out.Values.SetAllocator(f.cfg.mem)
+	ok := false
+	defer func() {
+		if !ok {
+			out.Values.Free()
+		}
+	}()
 	arena := sc.arena()
 	defer sc.putArena(arena)
 	if !ascending(ranges) {
@@ -136,9 +143,10 @@ func (f *File) readLeaf(ctx context.Context, leaf *layouts.Field, ranges []rowRa
 		return layouts.LeafData{}, f.pageErr(run.page, err)
 	}
 	if leafLen := out.Node.Leaf().Len; leafLen != out.Values.N {
-		return out, fmt.Errorf("lance: %s: column %d: %w: levels expect %d values, pages hold %d",
+		return layouts.LeafData{}, fmt.Errorf("lance: %s: column %d: %w: levels expect %d values, pages hold %d",
 			f.url, leaf.Column, layouts.ErrCorrupt, leafLen, out.Values.N)
 	}
+	ok = true
 	return out, nil
 }
 

@@ -8,6 +8,7 @@ package lance
 import (
 	"context"
 	"fmt"
+	"github.com/lancego/lancego/internal/bufpool"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/lancego/lancego/format"
@@ -69,6 +70,9 @@ func newFile(ctx context.Context, url string, src source, cfg config) (*File, er
 }
 
 func newFileFromTail(ctx context.Context, url string, src source, tail []byte, cfg config) (*File, error) {
+	if cfg.mem == nil {
+		cfg.mem = bufpool.New(DefaultBufferPoolBytes)
+	}
 	if cfg.cache == nil {
 		cfg.cache = searchcache.New(searchcache.Config{})
 	}

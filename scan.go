@@ -144,6 +144,11 @@ func (f *File) readField(ctx context.Context, c int, ranges []rowRange, nrows ui
 	}
 	leaves := f.leaves[c]
 	data := make([]layoutsLeafData, len(leaves))
+	defer func() { // give back what no array took over
+		for _, d := range data {
+			d.Values.Free()
+		}
+	}()
 	for i, l := range leaves {
 		d, err := f.readLeaf(ctx, l, ranges, sc)
 		if err != nil {

@@ -141,6 +141,29 @@ func (bld *builder) alloc(n int) *memory.Buffer {
 	return buf
 }
 
+// valueBuffer returns the Arrow buffer of v's data: the allocation v
+// reserved it in, handed over (released to v's allocator with the array),
+// or else v's memory as it is. Data already handed over is copied, so no
+// two arrays share an allocation one of them frees.
+func (bld *builder) valueBuffer(v *Values) *memory.Buffer {
+	switch {
+	case v.handed:
+		return memory.NewBufferBytes(append([]byte(nil), v.Data...))
+	case v.owned == nil:
+		return memory.NewBufferBytes(v.Data)
+	case !v.ownsData():
+		data := v.Data
+		v.Free() // the data moved out of the allocation
+		v.Data = data
+		return memory.NewBufferBytes(data)
+	}
+	buf := memory.NewBufferWithAllocator(v.owned, v.mem)
+	buf.ResizeNoShrink(len(v.Data))
+	v.owned, v.handed = nil, true
+	bld.bufs = append(bld.bufs, buf)
+	return buf
+}
+
 func (bld *builder) release() {
 	for _, b := range bld.bufs {
 		b.Release()
@@ -209,7 +232,7 @@ func (bld *builder) buildFixed(dt arrow.DataType, bits int, v *Values, vb *memor
 	if uint64(len(v.Data)) < need {
 		return nil, fmt.Errorf("%w: %s values need %d bytes, have %d", ErrCorrupt, dt, need, len(v.Data))
 	}
-	return array.NewData(dt, n, []*memory.Buffer{vb, memory.NewBufferBytes(v.Data)}, nil, nulls, itemOff), nil
+	return array.NewData(dt, n, []*memory.Buffer{vb, bld.valueBuffer(v)}, nil, nulls, itemOff), nil
 }
 
 func (bld *builder) buildVariable(dt arrow.DataType, v *Values, vb *memory.Buffer, nulls, n int) (arrow.ArrayData, error) {

@@ -3,9 +3,11 @@ package layouts
 import (
 	"encoding/binary"
 	"fmt"
-	"github.com/lancego/lancego/internal/uninit"
+	"unsafe"
 
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/lancego/lancego/codecs"
+	"github.com/lancego/lancego/internal/uninit"
 )
 
 // Values accumulates decoded leaf values across chunks and pages, in the
@@ -25,6 +27,39 @@ type Values struct {
 	FSL []FSLValues
 	// Children are the fields of a packed struct.
 	Children []Values
+	// mem, when set (SetAllocator), is where reserve takes fixed-width
+	// data from; owned is that allocation until the builder hands it to
+	// Arrow (handed) or Free gives it back.
+	mem    memory.Allocator
+	owned  []byte
+	handed bool
+}
+
+// uninitAllocator is an allocator that can skip zeroing (bufpool.Pool).
+type uninitAllocator interface {
+	AllocateUninit(size int) []byte
+}
+
+// SetAllocator makes the accumulator take the memory it reserves for
+// fixed-width values from mem, so that the Arrow buffer built from it is
+// given back to mem when released. The caller must then Free the
+// accumulator when no array was built from it.
+func (v *Values) SetAllocator(mem memory.Allocator) { v.mem = mem }
+
+// Free gives back memory reserved from the allocator and not handed to
+// an Arrow buffer; v must not be used afterwards.
+func (v *Values) Free() {
+	if v == nil || v.owned == nil {
+		return
+	}
+	v.mem.Free(v.owned)
+	v.owned, v.Data = nil, nil
+}
+
+// ownsData reports whether Data lives in the allocation from mem.
+func (v *Values) ownsData() bool {
+	return v.owned != nil && cap(v.Data) > 0 && unsafe.SliceData(v.Data) == unsafe.SliceData(v.owned) &&
+		len(v.Data) <= len(v.owned)
 }
 
 // FSLValues is one fixed-size-list layer: its dimension and item validity
@@ -340,13 +375,30 @@ func (v *Values) emptyLike() *Values {
 }
 
 // reserve grows the accumulator's capacity for n more fixed-width values so
-// that a batch's chunks append without repeated reallocation.
+// that a batch's chunks append without repeated reallocation. With an
+// allocator, the data moves to (or stays in) memory from it, sized
+// exactly: appending past it moves the data to the Go heap.
 func (v *Values) reserve(n uint64) {
 	if v.Kind != codecs.KindFixed || v.Bits%8 != 0 || n == 0 || n > 1<<28 {
 		return
 	}
 	need := len(v.Data) + int(n*v.itemsPerValue()*(v.Bits/8))
 	if cap(v.Data) >= need {
+		return
+	}
+	if v.mem != nil && !v.handed && (len(v.Data) == 0 || v.ownsData()) {
+		var nb []byte
+		if u, ok := v.mem.(uninitAllocator); ok {
+			nb = u.AllocateUninit(need)
+		} else {
+			nb = v.mem.Allocate(need)
+		}
+		copy(nb, v.Data)
+		data := nb[:len(v.Data):len(nb)]
+		if v.owned != nil {
+			v.mem.Free(v.owned)
+		}
+		v.owned, v.Data = nb, data
 		return
 	}
 	v.Data = uninit.Grow(v.Data, need-len(v.Data)) // appends write every byte they expose

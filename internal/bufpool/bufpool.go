@@ -1,0 +1,156 @@
+// Package bufpool is an Arrow allocator that keeps released large buffers
+// for reuse. A scan hands every batch's value buffers to Arrow; when the
+// caller releases a batch, its buffers come back here and the next batches
+// decode into them, so a long scan reuses a few buffers instead of
+// allocating (and the garbage collector tracing and freeing) one set per
+// batch.
+package bufpool
+
+import (
+	"math/bits"
+	"sync"
+	"sync/atomic"
+
+	"github.com/lancego/lancego/internal/uninit"
+)
+
+// MinSize is the smallest buffer the pool keeps; smaller ones are plain Go
+// allocations left to the garbage collector.
+const MinSize = 64 << 10
+
+// MaxSize is the largest buffer the pool keeps.
+const MaxSize = 256 << 20
+
+// subClasses is the number of size classes between two powers of two
+// (capacities 1, 1.25, 1.5 and 1.75 times a power of two), so a buffer
+// wastes at most a fifth of its capacity.
+const subClasses = 4
+
+// numClasses covers MinSize..MaxSize.
+const numClasses = (28 - 16 + 1) * subClasses
+
+// Pool is a memory.Allocator (arrow-go) whose buffers of MinSize bytes or
+// more are kept, up to a byte limit, when freed. It is safe for concurrent
+// use. Memory from Allocate is zeroed, as from memory.GoAllocator.
+type Pool struct {
+	mu    sync.Mutex
+	free  [numClasses][][]byte
+	held  int
+	limit int
+	// reused counts allocations served from a freed buffer.
+	reused atomic.Int64
+}
+
+// Reused returns how many allocations reused a freed buffer.
+func (p *Pool) Reused() int64 { return p.reused.Load() }
+
+// New returns a pool keeping at most limit bytes of free buffers.
+func New(limit int) *Pool { return &Pool{limit: limit} }
+
+// Allocate returns size zeroed bytes.
+func (p *Pool) Allocate(size int) []byte {
+	b, reused := p.get(size)
+	if !reused {
+		return b
+	}
+	clear(b)
+	return b
+}
+
+// AllocateUninit returns size bytes whose contents are unspecified: for
+// callers that write every byte before reading any.
+func (p *Pool) AllocateUninit(size int) []byte {
+	b, _ := p.get(size)
+	return b
+}
+
+// Reallocate resizes b (from this pool) to size bytes, keeping its
+// contents; new bytes are zero.
+func (p *Pool) Reallocate(size int, b []byte) []byte {
+	if size <= cap(b) {
+		old := len(b)
+		b = b[:size]
+		if size > old {
+			clear(b[old:])
+		}
+		return b
+	}
+	nb := p.Allocate(size)
+	copy(nb, b)
+	p.Free(b)
+	return nb
+}
+
+// Free gives b back; it is kept if its capacity is one of the pool's
+// classes and the pool has room.
+func (p *Pool) Free(b []byte) {
+	c, ok := classOf(cap(b))
+	if !ok || classSize(c) != cap(b) {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.held+cap(b) > p.limit {
+		return
+	}
+	p.free[c] = append(p.free[c], b[:0])
+	p.held += cap(b)
+}
+
+// Held returns the bytes of free buffers the pool keeps.
+func (p *Pool) Held() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.held
+}
+
+// get returns size bytes and whether they are a reused buffer.
+func (p *Pool) get(size int) ([]byte, bool) {
+	c, ok := classOf(size)
+	if !ok {
+		if size < MinSize {
+			return make([]byte, size), false
+		}
+		return uninit.Bytes(size), false
+	}
+	p.mu.Lock()
+	if n := len(p.free[c]); n > 0 {
+		b := p.free[c][n-1]
+		p.free[c][n-1] = nil
+		p.free[c] = p.free[c][:n-1]
+		p.held -= cap(b)
+		p.mu.Unlock()
+		p.reused.Add(1)
+		return b[:size], true
+	}
+	p.mu.Unlock()
+	return uninit.Bytes(classSize(c))[:size], false
+}
+
+// classOf returns the smallest class holding size bytes, and false for
+// sizes the pool does not keep.
+func classOf(size int) (int, bool) {
+	if size < MinSize || size > MaxSize {
+		return 0, false
+	}
+	k := bits.Len(uint(size-1)) - 1 // 2^k < size <= 2^(k+1)
+	if k < 16 {
+		return 0, true // size == MinSize
+	}
+	quarter := 1 << (k - 2)
+	sub := (size - 1 - 1<<k) / quarter // 0..3: size <= 2^k + (sub+1)*quarter
+	c := (k-16)*subClasses + sub + 1
+	if c >= numClasses {
+		return 0, false
+	}
+	return c, true
+}
+
+// classSize returns the capacity of class c.
+func classSize(c int) int {
+	if c == 0 {
+		return MinSize
+	}
+	k, sub := 16+(c-1)/subClasses, (c-1)%subClasses
+	return 1<<k + (sub+1)*(1<<(k-2))
+}

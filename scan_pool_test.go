@@ -1,0 +1,87 @@
+package lance
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/lancego/lancego/internal/bufpool"
+)
+
+// TestScanReusesReleasedBuffers scans a file whose batches' value buffers
+// are large enough for the pool: released batches' buffers must be reused
+// by later ones, and a batch still held must keep its values while the
+// others are released and their memory reused.
+func TestScanReusesReleasedBuffers(t *testing.T) {
+	ctx := context.Background()
+	const rows, batch = 100_000, 8192
+	path := filepath.Join(t.TempDir(), "ints.lance")
+	writeInt64s(t, path, rows)
+	pool := bufpool.New(DefaultBufferPoolBytes)
+	f, err := Open(ctx, path, WithAllocator(pool))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var kept arrow.RecordBatch
+	next := int64(0)
+	for rec, err := range f.Batches(ctx, ScanOptions{BatchSize: batch}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkInt64s(t, rec, next)
+		next += rec.NumRows()
+		if kept == nil {
+			kept = rec
+			continue
+		}
+		rec.Release()
+	}
+	if next != rows {
+		t.Fatalf("scanned %d rows, want %d", next, rows)
+	}
+	checkInt64s(t, kept, 0) // untouched by the reuse of the others' memory
+	kept.Release()
+	if pool.Reused() == 0 {
+		t.Fatal("no batch reused a released buffer")
+	}
+}
+
+func writeInt64s(t *testing.T, path string, rows int) {
+	t.Helper()
+	ctx := context.Background()
+	schema := arrow.NewSchema([]arrow.Field{{Name: "x", Type: arrow.PrimitiveTypes.Int64}}, nil)
+	w, err := Create(ctx, path, schema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := array.NewInt64Builder(memory.DefaultAllocator)
+	defer b.Release()
+	for i := range rows {
+		b.Append(int64(i) * 7919)
+	}
+	col := b.NewArray()
+	defer col.Release()
+	rec := array.NewRecordBatch(schema, []arrow.Array{col}, int64(rows))
+	defer rec.Release()
+	if err := w.Write(ctx, rec); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// checkInt64s checks that rec's column holds row*7919 from row first on.
+func checkInt64s(t *testing.T, rec arrow.RecordBatch, first int64) {
+	t.Helper()
+	vals := rec.Column(0).(*array.Int64).Int64Values()
+	for i, v := range vals {
+		if want := (first + int64(i)) * 7919; v != want {
+			t.Fatalf("row %d: %d, want %d", first+int64(i), v, want)
+		}
+	}
+}
