@@ -3,6 +3,7 @@ package lance
 import (
 	"context"
 	"path/filepath"
+	"strconv"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -53,19 +54,23 @@ func TestScanReusesReleasedBuffers(t *testing.T) {
 func writeInt64s(t *testing.T, path string, rows int) {
 	t.Helper()
 	ctx := context.Background()
-	schema := arrow.NewSchema([]arrow.Field{{Name: "x", Type: arrow.PrimitiveTypes.Int64}}, nil)
+	schema := arrow.NewSchema([]arrow.Field{{Name: "x", Type: arrow.PrimitiveTypes.Int64}, {Name: "s", Type: arrow.BinaryTypes.String}}, nil)
 	w, err := Create(ctx, path, schema)
 	if err != nil {
 		t.Fatal(err)
 	}
 	b := array.NewInt64Builder(memory.DefaultAllocator)
 	defer b.Release()
+	sb := array.NewStringBuilder(memory.DefaultAllocator)
+	defer sb.Release()
 	for i := range rows {
 		b.Append(int64(i) * 7919)
+		sb.Append(rowString(int64(i)))
 	}
-	col := b.NewArray()
+	col, scol := b.NewArray(), sb.NewArray()
 	defer col.Release()
-	rec := array.NewRecordBatch(schema, []arrow.Array{col}, int64(rows))
+	defer scol.Release()
+	rec := array.NewRecordBatch(schema, []arrow.Array{col, scol}, int64(rows))
 	defer rec.Release()
 	if err := w.Write(ctx, rec); err != nil {
 		t.Fatal(err)
@@ -75,13 +80,24 @@ func writeInt64s(t *testing.T, path string, rows int) {
 	}
 }
 
-// checkInt64s checks that rec's column holds row*7919 from row first on.
+// rowString is the string column's value of row i (FSST-compressible).
+func rowString(i int64) string {
+	return "row-" + strconv.FormatInt(i, 10) + "-of-the-pool-test"
+}
+
+// checkInt64s checks that rec's columns hold row*7919 and rowString(row)
+// from row first on.
 func checkInt64s(t *testing.T, rec arrow.RecordBatch, first int64) {
 	t.Helper()
 	vals := rec.Column(0).(*array.Int64).Int64Values()
+	strs := rec.Column(1).(*array.String)
 	for i, v := range vals {
-		if want := (first + int64(i)) * 7919; v != want {
-			t.Fatalf("row %d: %d, want %d", first+int64(i), v, want)
+		row := first + int64(i)
+		if want := row * 7919; v != want {
+			t.Fatalf("row %d: %d, want %d", row, v, want)
+		}
+		if got, want := strs.Value(i), rowString(row); got != want {
+			t.Fatalf("row %d: %q, want %q", row, got, want)
 		}
 	}
 }

@@ -2,6 +2,7 @@ package bench
 
 import (
 	"math"
+	"runtime"
 	"slices"
 	"time"
 )
@@ -68,10 +69,12 @@ func median(sorted []float64) float64 {
 	return (sorted[n/2-1] + sorted[n/2]) / 2
 }
 
-// timeBest runs f reps times and returns the fastest wall time.
+// timeBest runs f reps times and returns the fastest wall time, after a
+// GC before each run (as testing.B does).
 func timeBest(reps int, f func() error) (float64, error) {
 	best := math.Inf(1)
 	for range max(1, reps) {
+		runtime.GC()
 		t0 := time.Now()
 		if err := f(); err != nil {
 			return 0, err

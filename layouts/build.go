@@ -250,5 +250,5 @@ func (bld *builder) buildVariable(dt arrow.DataType, v *Values, vb *memory.Buffe
 		}
 		offs = b
 	}
-	return array.NewData(dt, n, []*memory.Buffer{vb, offs, memory.NewBufferBytes(v.Data)}, nil, nulls, 0), nil
+	return array.NewData(dt, n, []*memory.Buffer{vb, offs, bld.valueBuffer(v)}, nil, nulls, 0), nil
 }

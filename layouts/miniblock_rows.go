@@ -2,7 +2,6 @@ package layouts
 
 import (
 	"fmt"
-	"github.com/lancego/lancego/internal/uninit"
 	"slices"
 
 	"github.com/lancego/lancego/codecs"
@@ -229,6 +228,11 @@ const (
 	fsstBulkBytes  = 24
 )
 
+// fsstReserveSlack is room reserved past twice a batch's compressed bytes,
+// so that AppendValues' per-value worst-case check (eight bytes a code)
+// rarely has to move the batch's data near its end.
+const fsstReserveSlack = 4 << 10
+
 // reserveFSST grows vals' bytes once for the FSST values [vlo, vhi) of
 // blocks, at twice their compressed size (what AppendValues reserves per
 // run), and its offsets for those values, so that the runs of a batch's
@@ -249,7 +253,7 @@ func reserveFSST(blocks []DecodedChunk, vlo, vhi uint64, vals *Values) {
 		}
 	}
 	if comp > 0 && comp < 1<<32 {
-		vals.Data = uninit.Grow(vals.Data, int(2*comp)+16)
+		vals.growData(int(2*comp) + fsstReserveSlack)
 	}
 	if n := int(vhi - vlo); vhi > vlo && vhi-vlo <= 1<<28 {
 		if vals.Offsets == nil {

@@ -375,14 +375,20 @@ func (v *Values) emptyLike() *Values {
 }
 
 // reserve grows the accumulator's capacity for n more fixed-width values so
-// that a batch's chunks append without repeated reallocation. With an
-// allocator, the data moves to (or stays in) memory from it, sized
-// exactly: appending past it moves the data to the Go heap.
+// that a batch's chunks append without repeated reallocation.
 func (v *Values) reserve(n uint64) {
 	if v.Kind != codecs.KindFixed || v.Bits%8 != 0 || n == 0 || n > 1<<28 {
 		return
 	}
-	need := len(v.Data) + int(n*v.itemsPerValue()*(v.Bits/8))
+	v.growData(int(n * v.itemsPerValue() * (v.Bits / 8)))
+}
+
+// growData makes room for extra more bytes of data. With an allocator,
+// the data moves to (or stays in) memory from it, sized exactly:
+// appending past it moves the data to the Go heap (and the builder then
+// gives the allocation back).
+func (v *Values) growData(extra int) {
+	need := len(v.Data) + extra
 	if cap(v.Data) >= need {
 		return
 	}
@@ -401,5 +407,5 @@ func (v *Values) reserve(n uint64) {
 		v.owned, v.Data = nb, data
 		return
 	}
-	v.Data = uninit.Grow(v.Data, need-len(v.Data)) // appends write every byte they expose
+	v.Data = uninit.Grow(v.Data, extra) // appends write every byte they expose
 }

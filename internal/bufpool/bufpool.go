@@ -16,7 +16,7 @@ import (
 
 // MinSize is the smallest buffer the pool keeps; smaller ones are plain Go
 // allocations left to the garbage collector.
-const MinSize = 64 << 10
+const MinSize = 16 << 10
 
 // MaxSize is the largest buffer the pool keeps.
 const MaxSize = 256 << 20
@@ -27,7 +27,10 @@ const MaxSize = 256 << 20
 const subClasses = 4
 
 // numClasses covers MinSize..MaxSize.
-const numClasses = (28 - 16 + 1) * subClasses
+const numClasses = (28 - minShift + 1) * subClasses
+
+// minShift is log2(MinSize).
+const minShift = 14
 
 // Pool is a memory.Allocator (arrow-go) whose buffers of MinSize bytes or
 // more are kept, up to a byte limit, when freed. It is safe for concurrent
@@ -134,12 +137,12 @@ func classOf(size int) (int, bool) {
 		return 0, false
 	}
 	k := bits.Len(uint(size-1)) - 1 // 2^k < size <= 2^(k+1)
-	if k < 16 {
+	if k < minShift {
 		return 0, true // size == MinSize
 	}
 	quarter := 1 << (k - 2)
 	sub := (size - 1 - 1<<k) / quarter // 0..3: size <= 2^k + (sub+1)*quarter
-	c := (k-16)*subClasses + sub + 1
+	c := (k-minShift)*subClasses + sub + 1
 	if c >= numClasses {
 		return 0, false
 	}
@@ -151,6 +154,6 @@ func classSize(c int) int {
 	if c == 0 {
 		return MinSize
 	}
-	k, sub := 16+(c-1)/subClasses, (c-1)%subClasses
+	k, sub := minShift+(c-1)/subClasses, (c-1)%subClasses
 	return 1<<k + (sub+1)*(1<<(k-2))
 }
