@@ -17,6 +17,8 @@ type ChunkArena struct {
 	// larger, a batch's levels rather than a chunk's); levelsLent those
 	// handed out since the last ReclaimLevels.
 	levelFree, levelsLent [][]byte
+	// memoList is a memo's chunk list kept between reads.
+	memoList []storedChunk
 }
 
 // maxArenaBuffer bounds the buffers an arena keeps (a chunk decodes to at
@@ -100,7 +102,7 @@ func (a *ChunkArena) ReclaimLevels() {
 // Everything decoded from lent buffers is copied when appended to a
 // read's levels and values, so no result aliases an arena buffer.
 type ChunkMemo struct {
-	chunks map[int]DecodedChunk
+	chunks chunkStore
 	arena  *ChunkArena
 	// indexes holds row indexes of list chunks (see chunkIndex).
 	indexes map[int]*chunkIndex
@@ -109,7 +111,11 @@ type ChunkMemo struct {
 // NewChunkMemo returns an empty memo that borrows from arena (nil: decode
 // into fresh memory and keep every chunk until the read ends).
 func NewChunkMemo(arena *ChunkArena) *ChunkMemo {
-	return &ChunkMemo{chunks: map[int]DecodedChunk{}, arena: arena}
+	m := &ChunkMemo{arena: arena}
+	if arena != nil {
+		m.chunks.list, arena.memoList = arena.memoList, nil
+	}
+	return m
 }
 
 // lender returns the memo's arena (nil without a memo or arena).
@@ -125,11 +131,11 @@ func (m *ChunkMemo) Release() {
 	if m == nil {
 		return
 	}
-	for i, dc := range m.chunks {
-		m.arena.putChunk(dc)
-		delete(m.chunks, i)
-	}
+	m.chunks.removeAll(m.arena.putChunk)
 	clear(m.indexes)
+	if m.arena != nil && m.arena.memoList == nil {
+		m.arena.memoList, m.chunks.list = m.chunks.list, nil
+	}
 }
 
 // evictBefore returns the buffers of chunks before index first.
@@ -137,10 +143,9 @@ func (m *ChunkMemo) evictBefore(first int) {
 	if m == nil || m.arena == nil {
 		return
 	}
-	for i, dc := range m.chunks {
+	m.chunks.removeBefore(first, m.arena.putChunk)
+	for i := range m.indexes {
 		if i < first {
-			m.arena.putChunk(dc)
-			delete(m.chunks, i)
 			delete(m.indexes, i)
 		}
 	}
@@ -191,7 +196,7 @@ func (ix *chunkIndex) locate(want, n uint64, entries int) (lo, hi, vlo, vhi int,
 }
 
 func (a *ChunkArena) putChunk(dc DecodedChunk) {
-	for _, b := range dc.lent {
+	for _, b := range dc.lent.bufs[:dc.lent.n] {
 		a.put(b)
 	}
 }
@@ -201,12 +206,12 @@ func (p *MiniBlockPage) decodeChunkMemo(i int, b []byte, memo *ChunkMemo) (Decod
 	if memo == nil {
 		return p.DecodeChunk(i, b)
 	}
-	if dc, ok := memo.chunks[i]; ok {
+	if dc, ok := memo.chunks.get(i); ok {
 		return dc, nil
 	}
 	dc, err := p.decodeChunk(i, b, memo.arena)
 	if err == nil {
-		memo.chunks[i] = dc
+		memo.chunks.put(i, dc)
 	} else {
 		memo.arena.putChunk(dc)
 	}

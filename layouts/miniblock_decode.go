@@ -49,8 +49,26 @@ type DecodedChunk struct {
 	Levels Levels
 	Values codecs.Block
 	// lent are the arena buffers the levels and values live in; when
-	// set, they must be copied before they outlive the chunk.
-	lent [][]byte
+	// there are any, they must be copied before they outlive the chunk.
+	lent lentBuffers
+}
+
+// lentBuffers are the (at most three: repetition, definition, values)
+// arena buffers a decoded chunk lives in, kept inline.
+type lentBuffers struct {
+	bufs [3][]byte
+	n    int
+}
+
+// any reports whether the chunk lives in arena buffers.
+func (l *lentBuffers) any() bool { return l.n > 0 }
+
+// add records b; a fourth buffer is left to the garbage collector.
+func (l *lentBuffers) add(b []byte) {
+	if l.n < len(l.bufs) {
+		l.bufs[l.n] = b
+		l.n++
+	}
 }
 
 // DecodeChunk decodes one chunk's bytes (exactly Chunks[i].Size of them).
@@ -64,7 +82,8 @@ func (p *MiniBlockPage) decodeChunk(i int, b []byte, arena *ChunkArena) (Decoded
 	if uint64(len(b)) != c.Size {
 		return DecodedChunk{}, fmt.Errorf("%w: chunk %d has %d bytes, want %d", ErrCorrupt, i, len(b), c.Size)
 	}
-	h, err := p.parseChunkHeader(b)
+	var bufArr [4][]byte
+	h, bufs, err := p.parseChunkHeader(b, bufArr[:0])
 	if err != nil {
 		return DecodedChunk{}, fmt.Errorf("chunk %d: %w", i, err)
 	}
@@ -88,11 +107,11 @@ func (p *MiniBlockPage) decodeChunk(i int, b []byte, arena *ChunkArena) (Decoded
 		enc = p.fsstInner // compressed strings; see appendValues
 	}
 	if arena == nil {
-		out.Values, err = codecs.DecodeMiniBlock(enc, h.bufs, c.NumValues)
+		out.Values, err = codecs.DecodeMiniBlock(enc, bufs, c.NumValues)
 	} else {
 		var kept []byte
 		s := arena.get()
-		out.Values, kept, err = codecs.DecodeMiniBlockScratch(s, enc, h.bufs, c.NumValues)
+		out.Values, kept, err = codecs.DecodeMiniBlockScratch(s, enc, bufs, c.NumValues)
 		out.lend(arena, s, kept)
 	}
 	if err != nil {
@@ -112,7 +131,7 @@ func (dc *DecodedChunk) lend(arena *ChunkArena, s, kept []byte) {
 		return
 	}
 	if cap(kept) > 0 {
-		dc.lent = append(dc.lent, kept)
+		dc.lent.add(kept)
 	}
 }
 
@@ -134,15 +153,18 @@ func (dc *DecodedChunk) decodeLevels(arena *ChunkArena, enc *pb.CompressiveEncod
 type chunkHeader struct {
 	numLevels uint64
 	rep, def  []byte
-	bufs      [][]byte
 }
 
-func (p *MiniBlockPage) parseChunkHeader(b []byte) (chunkHeader, error) {
+// parseChunkHeader splits a chunk into its level and value buffers; the
+// value buffers are appended to bufs and returned (callers pass an empty
+// slice of a small array, so most chunks allocate nothing; it is kept out
+// of chunkHeader, whose level buffers escape, so the array does not).
+func (p *MiniBlockPage) parseChunkHeader(b []byte, bufs [][]byte) (chunkHeader, [][]byte, error) {
 	var h chunkHeader
 	nbuf := p.Layout.GetNumBuffers()
 	hasRep, hasDef := p.Layout.GetRepCompression() != nil, p.Layout.GetDefCompression() != nil
 	if nbuf > 64 {
-		return h, fmt.Errorf("%w: %d value buffers per chunk", ErrCorrupt, nbuf)
+		return h, nil, fmt.Errorf("%w: %d value buffers per chunk", ErrCorrupt, nbuf)
 	}
 	r := byteReader{b: b}
 	h.numLevels = r.u16()
@@ -153,7 +175,12 @@ func (p *MiniBlockPage) parseChunkHeader(b []byte) (chunkHeader, error) {
 	if hasDef {
 		defSize = r.u16()
 	}
-	sizes := make([]uint64, nbuf)
+	var sizeArr [8]uint64
+	sizes := sizeArr[:0]
+	if nbuf > uint64(len(sizeArr)) {
+		sizes = make([]uint64, 0, nbuf)
+	}
+	sizes = sizes[:nbuf]
 	for i := range sizes {
 		if p.wordSize == 4 {
 			sizes[i] = r.u32()
@@ -170,15 +197,15 @@ func (p *MiniBlockPage) parseChunkHeader(b []byte) (chunkHeader, error) {
 		h.def = r.take(defSize)
 		r.pad8()
 	}
-	h.bufs = make([][]byte, nbuf)
-	for i, s := range sizes {
-		h.bufs[i] = r.take(s)
+	bufs = bufs[:0]
+	for _, s := range sizes {
+		bufs = append(bufs, r.take(s))
 		r.pad8()
 	}
 	if r.err != nil {
-		return h, r.err
+		return h, nil, r.err
 	}
-	return h, nil
+	return h, bufs, nil
 }
 
 // byteReader reads little-endian fields with sticky bounds errors.

@@ -55,7 +55,7 @@ func (p *MiniBlockPage) decodeDirectRows(t int, span ChunkSpan, chunks [][]byte,
 		if err != nil {
 			return err
 		}
-		if err := vals.appendBlock(&dc.Values, lo, hi, dc.lent == nil); err != nil {
+		if err := vals.appendBlock(&dc.Values, lo, hi, !dc.lent.any()); err != nil {
 			return err
 		}
 	}
@@ -69,17 +69,18 @@ func (p *MiniBlockPage) unpackChunkInto(i int, b []byte, t int, vals *Values) er
 	if uint64(len(b)) != c.Size {
 		return fmt.Errorf("%w: chunk %d has %d bytes, want %d", ErrCorrupt, i, len(b), c.Size)
 	}
-	h, err := p.parseChunkHeader(b)
+	var bufArr [1][]byte
+	_, bufs, err := p.parseChunkHeader(b, bufArr[:0])
 	if err != nil {
 		return fmt.Errorf("chunk %d: %w", i, err)
 	}
-	if len(h.bufs) != 1 {
-		return fmt.Errorf("%w: chunk %d has %d value buffers, want 1", ErrCorrupt, i, len(h.bufs))
+	if len(bufs) != 1 {
+		return fmt.Errorf("%w: chunk %d has %d value buffers, want 1", ErrCorrupt, i, len(bufs))
 	}
 	if uint64(len(vals.Data)) != uint64(vals.N)*uint64(t/8) {
 		return fmt.Errorf("%w: value accumulator out of step", ErrCorrupt)
 	}
-	data, err := codecs.DecodeInlineBitpacking(vals.Data, h.bufs[0], t, c.NumValues)
+	data, err := codecs.DecodeInlineBitpacking(vals.Data, bufs[0], t, c.NumValues)
 	if err != nil {
 		return fmt.Errorf("chunk %d values: %w", i, err)
 	}

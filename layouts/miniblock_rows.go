@@ -45,7 +45,7 @@ func (p *MiniBlockPage) DecodeRows(span ChunkSpan, chunks [][]byte, from, to uin
 	if err != nil {
 		return err
 	}
-	if blocks[0].lent != nil {
+	if blocks[0].lent.any() {
 		appendLevelsCopy(lv, sliceLevels(all, lo, hi))
 	} else {
 		appendLevels(lv, sliceLevels(all, lo, hi))
@@ -200,7 +200,7 @@ func (p *MiniBlockPage) appendValues(blocks []DecodedChunk, vlo, vhi uint64, val
 			} else if p.fsst != nil {
 				err = p.appendFSST(vals, b, lo-base, hi-base)
 			} else {
-				err = vals.appendBlock(b, lo-base, hi-base, blocks[i].lent == nil)
+				err = vals.appendBlock(b, lo-base, hi-base, !blocks[i].lent.any())
 			}
 			if err != nil {
 				return err
