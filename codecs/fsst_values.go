@@ -38,12 +38,21 @@ func (t *FSSTTable) AppendValues(dst []byte, ends []int64, in Block, lo, hi uint
 	dst = uninit.Grow(dst, int(2*(sN-s0))+16)
 	out := dst[:cap(dst)]
 	pos := len(dst)
-	ends = slices.Grow(ends, int(hi-lo))
+	base := len(ends)
+	ends = slices.Grow(ends, int(hi-lo))[:base+int(hi-lo)]
+	w := uint64(in.OffsetBits / 8)
+	offs := in.Offsets[(lo+1)*w : (hi+1)*w] // each value's end (fsstRunBounds checked the table)
 	s := s0
-	for i := lo; i < hi; i++ {
-		e := offsetAt(in, i+1)
+	for k := range int(hi - lo) {
+		var e uint64
+		if w == 4 {
+			e = uint64(binary.LittleEndian.Uint32(offs[4*k:]))
+		} else {
+			e = binary.LittleEndian.Uint64(offs[8*k:])
+		}
 		if e < s || e > sN {
-			return out[:pos], ends, fmt.Errorf("%w: fsst value %d bytes [%d,%d) outside [%d,%d)", ErrCorrupt, i, s, e, s0, sN)
+			i := lo + uint64(k)
+			return out[:pos], ends[:base+k], fmt.Errorf("%w: fsst value %d bytes [%d,%d) outside [%d,%d)", ErrCorrupt, i, s, e, s0, sN)
 		}
 		if worst := int(e-s)*fsstMaxExpansion + 8; len(out)-pos < worst {
 			out = uninit.Grow(out[:pos], worst)
@@ -76,13 +85,13 @@ func (t *FSSTTable) AppendValues(dst []byte, ends []int64, in Block, lo, hi uint
 				continue
 			}
 			if c != fsstEscape || p+1 == len(codes) {
-				return out[:pos], ends, d.codeError(c)
+				return out[:pos], ends[:base+k], d.codeError(c)
 			}
 			out[pos] = codes[p+1]
 			pos++
 			p += 2
 		}
-		ends = append(ends, int64(pos))
+		ends[base+k] = int64(pos)
 		s = e
 	}
 	return out[:pos], ends, nil
