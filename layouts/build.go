@@ -164,6 +164,18 @@ func (bld *builder) valueBuffer(v *Values) *memory.Buffer {
 	return buf
 }
 
+// allocFull returns a buffer of n bytes from the allocator that the caller
+// overwrites in full (not zeroed when the allocator can skip it).
+func (bld *builder) allocFull(n int) *memory.Buffer {
+	u, ok := bld.mem.(uninitAllocator)
+	if !ok || n == 0 {
+		return bld.alloc(n)
+	}
+	buf := memory.NewBufferWithAllocator(u.AllocateUninit(n), bld.mem)
+	bld.bufs = append(bld.bufs, buf)
+	return buf
+}
+
 func (bld *builder) release() {
 	for _, b := range bld.bufs {
 		b.Release()
@@ -175,13 +187,13 @@ func (bld *builder) validityBuffer(bm []byte) *memory.Buffer {
 	if bm == nil {
 		return nil
 	}
-	buf := bld.alloc(len(bm))
+	buf := bld.allocFull(len(bm))
 	copy(buf.Bytes(), bm)
 	return buf
 }
 
 func (bld *builder) int64Buffer(v []int64) *memory.Buffer {
-	buf := bld.alloc(8 * len(v))
+	buf := bld.allocFull(8 * len(v))
 	b := buf.Bytes()
 	for i, x := range v {
 		binary.LittleEndian.PutUint64(b[8*i:], uint64(x))
@@ -193,7 +205,7 @@ func (bld *builder) int32Buffer(v []int64) (*memory.Buffer, error) {
 	if len(v) > 0 && v[len(v)-1] > math.MaxInt32 {
 		return nil, fmt.Errorf("%w: %d bytes exceed 32-bit offsets", ErrUnsupported, v[len(v)-1])
 	}
-	buf := bld.alloc(4 * len(v))
+	buf := bld.allocFull(4 * len(v))
 	b := buf.Bytes()
 	for i, x := range v {
 		binary.LittleEndian.PutUint32(b[4*i:], uint32(x))

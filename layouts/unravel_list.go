@@ -3,6 +3,8 @@ package layouts
 import (
 	"fmt"
 	"slices"
+
+	"github.com/lancego/lancego/internal/uninit"
 )
 
 // unravelOneList is Unravel for the most common list shape, one list layer
@@ -22,7 +24,10 @@ func unravelOneList(set LayerSet, lv Levels) (*PathNode, error) {
 	if err != nil {
 		return nil, err
 	}
-	top := &PathNode{Kind: LayerList, Len: rows, Offsets: make([]int64, rows+1)}
+	// fillOneList writes every offset slot: no zeroing needed.
+	// fillOneList writes every offset slot after the first, the base.
+	top := &PathNode{Kind: LayerList, Len: rows, Offsets: uninit.Int64s(rows + 1)}
+	top.Offsets[0] = 0
 	top.Child = &PathNode{Kind: LayerItem}
 	if err := fillOneList(set, lv, top, top.Offsets); err != nil {
 		return nil, err

@@ -52,3 +52,13 @@ func Grow(b []byte, n int) []byte {
 	copy(grown, b)
 	return grown[:len(b)]
 }
+
+// Int64s is Bytes for n int64 values (allocated as bytes, so 8-aligned and
+// never scanned by the garbage collector; int64s hold no pointers).
+func Int64s(n int) []int64 {
+	if n == 0 {
+		return []int64{}
+	}
+	b := Bytes(8 * n)
+	return unsafe.Slice((*int64)(unsafe.Pointer(unsafe.SliceData(b))), n)
+}

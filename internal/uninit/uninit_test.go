@@ -57,3 +57,21 @@ func BenchmarkMake8MiB(b *testing.B) {
 	}
 	b.SetBytes(8 << 20)
 }
+
+// TestInt64sLength checks lengths and that two slices do not overlap.
+func TestInt64sLength(t *testing.T) {
+	for _, n := range []int{0, 1, 100, 1 << 16} {
+		a, b := Int64s(n), Int64s(n)
+		if len(a) != n || len(b) != n {
+			t.Fatalf("Int64s(%d): lengths %d, %d", n, len(a), len(b))
+		}
+		for i := range a {
+			a[i], b[i] = int64(i), -1
+		}
+		for i, x := range a {
+			if x != int64(i) {
+				t.Fatalf("Int64s(%d): slot %d overwritten by another slice", n, i)
+			}
+		}
+	}
+}
