@@ -1,8 +1,12 @@
 package layouts
 
 import (
+	"encoding/binary"
 	"fmt"
+	"math"
+	mathbits "math/bits"
 	"slices"
+	"unsafe"
 
 	"github.com/lancego/lancego/internal/uninit"
 )
@@ -87,24 +91,37 @@ func oneListRows(set LayerSet, lv Levels) (int, error) {
 		return 0, err
 	}
 	rep := lv.Rep[:lv.N]
-	rows, any0, any1 := 0, uint16(0), uint16(0)
-	i := 0
-	for ; i+2 <= len(rep); i += 2 {
-		q := rep[i : i+2 : i+2]
-		rows += int(q[0]) + int(q[1])
-		any0, any1 = any0|q[0], any1|q[1]
-	}
-	for _, r := range rep[i:] {
-		rows += int(r)
-		any0 |= r
-	}
-	if any0|any1 > 1 {
+	rows, ok := countZeroOne(rep)
+	if !ok {
 		return 0, fmt.Errorf("%w: repetition level %d above maximum %d", ErrCorrupt, maxLevel(rep), set.MaxRep)
 	}
 	if len(rep) > 0 && rep[0] != 1 {
 		return 0, fmt.Errorf("%w: first entry has repetition level %d, want %d (row start)", ErrCorrupt, rep[0], set.MaxRep)
 	}
 	return rows, nil
+}
+
+// countZeroOne returns the number of 1s in lv and whether every level is
+// 0 or 1, four levels at a time: a machine word of four such levels has
+// one bit per 1, so its population count adds them up, and any other bit
+// set marks a level above 1.
+func countZeroOne(lv []uint16) (int, bool) {
+	const notZeroOne = 0xFFFE_FFFE_FFFE_FFFE
+	n := 0
+	var bad uint64
+	if len(lv) >= 4 {
+		b := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(lv))), 2*len(lv))
+		for i := 0; i+8 <= len(b); i += 8 {
+			w := binary.NativeEndian.Uint64(b[i : i+8 : i+8])
+			n += mathbits.OnesCount64(w)
+			bad |= w & notZeroOne
+		}
+	}
+	for _, x := range lv[len(lv)&^3:] {
+		n += int(x)
+		bad |= uint64(x) &^ 1
+	}
+	return n, bad == 0
 }
 
 // fillOneList writes offs (len(top's rows)+1 slots, offs[0] the base) and
@@ -124,12 +141,14 @@ func fillOneList(set LayerSet, lv Levels, top *PathNode, offs []int64) error {
 		return nil
 	}
 	def := lv.Def[:n]
-	if m, bad := levelAbove(def, set.MaxDef); bad {
-		return fmt.Errorf("%w: definition level %d above maximum %d", ErrCorrupt, m, set.MaxDef)
-	}
-	items, stray := 0, true
+	items, stray, dor := 0, true, uint16(math.MaxUint16)
 	if list.NullCode == 0 && item.NullCode == 0 {
-		items, stray = oneListOffsets(list.Before, rep, def, offs)
+		items, stray, dor = oneListOffsets(list.Before, rep, def, offs)
+	}
+	if dor > set.MaxDef { // the OR of the levels bounds their maximum
+		if m, bad := levelAbove(def, set.MaxDef); bad {
+			return fmt.Errorf("%w: definition level %d above maximum %d", ErrCorrupt, m, set.MaxDef)
+		}
 	}
 	var listBM, itemBM []byte
 	if stray {
@@ -189,14 +208,17 @@ func oneListPass(list, item RepDefLayer, rep, def []uint16, offs []int64, base i
 // the number of items and whether there were stray entries: entries counted
 // as items whose definition level says null or empty, which only a hostile
 // file has (oneListPass then redoes the walk to report them as the general
-// walk does). Few live values keep the loop in registers.
-func oneListOffsets(before uint16, rep, def []uint16, offs []int64) (items int, stray bool) {
+// walk does), and the OR of the definition levels (for the range check).
+// Few live values keep the loop in registers.
+func oneListOffsets(before uint16, rep, def []uint16, offs []int64) (items int, stray bool, defOr uint16) {
 	def = def[:len(rep)]
 	base := offs[0]
 	cur, open, bad := base, int64(0), int64(0)
 	row := 0
 	for i, r := range rep {
-		holds := int64(b2i(def[i] <= before))
+		d := def[i]
+		defOr |= d
+		holds := int64(b2i(d <= before))
 		offs[row] = cur
 		row += int(r)
 		if r != 0 {
@@ -205,7 +227,7 @@ func oneListOffsets(before uint16, rep, def []uint16, offs []int64) (items int, 
 		bad |= open &^ holds
 		cur += open
 	}
-	return int(cur - base), bad != 0
+	return int(cur - base), bad != 0, defOr
 }
 
 // b2i is 1 for true and 0 for false (compiled to a flag set, no branch).
