@@ -2,6 +2,7 @@ package lance
 
 import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/lancego/lancego/internal/bufpool"
 	lanceio "github.com/lancego/lancego/io"
 	"github.com/lancego/lancego/scheduler"
 	"github.com/lancego/lancego/searchcache"
@@ -29,6 +30,14 @@ const DefaultSmallPageSize = 64 << 10
 // for reuse by its later batches when no allocator is given (see
 // WithAllocator).
 const DefaultBufferPoolBytes = 32 << 20
+
+// NewBufferPool returns an Arrow allocator that keeps up to maxBytes of
+// released buffers (16 KiB to 256 MiB) for reuse, safe for concurrent use.
+// Give one to every File a process opens (WithAllocator) so that the
+// batches of any File decode into the buffers released by the others: a
+// service opening a file per query then reuses memory across queries as
+// it does within one File's scan.
+func NewBufferPool(maxBytes int) memory.Allocator { return bufpool.New(maxBytes) }
 
 // defaultConfig leaves mem nil: each File then gets its own buffer pool.
 func defaultConfig() config {

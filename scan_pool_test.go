@@ -101,3 +101,38 @@ func checkInt64s(t *testing.T, rec arrow.RecordBatch, first int64) {
 		}
 	}
 }
+
+// TestBufferPoolSharedBetweenFiles checks that a pool given to two Files
+// lends the buffers released by the first File's scan to the second's.
+func TestBufferPoolSharedBetweenFiles(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "ints.lance")
+	writeInt64s(t, path, 50_000)
+	mem := NewBufferPool(DefaultBufferPoolBytes)
+	pool := mem.(*bufpool.Pool)
+	scan := func() {
+		f, err := Open(ctx, path, WithAllocator(mem))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		next := int64(0)
+		for rec, err := range f.Batches(ctx, ScanOptions{BatchSize: 8192}) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkInt64s(t, rec, next)
+			next += rec.NumRows()
+			rec.Release()
+		}
+	}
+	scan()
+	before := pool.Reused()
+	if pool.Held() == 0 {
+		t.Fatal("the first File's released buffers were not kept")
+	}
+	scan()
+	if pool.Reused() == before {
+		t.Fatal("the second File reused none of the first File's buffers")
+	}
+}
