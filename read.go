@@ -34,7 +34,7 @@ func (f *File) pieces(ctx context.Context, leaf *layouts.Field, ranges []rowRang
 			return nil, err
 		}
 	}
-	var out []piece
+	out := make([]piece, 0, len(ranges)) // one per range unless one crosses pages
 	seen := pageLookups{}
 	for _, r := range ranges {
 		for row := r.from; row < r.to; {

@@ -159,26 +159,53 @@ type chunkIndex struct {
 	vis  []int32
 }
 
-// index returns chunk i's index over its levels lv, building it once.
+// index returns chunk i's index over its levels lv, built the second
+// time the chunk is asked for (nil the first time: a chunk a take touches
+// once is searched directly, which costs less than indexing it).
 func (m *ChunkMemo) index(i int, lv Levels, set LayerSet) *chunkIndex {
-	if ix, ok := m.indexes[i]; ok {
+	if ix, ok := m.indexes[i]; ok && ix != nil {
+		return ix
+	} else if !ok {
+		if m.indexes == nil {
+			m.indexes = map[int]*chunkIndex{}
+		}
+		m.indexes[i] = nil
+		return nil
+	}
+	ix := newChunkIndex(lv, set)
+	m.indexes[i] = ix
+	return ix
+}
+
+// newChunkIndex indexes one chunk's row starts and visible values, without
+// a branch per entry.
+func newChunkIndex(lv Levels, set LayerSet) *chunkIndex {
+	ix := &chunkIndex{vis: make([]int32, lv.N+1)}
+	if lv.Rep != nil {
+		rep := lv.Rep[:lv.N]
+		n := 0
+		for _, r := range rep {
+			n += b2i(r == set.MaxRep)
+		}
+		rows := make([]int32, n+1) // each entry writes a slot; row starts keep theirs
+		k := 0
+		for e, r := range rep {
+			rows[k] = int32(e)
+			k += b2i(r == set.MaxRep)
+		}
+		ix.rows = rows[:n]
+	}
+	var v int32
+	if lv.Def == nil {
+		for e := range lv.N {
+			ix.vis[e+1] = int32(e + 1)
+		}
 		return ix
 	}
-	ix := &chunkIndex{vis: make([]int32, lv.N+1)}
-	for e := 0; e < lv.N; e++ {
-		if lv.Rep != nil && lv.Rep[e] == set.MaxRep {
-			ix.rows = append(ix.rows, int32(e))
-		}
-		v := ix.vis[e]
-		if lv.Def == nil || lv.Def[e] <= set.MaxVisibleDef {
-			v++
-		}
+	for e, d := range lv.Def[:lv.N] {
+		v += int32(b2i(d <= set.MaxVisibleDef))
 		ix.vis[e+1] = v
 	}
-	if m.indexes == nil {
-		m.indexes = map[int]*chunkIndex{}
-	}
-	m.indexes[i] = ix
 	return ix
 }
 

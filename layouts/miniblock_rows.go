@@ -129,8 +129,9 @@ func (p *MiniBlockPage) locateRows(span ChunkSpan, all Levels, from, to uint64, 
 		return lo, hi, lo, hi, err
 	}
 	if memo != nil {
-		ix := memo.index(span.First, all, p.Set)
-		return ix.locate(from-first.FirstRow, to-from, all.N)
+		if ix := memo.index(span.First, all, p.Set); ix != nil {
+			return ix.locate(from-first.FirstRow, to-from, all.N)
+		}
 	}
 	if lo, hi, err = p.entryRange(all, first, from, to); err != nil {
 		return 0, 0, 0, 0, err
