@@ -1,8 +1,10 @@
 package layouts
 
 import (
+	"encoding/binary"
 	"fmt"
 	mathbits "math/bits"
+	"unsafe"
 )
 
 // PathNode is one layer of a leaf column's structure over a run of rows:
@@ -204,6 +206,10 @@ func itemValidity(node *PathNode, layer RepDefLayer, lv Levels, slots []int32, m
 		return
 	}
 	if slots == nil {
+		if layer.Before == 0 && maxDef == 1 && isLittleEndian() { // levels passed check: all 0 or 1
+			node.Validity, node.NullCount = zeroOneBitmap(lv.Def[:node.Len])
+			return
+		}
 		node.Validity, node.NullCount = defBitmap(lv.Def[:node.Len], layer.Before)
 		return
 	}
@@ -252,6 +258,44 @@ func listLayer(node *PathNode, layer RepDefLayer, lv Levels, slots []int32) []in
 		node.Validity, node.NullCount = bm, nulls
 	}
 	return child
+}
+
+// zeroOneBitmap is defBitmap(def, 0) for levels that are all 0 or 1, on
+// a little-endian machine: eight levels (two words of four) become one
+// bitmap byte through a multiply that gathers the lanes' low bits.
+func zeroOneBitmap(def []uint16) ([]byte, int) {
+	bm := newBitmap(len(def))
+	nulls := 0
+	full := len(def) &^ 7
+	if full > 0 {
+		b := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(def))), 2*full)
+		for i := 0; i < full; i += 8 {
+			q := b[2*i : 2*i+16 : 2*i+16]
+			m := gatherLanes(binary.LittleEndian.Uint64(q)) | gatherLanes(binary.LittleEndian.Uint64(q[8:]))<<4
+			bm[i>>3] = ^m
+			nulls += mathbits.OnesCount8(m)
+		}
+	}
+	for i := full; i < len(def); i++ {
+		if def[i] == 0 {
+			setBit(bm, i)
+		} else {
+			nulls++
+		}
+	}
+	if nulls == 0 {
+		return nil, 0
+	}
+	return bm, nulls
+}
+
+// gatherLanes returns the low bits of w's four 16-bit lanes as bits 0-3:
+// the multiply moves lane k's bit 16k to bit 48+k, and every other product
+// term lands on a distinct bit below 48 or above 63, so nothing carries.
+func gatherLanes(w uint64) byte {
+	const lowBits = 0x0001_0001_0001_0001
+	const magic = 1<<48 | 1<<33 | 1<<18 | 1<<3
+	return byte((w & lowBits) * magic >> 48 & 0xF)
 }
 
 // defBitmap returns the bitmap of entries whose def level is at most
