@@ -3,6 +3,7 @@ package codecs
 import (
 	"encoding/binary"
 	"fmt"
+	"github.com/lancego/lancego/internal/uninit"
 )
 
 // FSSTTableSize is the size of a serialized FSST symbol table.
@@ -70,10 +71,25 @@ func (t *FSSTTable) Decompress(dst, src []byte) ([]byte, error) {
 	if !t.Compressed {
 		return append(dst, src...), nil
 	}
+	if len(src) > maxAppend/fsstMaxExpansion-len(dst) {
+		return dst, fmt.Errorf("%w: fsst: %d compressed bytes exceed the address space", ErrCorrupt, len(src))
+	}
 	// Every code emits at most 8 bytes; with 8 bytes of slack each symbol
 	// is stored as one unaligned 8-byte write and the cursor advances by
-	// its length (the usual FSST decoding trick).
-	dst = growCap(dst, len(src)*fsstMaxExpansion+8)
+	// its length (the usual FSST decoding trick). Bytes past the result
+	// are never exposed, so the room need not be zeroed.
+	dst = uninit.Grow(dst, len(src)*fsstMaxExpansion+8)
+	if d := t.dec; d != nil {
+		pos, err := d.decodeInto(dst[:cap(dst)], len(dst), src)
+		return dst[:pos], err
+	}
+	return t.decompressSimple(dst, src)
+}
+
+// decompressSimple is Decompress one code at a time, for tables without a
+// decoding layout; dst has room for 8 bytes a code plus 8. The tests use
+// it as the reference for the faster decoders.
+func (t *FSSTTable) decompressSimple(dst, src []byte) ([]byte, error) {
 	out := dst[:cap(dst)]
 	pos := len(dst)
 	for i := 0; i < len(src); i++ {

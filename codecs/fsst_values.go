@@ -58,43 +58,54 @@ func (t *FSSTTable) AppendValues(dst []byte, ends []int64, in Block, lo, hi uint
 			out = uninit.Grow(out[:pos], worst)
 			out = out[:cap(out)]
 		}
-		codes := in.Data[s:e]
-		p := 0
-		for ; p+4 <= len(codes); p += 4 { // four codes at a time while none is special
-			q := codes[p : p+4 : p+4]
-			l0, l1, l2, l3 := d.ln[q[0]], d.ln[q[1]], d.ln[q[2]], d.ln[q[3]]
-			if (l0|l1|l2|l3)&fsstBad != 0 {
-				break
-			}
-			binary.LittleEndian.PutUint64(out[pos:pos+8], d.syms[q[0]])
-			pos += int(l0)
-			binary.LittleEndian.PutUint64(out[pos:pos+8], d.syms[q[1]])
-			pos += int(l1)
-			binary.LittleEndian.PutUint64(out[pos:pos+8], d.syms[q[2]])
-			pos += int(l2)
-			binary.LittleEndian.PutUint64(out[pos:pos+8], d.syms[q[3]])
-			pos += int(l3)
-		}
-		for p < len(codes) { // the rest one code at a time, in line (short values end here)
-			c := codes[p]
-			l := d.ln[c]
-			if l&fsstBad == 0 {
-				binary.LittleEndian.PutUint64(out[pos:pos+8], d.syms[c])
-				pos += int(l)
-				p++
-				continue
-			}
-			if c != fsstEscape || p+1 == len(codes) {
-				return out[:pos], ends[:base+k], d.codeError(c)
-			}
-			out[pos] = codes[p+1]
-			pos++
-			p += 2
+		var err error
+		if pos, err = d.decodeInto(out, pos, in.Data[s:e]); err != nil {
+			return out[:pos], ends[:base+k], err
 		}
 		ends[base+k] = int64(pos)
 		s = e
 	}
 	return out[:pos], ends, nil
+}
+
+// decodeInto decodes one value's codes into out at pos and returns the
+// new position; out must have room for 8 bytes a code plus 8 past pos.
+// Codes go four at a time while none is an escape or undefined, the rest
+// one at a time in line (short values end there).
+func (d *fsstDecoder) decodeInto(out []byte, pos int, codes []byte) (int, error) {
+	p := 0
+	for ; p+4 <= len(codes); p += 4 {
+		q := codes[p : p+4 : p+4]
+		l0, l1, l2, l3 := d.ln[q[0]], d.ln[q[1]], d.ln[q[2]], d.ln[q[3]]
+		if (l0|l1|l2|l3)&fsstBad != 0 {
+			break
+		}
+		binary.LittleEndian.PutUint64(out[pos:pos+8], d.syms[q[0]])
+		pos += int(l0)
+		binary.LittleEndian.PutUint64(out[pos:pos+8], d.syms[q[1]])
+		pos += int(l1)
+		binary.LittleEndian.PutUint64(out[pos:pos+8], d.syms[q[2]])
+		pos += int(l2)
+		binary.LittleEndian.PutUint64(out[pos:pos+8], d.syms[q[3]])
+		pos += int(l3)
+	}
+	for p < len(codes) {
+		c := codes[p]
+		l := d.ln[c]
+		if l&fsstBad == 0 {
+			binary.LittleEndian.PutUint64(out[pos:pos+8], d.syms[c])
+			pos += int(l)
+			p++
+			continue
+		}
+		if c != fsstEscape || p+1 == len(codes) {
+			return pos, d.codeError(c)
+		}
+		out[pos] = codes[p+1]
+		pos++
+		p += 2
+	}
+	return pos, nil
 }
 
 // codeError is the error for a code that cannot be decoded: an undefined

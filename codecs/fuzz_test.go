@@ -101,6 +101,7 @@ func FuzzFSST(f *testing.F) {
 		if err == nil && len(out) > 8*len(s) {
 			t.Fatalf("expanded %d → %d bytes", len(s), len(out))
 		}
+		checkAgainstSimple(t, tb, s, out, err)
 		checkAppendValues(t, tb, s)
 		if tb.Compressed && tb.NumSymbols > 0 {
 			plain := s
@@ -110,6 +111,18 @@ func FuzzFSST(f *testing.F) {
 			}
 		}
 	})
+}
+
+// checkAgainstSimple checks Decompress's result (out, err) against the
+// one-code-at-a-time reference decoder.
+func checkAgainstSimple(t *testing.T, tb *FSSTTable, s, out []byte, err error) {
+	if !tb.Compressed {
+		return
+	}
+	want, wantErr := tb.decompressSimple(make([]byte, 0, len(s)*fsstMaxExpansion+8), s)
+	if (err != nil) != (wantErr != nil) || err == nil && !bytes.Equal(out, want) {
+		t.Fatalf("Decompress %q (%v), reference %q (%v)", out, err, want, wantErr)
+	}
 }
 
 // checkAppendValues splits s into three values and checks that the run

@@ -277,6 +277,14 @@ func (p *FullZipPage) decodeDirect(b []byte, lv *Levels, vals *Values) error {
 	if vals.Offsets[len(vals.Offsets)-1] != int64(len(vals.Data)) {
 		return fmt.Errorf("%w: string accumulator out of step", ErrCorrupt)
 	}
+	// Room for the piece's values at once: its bytes (values plus their
+	// length prefixes and levels), twice over when FSST expands them.
+	if grow := uint64(len(b)); grow < 1<<31 {
+		if p.fsst != nil {
+			grow = 2*grow + fsstReserveSlack
+		}
+		vals.growData(int(grow))
+	}
 	var raw Levels
 	r := byteReader{b: b}
 	for r.off < uint64(len(b)) && r.err == nil {
