@@ -374,6 +374,10 @@ func (v *Values) emptyLike() *Values {
 	return out
 }
 
+// Reserve makes room for n more values of the shape already accumulated
+// (fixed-width values only; others are left to grow as they append).
+func (v *Values) Reserve(n uint64) { v.reserve(n) }
+
 // reserve grows the accumulator's capacity for n more fixed-width values so
 // that a batch's chunks append without repeated reallocation.
 func (v *Values) reserve(n uint64) {
@@ -384,20 +388,26 @@ func (v *Values) reserve(n uint64) {
 }
 
 // growData makes room for extra more bytes of data. With an allocator,
-// the data moves to (or stays in) memory from it, sized exactly:
-// appending past it moves the data to the Go heap (and the builder then
-// gives the allocation back).
+// the data moves to (or stays in) memory from it: sized exactly the first
+// time (a batch reserves what it needs), at least doubling after, so that
+// pieces reserving one by one (a take's rows) stay linear. Appending past
+// it moves the data to the Go heap (and the builder then gives the
+// allocation back).
 func (v *Values) growData(extra int) {
 	need := len(v.Data) + extra
 	if cap(v.Data) >= need {
 		return
 	}
 	if v.mem != nil && !v.handed && (len(v.Data) == 0 || v.ownsData()) {
+		size := need
+		if len(v.Data) > 0 {
+			size = max(need, 2*cap(v.Data)) // regrowing: geometrically, as append does
+		}
 		var nb []byte
 		if u, ok := v.mem.(uninitAllocator); ok {
-			nb = u.AllocateUninit(need)
+			nb = u.AllocateUninit(size)
 		} else {
-			nb = v.mem.Allocate(need)
+			nb = v.mem.Allocate(size)
 		}
 		copy(nb, v.Data)
 		data := nb[:len(v.Data):len(nb)]
