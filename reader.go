@@ -8,10 +8,10 @@ package lance
 import (
 	"context"
 	"fmt"
-	"github.com/lancego/lancego/internal/bufpool"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/lancego/lancego/format"
+	"github.com/lancego/lancego/internal/bufpool"
 	lanceio "github.com/lancego/lancego/io"
 	"github.com/lancego/lancego/layouts"
 	"github.com/lancego/lancego/searchcache"
