@@ -3,6 +3,7 @@ package codecs
 import (
 	"encoding/binary"
 	"fmt"
+
 	"github.com/lancego/lancego/internal/uninit"
 )
 
