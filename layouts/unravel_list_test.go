@@ -95,3 +95,30 @@ func normalize(n *PathNode) []PathNode {
 	}
 	return out
 }
+
+// TestCountZeroOne compares the word-at-a-time count with a plain loop
+// and checks that any level above 1, in any lane, is reported.
+func TestCountZeroOne(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for n := range 41 {
+		lv := make([]uint16, n)
+		want := 0
+		for i := range lv {
+			lv[i] = uint16(rng.IntN(2))
+			want += int(lv[i])
+		}
+		if got, ok := countZeroOne(lv); got != want || !ok {
+			t.Fatalf("n=%d: %d, %v; want %d, true", n, got, ok, want)
+		}
+		for i := range lv {
+			for _, bad := range []uint16{2, 3, 0x100, 0x8000} {
+				old := lv[i]
+				lv[i] = bad
+				if _, ok := countZeroOne(lv); ok {
+					t.Fatalf("n=%d: level %#x at %d not reported", n, bad, i)
+				}
+				lv[i] = old
+			}
+		}
+	}
+}
