@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -207,6 +208,13 @@ func (bld *builder) int32Buffer(v []int64) (*memory.Buffer, error) {
 	}
 	buf := bld.allocFull(4 * len(v))
 	b := buf.Bytes()
+	if len(b) > 0 && isLittleEndian() && uintptr(unsafe.Pointer(&b[0]))%4 == 0 {
+		out := unsafe.Slice((*int32)(unsafe.Pointer(&b[0])), len(v)) // no bounds check per offset
+		for i, x := range v {
+			out[i] = int32(x)
+		}
+		return buf, nil
+	}
 	for i, x := range v {
 		binary.LittleEndian.PutUint32(b[4*i:], uint32(x))
 	}
