@@ -97,6 +97,16 @@ func (c *Config) s3TakeSets(k int) int {
 	return max(3, c.takeSets(k)/4)
 }
 
+// s3ScanReps is how many times each object-store scan runs for every
+// engine (best kept): single runs through the shared proxy varied by up to
+// 1.4x between full runs.
+func (c *Config) s3ScanReps() int {
+	if c.Quick {
+		return 1
+	}
+	return 3
+}
+
 // TakeSizes are the numbers of rows of the take workloads.
 var takeSizes = [...]int{1, 100, 10000}
 

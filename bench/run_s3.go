@@ -106,7 +106,7 @@ func (s *s3run) scans(ctx context.Context) error {
 	var pl pyScan
 	if s.r.py != nil {
 		op := s.pyOp("scan")
-		op["columns"], op["batch_size"] = s.d.Columns, ScanBatchSize
+		op["columns"], op["batch_size"], op["reps"] = s.d.Columns, ScanBatchSize, s.r.cfg.s3ScanReps()
 		if err := s.r.py.RunOne(ctx, nil, op, &pl); err != nil {
 			return err
 		}
@@ -114,7 +114,9 @@ func (s *s3run) scans(ctx context.Context) error {
 	for _, c := range s.d.Columns {
 		wl := fmt.Sprintf("s3/scan/%s/%s", s.d.Name, c)
 		var n [2]int64
-		m, err := OursScan(ctx, s.spec(c, &n))
+		spec := s.spec(c, &n)
+		spec.Reps = s.r.cfg.s3ScanReps()
+		m, err := OursScan(ctx, spec)
 		if err != nil {
 			return fmt.Errorf("%s: %w", wl, err)
 		}
