@@ -74,7 +74,6 @@ func (p *MiniBlockPage) locateSpan(span ChunkSpan, blocks []DecodedChunk, from, 
 		hi = last.N
 	}
 	parts = make([]Levels, len(blocks))
-	vhi = 0
 	for i := range blocks {
 		parts[i] = blocks[i].Levels
 		if i < len(blocks)-1 {
@@ -141,26 +140,19 @@ func (p *MiniBlockPage) locateRows(span ChunkSpan, all Levels, from, to uint64, 
 	return lo, hi, vlo, vhi, nil
 }
 
-// entryRange finds the level entries of rows [from, to) in the levels of a
-// run of chunks starting with chunk first.
+// entryRange finds the level entries of rows [from, to) in the levels of
+// chunk first (rowEntry for both ends).
 func (p *MiniBlockPage) entryRange(all Levels, first MiniBlockChunk, from, to uint64) (int, int, error) {
-	if !p.Set.HasLists() {
-		lo, hi := from-first.FirstRow, to-first.FirstRow
-		if hi > uint64(all.N) {
-			return 0, 0, fmt.Errorf("%w: rows [%d,%d) beyond decoded chunks", ErrCorrupt, from, to)
-		}
-		return int(lo), int(hi), nil
-	}
-	// Row starts are entries whose repetition level is MaxRep; a preamble
-	// (the tail of an earlier row) comes before the first of them.
-	want := from - first.FirstRow
-	lo := nthRowStart(all.Rep, 0, want, p.Set.MaxRep)
-	if lo < 0 {
+	lo, ok := p.rowEntry(all, from-first.FirstRow)
+	if !ok {
 		return 0, 0, fmt.Errorf("%w: row %d not found in its chunks", ErrCorrupt, from)
 	}
-	hi := nthRowStart(all.Rep, lo, to-from, p.Set.MaxRep)
-	if hi < 0 {
-		hi = all.N
+	hi, ok := p.rowEntry(all, to-first.FirstRow)
+	if !ok {
+		if !p.Set.HasLists() {
+			return 0, 0, fmt.Errorf("%w: rows [%d,%d) beyond decoded chunks", ErrCorrupt, from, to)
+		}
+		hi = all.N // the last row ends with the chunk
 	}
 	return lo, hi, nil
 }
