@@ -18,7 +18,10 @@ type Pending struct {
 	cancel context.CancelFunc
 	ranges []Range
 	groups []group
-	bufs   [][][]byte // [group][part]
+	// bufs holds one buffer per merged group, allocated when its first
+	// part starts; parts read into slices of it, so a range never needs
+	// copying out of several parts.
+	bufs [][]byte
 
 	wg   sync.WaitGroup
 	done chan struct{}
@@ -33,25 +36,38 @@ type Pending struct {
 func newPending(ctx context.Context, s *Scheduler, obj lanceio.Object, ranges []Range, groups []group, prio uint64) *Pending {
 	ctx, cancel := context.WithCancel(ctx)
 	p := &Pending{s: s, obj: obj, ctx: ctx, cancel: cancel, ranges: ranges, groups: groups,
-		done: make(chan struct{}), bufs: make([][][]byte, len(groups))}
-	for i, g := range groups {
-		p.bufs[i] = make([][]byte, len(g.parts))
+		done: make(chan struct{}), bufs: make([][]byte, len(groups))}
+	for _, g := range groups {
 		p.remaining += len(g.parts)
 	}
 	return p
 }
 
-// partDone records one finished (or skipped) part; s.mu must be held.
-func (p *Pending) partDone(t *task, buf []byte, err error) {
-	if err == nil && p.ctx.Err() != nil && buf == nil {
-		err = p.ctx.Err()
+// partBuffer returns where t's read goes, allocating its group's buffer
+// when t is the group's first part to start; s.mu must be held.
+func (p *Pending) partBuffer(t *task) []byte {
+	g := p.groups[t.group]
+	b := p.bufs[t.group]
+	if b == nil {
+		if a := p.s.cfg.Buffers; a != nil {
+			b = a.AllocateUninit(int(g.Len))[:g.Len]
+		} else {
+			b = uninit.Bytes(int(g.Len)) // the reads fill it or fail
+		}
+		p.bufs[t.group] = b
 	}
+	lo := t.rng.Off - g.Off
+	return b[lo : lo+t.rng.Len : lo+t.rng.Len]
+}
+
+// partDone records one finished part, or one dropped unread (err is then
+// the request's context error); s.mu must be held.
+func (p *Pending) partDone(t *task, err error) {
 	if err != nil && p.err == nil {
 		p.err = err
 		p.cancel() // stop the other parts
 	}
 	if err == nil {
-		p.bufs[t.group][t.part] = buf
 		p.s.stats.delivered(t.rng.Len)
 	}
 	if p.remaining--; p.remaining == 0 {
@@ -111,7 +127,7 @@ func (p *Pending) dropQueued() {
 	p.s.queue = q
 	rebuild(&p.s.queue)
 	for _, t := range dropped {
-		p.partDone(t, nil, nil)
+		p.partDone(t, p.ctx.Err())
 	}
 }
 
@@ -127,8 +143,30 @@ func (p *Pending) Release() {
 	p.s.releaseBytes(p.held)
 }
 
-// assemble slices the submitted ranges out of the part buffers: zero-copy
-// when a range lies in one part, copied when it straddles a split.
+// Recycle is Release, and gives the read buffers to the scheduler's
+// Config.Buffers for reuse. Call it instead of Release only when no slice
+// of the delivered buffers is used any more (nothing decoded from them
+// aliases them): their memory is then handed to later reads. It does
+// nothing before the request has ended.
+func (p *Pending) Recycle() {
+	p.s.mu.Lock()
+	defer p.s.mu.Unlock()
+	if p.released || p.remaining > 0 {
+		return
+	}
+	p.released = true
+	p.s.releaseBytes(p.held)
+	if a := p.s.cfg.Buffers; a != nil {
+		for i, b := range p.bufs {
+			if b != nil {
+				a.Free(b)
+				p.bufs[i] = nil
+			}
+		}
+	}
+}
+
+// assemble slices the submitted ranges out of the group buffers (no copy).
 func (p *Pending) assemble() [][]byte {
 	out := make([][]byte, len(p.ranges))
 	for i, r := range p.ranges {
@@ -144,20 +182,8 @@ func (p *Pending) assemble() [][]byte {
 
 func (p *Pending) slice(r Range) []byte {
 	gi := p.groupOf(r)
-	g := p.groups[gi]
-	for pi, part := range g.parts {
-		if r.Off >= part.Off && r.End() <= part.End() {
-			return p.bufs[gi][pi][r.Off-part.Off : r.End()-part.Off : r.End()-part.Off]
-		}
-	}
-	buf := uninit.Bytes(int(r.Len))[:0]
-	for pi, part := range g.parts {
-		lo, hi := max(r.Off, part.Off), min(r.End(), part.End())
-		if lo < hi {
-			buf = append(buf, p.bufs[gi][pi][lo-part.Off:hi-part.Off]...)
-		}
-	}
-	return buf
+	lo := r.Off - p.groups[gi].Off
+	return p.bufs[gi][lo : lo+r.Len : lo+r.Len]
 }
 
 // groupOf finds the merged group containing r (groups are sorted).

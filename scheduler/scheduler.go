@@ -3,7 +3,6 @@ package scheduler
 import (
 	"container/heap"
 	"context"
-	"github.com/lancego/lancego/internal/uninit"
 	"sync"
 
 	lanceio "github.com/lancego/lancego/io"
@@ -109,7 +108,7 @@ func (s *Scheduler) pump() {
 		t := s.queue[0]
 		if t.p.ctx.Err() != nil {
 			heap.Pop(&s.queue)
-			t.p.partDone(t, nil, nil) // the Pending reports its context error
+			t.p.partDone(t, t.p.ctx.Err()) // the Pending reports its context error
 			continue
 		}
 		if len(s.inflight) > 0 && t.prio > s.minInflight() && t.rng.Len > s.bytesAvail {
@@ -137,6 +136,7 @@ func (s *Scheduler) start(t *task) {
 	s.bytesAvail -= t.rng.Len
 	s.inflight[t.prio]++
 	t.p.held += t.rng.Len
+	t.buf = t.p.partBuffer(t)
 	s.stats.started(s.cfg.MaxInFlightRequests-s.iopsAvail, s.cfg.MaxInFlightBytes-s.bytesAvail, t.rng.Len)
 	t.p.wg.Add(1)
 	go s.run(t)
@@ -145,10 +145,9 @@ func (s *Scheduler) start(t *task) {
 // run performs one read and hands the result to its Pending.
 func (s *Scheduler) run(t *task) {
 	defer t.p.wg.Done()
-	buf := uninit.Bytes(int(t.rng.Len)) // ReadAt fills it or fails
 	err := s.cfg.Limiter.acquire(t.p.ctx)
 	if err == nil {
-		err = t.p.obj.ReadAt(t.p.ctx, buf, t.rng.Off)
+		err = t.p.obj.ReadAt(t.p.ctx, t.buf, t.rng.Off)
 		s.cfg.Limiter.release()
 	}
 	s.mu.Lock()
@@ -157,7 +156,7 @@ func (s *Scheduler) run(t *task) {
 	if s.inflight[t.prio]--; s.inflight[t.prio] == 0 {
 		delete(s.inflight, t.prio)
 	}
-	t.p.partDone(t, buf, err)
+	t.p.partDone(t, err)
 	s.pump()
 }
 
@@ -173,6 +172,7 @@ type task struct {
 	group, part int
 	rng         Range
 	prio, seq   uint64
+	buf         []byte // where the read goes: a slice of its group's buffer
 }
 
 // taskHeap orders tasks by priority, then submission order.
