@@ -8,41 +8,55 @@ import (
 
 // directWidth returns the word width of a page whose chunks can be decoded
 // straight into the accumulator (0 if they cannot): no levels, no lists,
-// no dictionary, and values that are plain inline bit-packed integers, so
-// a chunk's n values are exactly n rows of fixed-width words.
-func (p *MiniBlockPage) directWidth() int {
+// no dictionary, and values that are plain inline bit-packed integers or
+// flat words (flat reports which), so a chunk's n values are exactly n
+// rows of fixed-width words.
+func (p *MiniBlockPage) directWidth() (t int, flat bool) {
 	l := p.Layout
 	if l.GetRepCompression() != nil || l.GetDefCompression() != nil || p.Dictionary != nil ||
 		p.fsst != nil || p.Set.HasLists() {
-		return 0
+		return 0, false
 	}
-	ib := l.GetValueCompression().GetInlineBitpacking()
-	if ib == nil || ib.GetValues() != nil {
-		return 0
+	var bits uint64
+	if f := l.GetValueCompression().GetFlat(); f != nil && f.GetData() == nil {
+		bits, flat = f.GetBitsPerValue(), true
+	} else if ib := l.GetValueCompression().GetInlineBitpacking(); ib != nil && ib.GetValues() == nil {
+		bits = ib.GetUncompressedBitsPerValue()
 	}
-	switch t := ib.GetUncompressedBitsPerValue(); t {
+	switch bits {
 	case 8, 16, 32, 64:
-		return int(t)
+		return int(bits), flat
 	}
-	return 0
+	return 0, false
 }
 
 // decodeDirectRows is DecodeRows for pages with a direct width t: chunks
 // wholly inside [from, to) are unpacked into vals' own buffer (no chunk
-// block, no copy); the chunks at the edges go through the memo.
-func (p *MiniBlockPage) decodeDirectRows(t int, span ChunkSpan, chunks [][]byte, from, to uint64, lv *Levels, vals *Values, memo *ChunkMemo) error {
+// block, no copy); the chunks at the edges go through the memo. Flat
+// chunks are copied into vals whole or in part, without the memo.
+func (p *MiniBlockPage) decodeDirectRows(t int, flat bool, span ChunkSpan, chunks [][]byte, from, to uint64, lv *Levels, vals *Values, memo *ChunkMemo) error {
 	memo.evictBefore(span.First)
 	shape := codecs.Block{Kind: codecs.KindFixed, BitsPerValue: uint64(t)}
 	vals.InitShape(&shape)
 	if err := vals.checkShape(&shape); err != nil {
 		return err
 	}
-	vals.reserve(to - from + codecs.FastLanesBlockValues) // unpacking writes a block of slack
+	slack := uint64(codecs.FastLanesBlockValues) // unpacking writes a block of slack
+	if flat {
+		slack = 0
+	}
+	vals.reserve(to - from + slack)
 	for i, b := range chunks {
 		ci := span.First + i
 		c := p.Chunks[ci]
 		lo, hi := max(from, c.FirstRow)-c.FirstRow, min(to, c.FirstRow+c.NumValues)-c.FirstRow
 		if lo >= hi {
+			continue
+		}
+		if flat {
+			if err := p.copyFlatChunk(ci, b, t/8, lo, hi, vals); err != nil {
+				return err
+			}
 			continue
 		}
 		if lo == 0 && hi == c.NumValues {
@@ -55,7 +69,7 @@ func (p *MiniBlockPage) decodeDirectRows(t int, span ChunkSpan, chunks [][]byte,
 		if err != nil {
 			return err
 		}
-		if err := vals.appendBlock(&dc.Values, lo, hi, !dc.lent.any()); err != nil {
+		if err := vals.appendBlock(&dc.Values, lo, hi, false); err != nil {
 			return err
 		}
 	}
@@ -63,24 +77,49 @@ func (p *MiniBlockPage) decodeDirectRows(t int, span ChunkSpan, chunks [][]byte,
 	return nil
 }
 
-// unpackChunkInto appends all values of chunk i to vals' data.
-func (p *MiniBlockPage) unpackChunkInto(i int, b []byte, t int, vals *Values) error {
-	c := p.Chunks[i]
-	if uint64(len(b)) != c.Size {
-		return fmt.Errorf("%w: chunk %d has %d bytes, want %d", ErrCorrupt, i, len(b), c.Size)
+// copyFlatChunk appends values [lo, hi) of flat chunk i (w bytes each) to
+// vals' data.
+func (p *MiniBlockPage) copyFlatChunk(i int, b []byte, w int, lo, hi uint64, vals *Values) error {
+	buf, err := p.directBuffer(i, b, vals, w)
+	if err != nil {
+		return err
+	}
+	if need := p.Chunks[i].NumValues * uint64(w); uint64(len(buf)) < need {
+		return fmt.Errorf("%w: chunk %d: %d flat values of %d bytes need %d bytes, have %d", ErrCorrupt, i, p.Chunks[i].NumValues, w, need, len(buf))
+	}
+	vals.Data = append(vals.Data, buf[lo*uint64(w):hi*uint64(w)]...)
+	vals.N += int(hi - lo)
+	return nil
+}
+
+// directBuffer checks chunk i of a direct page and returns its one value
+// buffer; vals must hold w bytes per value so far.
+func (p *MiniBlockPage) directBuffer(i int, b []byte, vals *Values, w int) ([]byte, error) {
+	if uint64(len(b)) != p.Chunks[i].Size {
+		return nil, fmt.Errorf("%w: chunk %d has %d bytes, want %d", ErrCorrupt, i, len(b), p.Chunks[i].Size)
 	}
 	var bufArr [1][]byte
 	_, bufs, err := p.parseChunkHeader(b, bufArr[:0])
 	if err != nil {
-		return fmt.Errorf("chunk %d: %w", i, err)
+		return nil, fmt.Errorf("chunk %d: %w", i, err)
 	}
 	if len(bufs) != 1 {
-		return fmt.Errorf("%w: chunk %d has %d value buffers, want 1", ErrCorrupt, i, len(bufs))
+		return nil, fmt.Errorf("%w: chunk %d has %d value buffers, want 1", ErrCorrupt, i, len(bufs))
 	}
-	if uint64(len(vals.Data)) != uint64(vals.N)*uint64(t/8) {
-		return fmt.Errorf("%w: value accumulator out of step", ErrCorrupt)
+	if uint64(len(vals.Data)) != uint64(vals.N)*uint64(w) {
+		return nil, fmt.Errorf("%w: value accumulator out of step", ErrCorrupt)
 	}
-	data, err := codecs.DecodeInlineBitpacking(vals.Data, bufs[0], t, c.NumValues)
+	return bufs[0], nil
+}
+
+// unpackChunkInto appends all values of chunk i to vals' data.
+func (p *MiniBlockPage) unpackChunkInto(i int, b []byte, t int, vals *Values) error {
+	c := p.Chunks[i]
+	buf, err := p.directBuffer(i, b, vals, t/8)
+	if err != nil {
+		return err
+	}
+	data, err := codecs.DecodeInlineBitpacking(vals.Data, buf, t, c.NumValues)
 	if err != nil {
 		return fmt.Errorf("chunk %d values: %w", i, err)
 	}

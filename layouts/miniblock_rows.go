@@ -13,12 +13,16 @@ import (
 //
 // memo, when not nil, keeps decoded chunks across calls so that rows taken
 // one by one from the same chunk decode it once.
+//
+// Values are always copied out of the chunks, never aliased: once the
+// read's levels and memo are dropped, nothing refers to the chunks' bytes,
+// so a scan can reuse a page's read buffer for later reads.
 func (p *MiniBlockPage) DecodeRows(span ChunkSpan, chunks [][]byte, from, to uint64, lv *Levels, vals *Values, memo *ChunkMemo) error {
 	if len(chunks) != span.Last-span.First+1 {
 		return fmt.Errorf("%w: %d chunk buffers for span %v", ErrCorrupt, len(chunks), span)
 	}
-	if t := p.directWidth(); t > 0 {
-		return p.decodeDirectRows(t, span, chunks, from, to, lv, vals, memo)
+	if t, flat := p.directWidth(); t > 0 {
+		return p.decodeDirectRows(t, flat, span, chunks, from, to, lv, vals, memo)
 	}
 	memo.evictBefore(span.First)
 	var inline [2]DecodedChunk // most pieces touch one or two chunks
@@ -193,7 +197,7 @@ func (p *MiniBlockPage) appendValues(blocks []DecodedChunk, vlo, vhi uint64, val
 			} else if p.fsst != nil {
 				err = p.appendFSST(vals, b, lo-base, hi-base)
 			} else {
-				err = vals.appendBlock(b, lo-base, hi-base, !blocks[i].lent.any())
+				err = vals.appendBlock(b, lo-base, hi-base, false)
 			}
 			if err != nil {
 				return err
