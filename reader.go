@@ -52,6 +52,9 @@ func Open(ctx context.Context, url string, opts ...Option) (*File, error) {
 	if cfg.io.Stats == nil {
 		cfg.io.Stats = lanceio.NewStats()
 	}
+	if cfg.mem == nil { // before the scheduler, which takes read buffers from it
+		cfg.mem = bufpool.New(DefaultBufferPoolBytes)
+	}
 	src, tail, err := openSource(ctx, url, &cfg)
 	if err != nil {
 		return nil, err

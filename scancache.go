@@ -1,9 +1,11 @@
 package lance
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/lancego/lancego/format"
@@ -78,6 +80,11 @@ type scanPage struct {
 	bytes   []byte
 	err     error
 	lastRow uint64 // file row after the page
+	// reusable is set once the page is known to be a mini-block page: its
+	// decoded values never alias its bytes (layouts.MiniBlockPage.DecodeRows)
+	// and its cached state holds copies (retainedCopies), so once the scan
+	// has passed it, its read buffer goes back to the pool (Recycle).
+	reusable atomic.Bool
 }
 
 func newScanCache(ctx context.Context, f *File, end uint64) *scanCache {
@@ -152,13 +159,32 @@ func (c *scanCache) get(ctx context.Context, col, index int, leaf arrow.DataType
 		if err != nil {
 			return nil, 0, err
 		}
-		err = finishPage(st, splitSpan(st.bufs, sp.span, sp.bytes), sp.span.Length <= c.f.cfg.smallPage, leaf)
+		whole := sp.span.Length <= c.f.cfg.smallPage
+		got := retainedCopies(splitSpan(st.bufs, sp.span, sp.bytes), dataBuffer(st.layout), whole)
+		err = finishPage(st, got, whole, leaf)
 		return st, st.size + 1024, err
 	})
 	if err != nil {
 		return nil, nil, fmt.Errorf("lance: %s: column %d (field %q) page %d: %w", c.f.url, col, c.f.columnName(col), index, err)
 	}
+	if st.mini != nil && st.blob == nil {
+		sp.reusable.Store(true)
+	}
 	return st, c.dataOf(st, sp), nil
+}
+
+// retainedCopies copies the buffers a page's cached state may keep (its
+// metadata buffers, and its data buffer when the page stays resident), so
+// that the state outlives the scan's read buffer, which is reused once the
+// scan has passed the page. They are small: chunk tables, dictionaries,
+// repetition indexes, and resident pages of at most the small-page size.
+func retainedCopies(got pageBuffers, data int, whole bool) pageBuffers {
+	for i, b := range got {
+		if i != data || whole {
+			got[i] = bytes.Clone(b)
+		}
+	}
+	return got
 }
 
 // dataOf slices a page's data buffer out of the scan's bytes of the page.
@@ -230,6 +256,10 @@ func (sp *scanPage) close() {
 	sp.once.Do(func() { unused = true })
 	if unused { // never waited for: cancel the reads
 		sp.pending.Cancel()
+		return
+	}
+	if sp.reusable.Load() {
+		sp.pending.Recycle()
 		return
 	}
 	sp.pending.Release()

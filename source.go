@@ -48,6 +48,9 @@ func openSource(ctx context.Context, url string, cfg *config) (source, []byte, e
 		if cfg.schedCfg != nil {
 			sc = *cfg.schedCfg
 		}
+		if b, ok := cfg.mem.(scheduler.BufferAllocator); ok && sc.Buffers == nil {
+			sc.Buffers = b // scans give mini-block page buffers back to the pool
+		}
 		s.sched, s.owned = scheduler.New(sc), true
 	}
 	return s, tail, nil
