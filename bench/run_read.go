@@ -25,7 +25,7 @@ func (r *runner) scans(ctx context.Context) error {
 		for _, c := range d.Columns {
 			wl := fmt.Sprintf("scan/%s/%s", name, c)
 			dec := d.ArrowBytes[c]
-			m, err := OursScan(ctx, ScanSpec{URL: d.LancePath(), Column: c, BatchSize: ScanBatchSize, Reps: r.cfg.reps(), Warmups: ScanWarmups, IO: ioConfig()})
+			m, err := OursScan(ctx, ScanSpec{URL: d.LancePath(), Column: c, BatchSize: ScanBatchSize, Reps: r.cfg.reps(), Warmups: ScanWarmups, IO: ioConfig(), Options: r.ours()})
 			if err != nil {
 				return fmt.Errorf("%s: %w", wl, err)
 			}
@@ -96,7 +96,7 @@ func (r *runner) takes(ctx context.Context) error {
 }
 
 func (r *runner) takeAll(ctx context.Context, wl string, d *Dataset, warm []uint64, sets [][]uint64) error {
-	m, err := OursTake(ctx, ScanSpec{URL: d.LancePath(), IO: ioConfig()}, warm, sets)
+	m, err := OursTake(ctx, ScanSpec{URL: d.LancePath(), IO: ioConfig(), Options: r.ours()}, warm, sets)
 	if err != nil {
 		return fmt.Errorf("%s: %w", wl, err)
 	}

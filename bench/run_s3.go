@@ -54,7 +54,7 @@ type s3run struct {
 }
 
 func (s *s3run) spec(column string, counted *[2]int64) ScanSpec {
-	return ScanSpec{URL: s.env.URL(s.p.URL(), s.key), Column: column, BatchSize: ScanBatchSize, Reps: 1, IO: ioConfig(),
+	return ScanSpec{URL: s.env.URL(s.p.URL(), s.key), Column: column, BatchSize: ScanBatchSize, Reps: 1, IO: ioConfig(), Options: s.r.ours(),
 		Mark: func(start bool) {
 			if start {
 				s.p.Reset()
