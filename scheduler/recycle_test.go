@@ -1,7 +1,9 @@
 package scheduler
 
 import (
+	"bytes"
 	"context"
+	"runtime"
 	"sync"
 	"testing"
 )
@@ -88,5 +90,36 @@ func TestReleaseKeepsBuffers(t *testing.T) {
 	p.Recycle() // already released: the caller may still hold the bytes
 	if len(bufs.freed) != 0 {
 		t.Fatal("Recycle after Release freed buffers")
+	}
+}
+
+// goroutineObject records which goroutine did each read.
+type goroutineObject struct {
+	fakeObject
+	mu  sync.Mutex
+	ids map[string]int
+}
+
+func (g *goroutineObject) ReadAt(ctx context.Context, p []byte, off int64) error {
+	buf := make([]byte, 64)
+	buf = buf[:runtime.Stack(buf, false)]
+	id := string(bytes.Fields(buf)[1]) // "goroutine N [running]:"
+	g.mu.Lock()
+	g.ids[id]++
+	g.mu.Unlock()
+	return g.fakeObject.ReadAt(ctx, p, off)
+}
+
+func TestRequestPartsShareAGoroutine(t *testing.T) {
+	f := &goroutineObject{fakeObject: fakeObject{size: 64 << 20}, ids: map[string]int{}}
+	s := New(Config{MaxRequestSize: 1 << 20, MaxInFlightRequests: 1})
+	defer s.Close()
+	got, err := s.Fetch(context.Background(), f, []Range{{0, 10 << 20}}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check(t, got, []Range{{0, 10 << 20}})
+	if len(f.ids) != 1 {
+		t.Fatalf("10 reads of one request ran on %d goroutines, want 1 (each read after the first continues on the same one)", len(f.ids))
 	}
 }
