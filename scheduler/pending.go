@@ -43,21 +43,27 @@ func newPending(ctx context.Context, s *Scheduler, obj lanceio.Object, ranges []
 	return p
 }
 
-// partBuffer returns where t's read goes, allocating its group's buffer
-// when t is the group's first part to start; s.mu must be held.
+// partBuffer returns where t's read goes when t is one part of several:
+// a slice of its group's buffer, allocated when the group's first part
+// starts. s.mu must be held. A group read in one part gets its buffer in
+// the reading goroutine instead (groupBuffer), outside the lock.
 func (p *Pending) partBuffer(t *task) []byte {
 	g := p.groups[t.group]
 	b := p.bufs[t.group]
 	if b == nil {
-		if a := p.s.cfg.Buffers; a != nil {
-			b = a.AllocateUninit(int(g.Len))[:g.Len]
-		} else {
-			b = uninit.Bytes(int(g.Len)) // the reads fill it or fail
-		}
+		b = p.groupBuffer(g.Len)
 		p.bufs[t.group] = b
 	}
 	lo := t.rng.Off - g.Off
 	return b[lo : lo+t.rng.Len : lo+t.rng.Len]
+}
+
+// groupBuffer allocates the buffer of a group of n bytes.
+func (p *Pending) groupBuffer(n int64) []byte {
+	if a := p.s.cfg.Buffers; a != nil {
+		return a.AllocateUninit(int(n))[:n]
+	}
+	return uninit.Bytes(int(n)) // the reads fill it or fail
 }
 
 // partDone records one finished part, or one dropped unread (err is then
@@ -69,6 +75,9 @@ func (p *Pending) partDone(t *task, err error) {
 	}
 	if err == nil {
 		p.s.stats.delivered(t.rng.Len)
+		if len(p.groups[t.group].parts) == 1 {
+			p.bufs[t.group] = t.buf
+		}
 	}
 	if p.remaining--; p.remaining == 0 {
 		delete(p.s.pendings, p)

@@ -154,7 +154,9 @@ func (s *Scheduler) admit(t *task) {
 	s.bytesAvail -= t.rng.Len
 	s.inflight[t.prio]++
 	t.p.held += t.rng.Len
-	t.buf = t.p.partBuffer(t)
+	if len(t.p.groups[t.group].parts) > 1 {
+		t.buf = t.p.partBuffer(t)
+	}
 	s.stats.started(s.cfg.MaxInFlightRequests-s.iopsAvail, s.cfg.MaxInFlightBytes-s.bytesAvail, t.rng.Len)
 	t.p.wg.Add(1)
 }
@@ -174,6 +176,9 @@ func (s *Scheduler) run(t *task) {
 // any.
 func (s *Scheduler) runOne(t *task) *task {
 	defer t.p.wg.Done()
+	if t.buf == nil { // a group read in one part
+		t.buf = t.p.groupBuffer(t.rng.Len)
+	}
 	err := s.cfg.Limiter.acquire(t.p.ctx)
 	if err == nil {
 		err = t.p.obj.ReadAt(t.p.ctx, t.buf, t.rng.Off)

@@ -63,6 +63,9 @@ func (p *Pool) Allocate(size int) []byte {
 // AllocateUninit returns size bytes whose contents are unspecified: for
 // callers that write every byte before reading any.
 func (p *Pool) AllocateUninit(size int) []byte {
+	if size < MinSize {
+		return uninit.Bytes(size) // not pooled; skip the zeroing too
+	}
 	b, _ := p.get(size)
 	return b
 }
