@@ -1,7 +1,9 @@
 package bench
 
 import (
+	"io"
 	"math"
+	"os"
 	"runtime"
 	"slices"
 	"time"
@@ -98,4 +100,27 @@ func speedup(ours, peer Measure) float64 {
 		return ours.RowsPerSec / peer.RowsPerSec
 	}
 	return ratio(peer.Seconds, ours.Seconds)
+}
+
+// warmPageCache reads path through once, so that the OS page cache holds
+// all of it before a timed run. Local figures are for a warm page cache;
+// this VM's memory manager evicts pages of files left idle, and a random
+// take then pays disk reads for rows a scan never touched (the engine
+// timed first paid them, the next read the pages it had brought in).
+func warmPageCache(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	buf := make([]byte, 4<<20)
+	for {
+		_, err := f.Read(buf)
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
 }

@@ -75,6 +75,16 @@ func clone(op PyOp) PyOp {
 	return out
 }
 
+// warmFiles warms the page cache for each path (see warmPageCache).
+func warmFiles(paths ...string) error {
+	for _, p := range paths {
+		if err := warmPageCache(p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // takes runs random takes of 1, 100 and 10,000 rows (all columns).
 func (r *runner) takes(ctx context.Context) error {
 	for _, name := range []string{TableDataset, VectorDataset} {
@@ -96,6 +106,9 @@ func (r *runner) takes(ctx context.Context) error {
 }
 
 func (r *runner) takeAll(ctx context.Context, wl string, d *Dataset, warm []uint64, sets [][]uint64) error {
+	if err := warmFiles(d.LancePath(), d.ParquetPath()); err != nil {
+		return err
+	}
 	m, err := OursTake(ctx, ScanSpec{URL: d.LancePath(), IO: ioConfig(), Options: r.ours()}, warm, sets)
 	if err != nil {
 		return fmt.Errorf("%s: %w", wl, err)
@@ -109,6 +122,9 @@ func (r *runner) takeAll(ctx context.Context, wl string, d *Dataset, warm []uint
 	r.res.put(wl, EnginePqarrow, pq)
 	if r.py == nil {
 		return nil
+	}
+	if err := warmFiles(d.LancePath(), d.ParquetPath()); err != nil {
+		return err
 	}
 	lop := PyOp{"op": "take", "path": d.LancePath(), "warmup": warm, "index_sets": sets}
 	pop := PyOp{"op": "pq_take", "path": d.ParquetPath(), "index_sets": pqSets}
