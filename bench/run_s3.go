@@ -143,6 +143,9 @@ func (s *s3run) takes(ctx context.Context) error {
 		wl := fmt.Sprintf("s3/take/%s/%d", s.d.Name, k)
 		sets := IndexSets(s.d.Rows, k, s.r.cfg.s3TakeSets(k), s.r.cfg.Seed+uint64(k))
 		warm := IndexSets(s.d.Rows, k, 1, s.r.cfg.Seed+1000+uint64(k))[0]
+		if err := s.env.Warm(ctx, s.key); err != nil {
+			return err
+		}
 		var n [2]int64
 		m, err := OursTake(ctx, s.spec("", &n), warm, sets)
 		if err != nil {
@@ -150,6 +153,9 @@ func (s *s3run) takes(ctx context.Context) error {
 		}
 		m.Requests, m.BytesRead = float64(n[0])/float64(len(sets)), float64(n[1])/float64(len(sets))
 		s.r.res.put(wl, EngineLanceGo, m)
+		if err := s.env.Warm(ctx, s.key); err != nil {
+			return err
+		}
 		if err := s.pyTake(ctx, wl, warm, sets); err != nil {
 			return err
 		}
