@@ -174,6 +174,7 @@ func Run(ctx context.Context, cfg Config) (*Results, error) {
 			}
 			continue
 		}
+		settle()
 		if err := s.fn(ctx); err != nil {
 			if s.name == "data" {
 				return r.res, err
