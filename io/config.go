@@ -25,6 +25,13 @@ const (
 	// DefaultTailSize is the size of the speculative tail read used to open
 	// a Lance file in one request (Lance's cloud block size).
 	DefaultTailSize = 64 << 10
+	// DefaultMaxIdleConnsPerHost is how many idle connections the S3
+	// client keeps per host: more than the reads a process runs at once
+	// (scheduler.DefaultProcessMaxRequests), so the connections of one
+	// burst of reads serve the next. The AWS SDK keeps 10: a take issuing
+	// 64 reads at once then closed 54 connections and opened 54 new ones
+	// for its next burst (a TCP, on real S3 also a TLS, handshake each).
+	DefaultMaxIdleConnsPerHost = 256
 )
 
 // Config configures a Store. The zero value uses the Default* constants.

@@ -4,12 +4,14 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net/http"
 	"net/url"
 	"os"
 	"strconv"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go-v2/service/s3/types"
 	gcaws "gocloud.dev/aws"
@@ -52,6 +54,8 @@ func openS3(ctx context.Context, u *url.URL, prefix string, cfg Config) (*blobDr
 	}
 	if cfg.HTTPClient != nil {
 		acfg.HTTPClient = cfg.HTTPClient
+	} else if bc, ok := acfg.HTTPClient.(*awshttp.BuildableClient); ok {
+		acfg.HTTPClient = bc.WithTransportOptions(keepIdleConns)
 	}
 	bopts.RequestChecksumCalculation = acfg.RequestChecksumCalculation
 	readOpts := append(append([]func(*s3.Options){}, s3opts...), func(o *s3.Options) { o.Retryer = aws.NopRetryer{} })
@@ -66,6 +70,13 @@ func openS3(ctx context.Context, u *url.URL, prefix string, cfg Config) (*blobDr
 	}
 	closer := func() error { _ = wb.Close(); return rb.Close() }
 	return &blobDriver{scheme: "s3", bucket: u.Host, prefix: prefix, rb: rb, wb: wb, closer: closer}, nil
+}
+
+// keepIdleConns keeps up to DefaultMaxIdleConnsPerHost idle connections
+// per host (see there).
+func keepIdleConns(t *http.Transport) {
+	t.MaxIdleConnsPerHost = DefaultMaxIdleConnsPerHost
+	t.MaxIdleConns = max(t.MaxIdleConns, DefaultMaxIdleConnsPerHost)
 }
 
 func s3BoolOption(key string, v bool) func(*s3.Options) {
