@@ -101,10 +101,10 @@ func TestScanRecyclesMiniBlockPages(t *testing.T) {
 			schema := randSchema(ver == "2.2")
 			r := rand.New(rand.NewPCG(7, 11))
 			var recs []arrow.RecordBatch
-			for range 3 {
-				recs = append(recs, randBatch(memory.DefaultAllocator, schema, r, 10_000))
+			for range 2 {
+				recs = append(recs, randBatch(memory.DefaultAllocator, schema, r, 6_000))
 			}
-			path := roundTrip(t, schema, recs, WithFileVersion(ver), WithPageBudget(128<<10))
+			path := roundTrip(t, schema, recs, WithFileVersion(ver), WithPageBudget(64<<10))
 			_, want := recordsJSON(t, schema, recs)
 			for _, rec := range recs {
 				rec.Release()
