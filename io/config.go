@@ -25,8 +25,8 @@ const (
 	// DefaultTailSize is the size of the speculative tail read used to open
 	// a Lance file in one request (Lance's cloud block size).
 	DefaultTailSize = 64 << 10
-	// DefaultMaxIdleConnsPerHost is how many idle connections the S3
-	// client keeps per host: more than the reads a process runs at once
+	// DefaultMaxIdleConnsPerHost is how many idle connections the S3 and
+	// GCS clients keep per host: more than the reads a process runs at once
 	// (scheduler.DefaultProcessMaxRequests), so the connections of one
 	// burst of reads serve the next. The AWS SDK keeps 10: a take issuing
 	// 64 reads at once then closed 54 connections and opened 54 new ones
@@ -78,4 +78,19 @@ func (c Config) withDefaults() Config {
 		c.Stats = NewStats()
 	}
 	return c
+}
+
+// keepIdleConns keeps up to DefaultMaxIdleConnsPerHost idle connections
+// per host (see there).
+func keepIdleConns(t *http.Transport) {
+	t.MaxIdleConnsPerHost = DefaultMaxIdleConnsPerHost
+	t.MaxIdleConns = max(t.MaxIdleConns, DefaultMaxIdleConnsPerHost)
+}
+
+// idleKeepingTransport is a copy of Go's default transport that keeps
+// DefaultMaxIdleConnsPerHost idle connections per host.
+func idleKeepingTransport() *http.Transport {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	keepIdleConns(t)
+	return t
 }

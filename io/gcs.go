@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net/http"
 	"net/url"
 	"os"
 	"strconv"
@@ -12,15 +13,21 @@ import (
 	"cloud.google.com/go/storage"
 	"gocloud.dev/blob"
 	"gocloud.dev/blob/gcsblob"
+	"gocloud.dev/gcp"
 	"google.golang.org/api/option"
 )
 
-// openGCS opens a GCS bucket: through gocloud's URL opener, or, when
-// Config.HTTPClient is set, with a storage client on that HTTP client
-// (gcsblob ignores injected clients under STORAGE_EMULATOR_HOST). An
-// injected client must add authentication itself unless an emulator is used.
+// openGCS opens a GCS bucket with a storage client on an HTTP client that
+// keeps its connections (gcsHTTPClient), or on Config.HTTPClient when set;
+// URLs with query options, and machines without default credentials, go
+// through gocloud's URL opener (gcsblob ignores injected clients under
+// STORAGE_EMULATOR_HOST, hence the explicit client). An injected client
+// must add authentication itself unless an emulator is used.
 func openGCS(ctx context.Context, u *url.URL, prefix string, cfg Config) (*blobDriver, error) {
 	d := &blobDriver{scheme: "gs", bucket: u.Host, prefix: prefix}
+	if cfg.HTTPClient == nil && u.RawQuery == "" {
+		cfg.HTTPClient = gcsHTTPClient(ctx) // nil: gocloud's opener below
+	}
 	if cfg.HTTPClient == nil {
 		bu := url.URL{Scheme: u.Scheme, Host: u.Host, RawQuery: u.RawQuery}
 		b, err := blob.OpenBucket(ctx, bu.String())
@@ -46,6 +53,31 @@ func openGCS(ctx context.Context, u *url.URL, prefix string, cfg Config) (*blobD
 	d.rb, d.wb = b, b
 	d.closer = func() error { _ = b.Close(); return c.Close() }
 	return d, nil
+}
+
+// gcsHTTPClient returns an HTTP client for GCS that keeps
+// DefaultMaxIdleConnsPerHost idle connections (gocloud's opener uses Go's
+// default transport, which keeps 2, so a burst of concurrent reads
+// re-dialed almost every connection): anonymous for an emulator, with the
+// default credentials otherwise. It returns nil, leaving the bucket to
+// gocloud's opener as before, when there are no default credentials or
+// they are for another universe than googleapis.com.
+func gcsHTTPClient(ctx context.Context) *http.Client {
+	if os.Getenv("STORAGE_EMULATOR_HOST") != "" {
+		return &http.Client{Transport: idleKeepingTransport()}
+	}
+	creds, err := gcp.DefaultCredentials(ctx)
+	if err != nil {
+		return nil
+	}
+	if ud, err := creds.GetUniverseDomain(); err != nil || (ud != "" && ud != "googleapis.com") {
+		return nil
+	}
+	c, err := gcp.NewHTTPClient(idleKeepingTransport(), creds.TokenSource)
+	if err != nil {
+		return nil
+	}
+	return &c.Client
 }
 
 // openTailGCS opens key and reads its tail with one negative-offset range

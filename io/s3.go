@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"net/http"
 	"net/url"
 	"os"
 	"strconv"
@@ -70,13 +69,6 @@ func openS3(ctx context.Context, u *url.URL, prefix string, cfg Config) (*blobDr
 	}
 	closer := func() error { _ = wb.Close(); return rb.Close() }
 	return &blobDriver{scheme: "s3", bucket: u.Host, prefix: prefix, rb: rb, wb: wb, closer: closer}, nil
-}
-
-// keepIdleConns keeps up to DefaultMaxIdleConnsPerHost idle connections
-// per host (see there).
-func keepIdleConns(t *http.Transport) {
-	t.MaxIdleConnsPerHost = DefaultMaxIdleConnsPerHost
-	t.MaxIdleConns = max(t.MaxIdleConns, DefaultMaxIdleConnsPerHost)
 }
 
 func s3BoolOption(key string, v bool) func(*s3.Options) {

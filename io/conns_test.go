@@ -4,7 +4,10 @@ import (
 	"context"
 	"io"
 	"net"
+	"net/http"
+	"net/http/httputil"
 	"net/url"
+	"os"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -70,26 +73,61 @@ func (f *countingForwarder) pipe(c net.Conn, target string) {
 	<-done
 }
 
-// TestS3ReusesConnectionsAcrossBursts reads 64 ranges at once twice: the
-// second burst must run on the first one's connections (an HTTP client
-// keeping only a few idle connections per host closes the rest and dials
-// again, a TCP and on real S3 a TLS handshake per read).
+// TestS3ReusesConnectionsAcrossBursts reads 64 ranges at once twice
+// through S3: the second burst must run on the first one's connections
+// (an HTTP client keeping only a few idle connections per host closes the
+// rest and dials again, a TCP and on real S3 a TLS handshake per read).
 func TestS3ReusesConnectionsAcrossBursts(t *testing.T) {
-	raw := s3URL(t)
-	u, _ := url.Parse(raw)
+	u, _ := url.Parse(s3URL(t))
 	ep, _ := url.Parse(u.Query().Get("endpoint"))
 	fw := startForwarder(t, ep.Host)
 	q := u.Query()
 	q.Set("endpoint", "http://"+fw.ln.Addr().String())
 	u.RawQuery = q.Encode()
+	checkConnectionReuse(t, u.String(), fw)
+}
+
+// TestGCSReusesConnectionsAcrossBursts is the same through the GCS
+// emulator (gocloud's own opener kept 2 idle connections per host). The
+// emulator routes by Host, so an HTTP proxy that sets the emulator's Host
+// counts the client's connections here.
+func TestGCSReusesConnectionsAcrossBursts(t *testing.T) {
+	raw := gcsURL(t)
+	host := os.Getenv("STORAGE_EMULATOR_HOST")
+	if host == "" {
+		t.Skip("needs the GCS emulator (STORAGE_EMULATOR_HOST)")
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fw := &countingForwarder{ln: ln}
+	target := &url.URL{Scheme: "http", Host: host}
+	srv := &http.Server{
+		Handler: &httputil.ReverseProxy{Rewrite: func(pr *httputil.ProxyRequest) { pr.SetURL(target) }},
+		ConnState: func(_ net.Conn, st http.ConnState) {
+			if st == http.StateNew {
+				fw.accepted.Add(1)
+			}
+		},
+	}
+	go srv.Serve(ln)
+	t.Cleanup(func() { srv.Close() })
+	t.Setenv("STORAGE_EMULATOR_HOST", ln.Addr().String())
+	checkConnectionReuse(t, raw, fw)
+}
+
+// checkConnectionReuse writes an object through storeURL, reads 64
+// ranges of it at once twice, and fails if the second burst opened more
+// than a few new connections through fw.
+func checkConnectionReuse(t *testing.T, storeURL string, fw *countingForwarder) {
 	ctx := context.Background()
-	s := openStore(t, u.String(), lanceio.Config{})
+	s := openStore(t, storeURL, lanceio.Config{})
 	w, err := s.Create(ctx, "conns/object")
 	if err != nil {
 		t.Fatal(err)
 	}
-	data := make([]byte, 64<<10)
-	if _, err := w.Write(data); err != nil {
+	if _, err := w.Write(make([]byte, 64<<10)); err != nil {
 		t.Fatal(err)
 	}
 	if err := w.Close(); err != nil {
