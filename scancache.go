@@ -5,10 +5,10 @@ import (
 	"context"
 	"fmt"
 	"sync"
-	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/lancego/lancego/format"
+	"github.com/lancego/lancego/format/pb/file2pb"
 	"github.com/lancego/lancego/layouts"
 	"github.com/lancego/lancego/scheduler"
 	"github.com/lancego/lancego/searchcache"
@@ -80,11 +80,12 @@ type scanPage struct {
 	bytes   []byte
 	err     error
 	lastRow uint64 // file row after the page
-	// reusable is set once the page is known to be a mini-block page: its
+	// reusable marks a mini-block page, read into a pooled buffer: its
 	// decoded values never alias its bytes (layouts.MiniBlockPage.DecodeRows)
 	// and its cached state holds copies (retainedCopies), so once the scan
-	// has passed it, its read buffer goes back to the pool (Recycle).
-	reusable atomic.Bool
+	// has passed it, its read buffer goes back to the pool (Recycle). Other
+	// pages' values may alias their bytes, which stay with the collector.
+	reusable bool
 }
 
 func newScanCache(ctx context.Context, f *File, end uint64) *scanCache {
@@ -131,8 +132,15 @@ func (c *scanCache) request(ctx context.Context, col, index int) *scanPage {
 		return sp
 	}
 	sp.span = span
-	sp.pending, sp.bytes, sp.err = c.f.submit(c.scanCtx, span, pg.GetPriority())
+	sp.reusable = isMiniBlock(pg)
+	sp.pending, sp.bytes, sp.err = c.f.submit(c.scanCtx, span, pg.GetPriority(), sp.reusable)
 	return sp
+}
+
+// isMiniBlock reports whether a page uses the mini-block layout.
+func isMiniBlock(pg *file2pb.ColumnMetadata_Page) bool {
+	layout, err := format.DecodePageLayout(pg)
+	return err == nil && layout.GetMiniBlockLayout() != nil
 }
 
 // get returns a page's state (from the search cache or built from the
@@ -166,9 +174,6 @@ func (c *scanCache) get(ctx context.Context, col, index int, leaf arrow.DataType
 	})
 	if err != nil {
 		return nil, nil, fmt.Errorf("lance: %s: column %d (field %q) page %d: %w", c.f.url, col, c.f.columnName(col), index, err)
-	}
-	if st.mini != nil && st.blob == nil {
-		sp.reusable.Store(true)
 	}
 	return st, c.dataOf(st, sp), nil
 }
@@ -258,7 +263,7 @@ func (sp *scanPage) close() {
 		sp.pending.Cancel()
 		return
 	}
-	if sp.reusable.Load() {
+	if sp.reusable {
 		sp.pending.Recycle()
 		return
 	}
@@ -272,9 +277,10 @@ func first(b [][]byte) []byte {
 	return b[0]
 }
 
-// submit starts an asynchronous read of r through the scheduler, or reads
-// it at once when the source has no scheduler (or r is in the tail).
-func (f *File) submit(ctx context.Context, r format.Range, priority uint64) (*scheduler.Pending, []byte, error) {
+// submit starts an asynchronous read of r through the scheduler (into a
+// pooled buffer when pooled, see scheduler.SubmitPooled), or reads it at
+// once when the source has no scheduler (or r is in the tail).
+func (f *File) submit(ctx context.Context, r format.Range, priority uint64, pooled bool) (*scheduler.Pending, []byte, error) {
 	src := f.src
 	if ts, ok := src.(*tailSource); ok {
 		if r.Offset >= ts.start {
@@ -291,6 +297,10 @@ func (f *File) submit(ctx context.Context, r format.Range, priority uint64) (*sc
 	rs, err := toSchedRanges([]format.Range{r})
 	if err != nil {
 		return nil, nil, err
+	}
+	if pooled {
+		p, err := os.sched.SubmitPooled(ctx, os.obj, rs, priority)
+		return p, nil, err
 	}
 	p, err := os.sched.Submit(ctx, os.obj, rs, priority)
 	return p, nil, err

@@ -60,9 +60,10 @@ type Config struct {
 	// Create ONE with NewLimiter(DefaultProcessMaxRequests) and pass it to
 	// every scheduler; nil means no process-wide cap.
 	Limiter *Limiter
-	// Buffers, when set, provides the read buffers and takes back those
-	// of requests ended with Pending.Recycle (see BufferAllocator); nil
-	// means plain Go memory, left to the garbage collector.
+	// Buffers, when set, provides the read buffers of requests submitted
+	// with SubmitPooled and takes them back from Pending.Recycle (see
+	// BufferAllocator); other requests read into plain Go memory, left to
+	// the garbage collector.
 	Buffers BufferAllocator
 }
 

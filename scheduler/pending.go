@@ -22,6 +22,9 @@ type Pending struct {
 	// part starts; parts read into slices of it, so a range never needs
 	// copying out of several parts.
 	bufs [][]byte
+	// pooled says the buffers come from the scheduler's Config.Buffers
+	// (SubmitPooled), so Recycle gives them back.
+	pooled bool
 
 	wg   sync.WaitGroup
 	done chan struct{}
@@ -60,8 +63,8 @@ func (p *Pending) partBuffer(t *task) []byte {
 
 // groupBuffer allocates the buffer of a group of n bytes.
 func (p *Pending) groupBuffer(n int64) []byte {
-	if a := p.s.cfg.Buffers; a != nil {
-		return a.AllocateUninit(int(n))[:n]
+	if p.pooled {
+		return p.s.cfg.Buffers.AllocateUninit(int(n))[:n]
 	}
 	return uninit.Bytes(int(n)) // the reads fill it or fail
 }
@@ -152,11 +155,11 @@ func (p *Pending) Release() {
 	p.s.releaseBytes(p.held)
 }
 
-// Recycle is Release, and gives the read buffers to the scheduler's
-// Config.Buffers for reuse. Call it instead of Release only when no slice
-// of the delivered buffers is used any more (nothing decoded from them
-// aliases them): their memory is then handed to later reads. It does
-// nothing before the request has ended.
+// Recycle is Release, and gives the read buffers of a SubmitPooled request
+// back to the scheduler's Config.Buffers for reuse. Call it instead of
+// Release only when no slice of the delivered buffers is used any more
+// (nothing decoded from them aliases them): their memory is then handed
+// to later reads. It does nothing before the request has ended.
 func (p *Pending) Recycle() {
 	p.s.mu.Lock()
 	defer p.s.mu.Unlock()
@@ -165,12 +168,13 @@ func (p *Pending) Recycle() {
 	}
 	p.released = true
 	p.s.releaseBytes(p.held)
-	if a := p.s.cfg.Buffers; a != nil {
-		for i, b := range p.bufs {
-			if b != nil {
-				a.Free(b)
-				p.bufs[i] = nil
-			}
+	if !p.pooled {
+		return
+	}
+	for i, b := range p.bufs {
+		if b != nil {
+			p.s.cfg.Buffers.Free(b)
+			p.bufs[i] = nil
 		}
 	}
 }

@@ -51,7 +51,7 @@ func TestRecycleGivesBuffersBack(t *testing.T) {
 	s := New(Config{MaxRequestSize: 1 << 20, CoalesceGap: -1, Buffers: bufs})
 	defer s.Close()
 	ranges := []Range{{0, 2 << 20}, {4 << 20, 100}} // two groups, the first in two parts
-	p, err := s.Submit(ctx, f, ranges, 0)
+	p, err := s.SubmitPooled(ctx, f, ranges, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +79,7 @@ func TestReleaseKeepsBuffers(t *testing.T) {
 	bufs := &countingBuffers{}
 	s := New(Config{Buffers: bufs})
 	defer s.Close()
-	p, err := s.Submit(ctx, f, []Range{{0, 1000}}, 0)
+	p, err := s.SubmitPooled(ctx, f, []Range{{0, 1000}}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,6 +90,25 @@ func TestReleaseKeepsBuffers(t *testing.T) {
 	p.Recycle() // already released: the caller may still hold the bytes
 	if len(bufs.freed) != 0 {
 		t.Fatal("Recycle after Release freed buffers")
+	}
+}
+
+func TestSubmitDoesNotPool(t *testing.T) {
+	ctx := context.Background()
+	f := &fakeObject{size: 1 << 20}
+	bufs := &countingBuffers{}
+	s := New(Config{Buffers: bufs})
+	defer s.Close()
+	p, err := s.Submit(ctx, f, []Range{{0, 1000}}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Wait(ctx); err != nil {
+		t.Fatal(err)
+	}
+	p.Recycle()
+	if bufs.allocs != 0 || len(bufs.freed) != 0 {
+		t.Fatalf("a plain Submit took %d buffers from the pool and gave back %d", bufs.allocs, len(bufs.freed))
 	}
 }
 

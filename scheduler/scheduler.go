@@ -58,11 +58,24 @@ func (s *Scheduler) Fetch(ctx context.Context, obj lanceio.Object, ranges []Rang
 // returns at once. ctx bounds the reads. The caller must end the Pending
 // with Wait or Cancel, and call Release once done with the buffers.
 func (s *Scheduler) Submit(ctx context.Context, obj lanceio.Object, ranges []Range, priority uint64) (*Pending, error) {
+	return s.submit(ctx, obj, ranges, priority, false)
+}
+
+// SubmitPooled is Submit reading into buffers from Config.Buffers: end it
+// with Pending.Recycle once nothing refers to the delivered bytes, so that
+// later reads reuse them (or with Release, leaving them to the garbage
+// collector).
+func (s *Scheduler) SubmitPooled(ctx context.Context, obj lanceio.Object, ranges []Range, priority uint64) (*Pending, error) {
+	return s.submit(ctx, obj, ranges, priority, s.cfg.Buffers != nil)
+}
+
+func (s *Scheduler) submit(ctx context.Context, obj lanceio.Object, ranges []Range, priority uint64, pooled bool) (*Pending, error) {
 	groups, err := plan(ranges, s.cfg.CoalesceGap, s.cfg.MaxRequestSize)
 	if err != nil {
 		return nil, err
 	}
 	p := newPending(ctx, s, obj, ranges, groups, priority)
+	p.pooled = pooled
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
