@@ -10,9 +10,10 @@ import (
 
 // TestMiniBlockValuesNeverAliasChunks decodes the first rows of every
 // small real mini-block page (a part of its first chunk, the case where
-// borrowing the chunk's bytes was tempting) into empty accumulators, then overwrites the page's bytes: the
-// decoded values must not change (a scan recycles a page's read buffer
-// once it has passed the page, while its batches live on).
+// borrowing the chunk's bytes was tempting) into empty accumulators, then
+// overwrites the page's bytes: the decoded values must not change (a scan
+// recycles a page's read buffer once it has passed the page, while its
+// batches live on).
 func TestMiniBlockValuesNeverAliasChunks(t *testing.T) {
 	seeds, rows := pageSeeds(t)
 	if len(seeds) == 0 {

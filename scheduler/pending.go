@@ -145,30 +145,26 @@ func (p *Pending) dropQueued() {
 
 // Release returns the request's bytes to the scheduler's budget; call it
 // when done with the buffers (it is idempotent).
-func (p *Pending) Release() {
-	p.s.mu.Lock()
-	defer p.s.mu.Unlock()
-	if p.released || p.remaining > 0 {
-		return // Release before completion is a no-op; Cancel/Wait handle it
-	}
-	p.released = true
-	p.s.releaseBytes(p.held)
-}
+func (p *Pending) Release() { p.end(false) }
 
 // Recycle is Release, and gives the read buffers of a SubmitPooled request
 // back to the scheduler's Config.Buffers for reuse. Call it instead of
 // Release only when no slice of the delivered buffers is used any more
 // (nothing decoded from them aliases them): their memory is then handed
 // to later reads. It does nothing before the request has ended.
-func (p *Pending) Recycle() {
+func (p *Pending) Recycle() { p.end(true) }
+
+// end releases the request's bytes once it has ended, and with recycle
+// gives a pooled request's buffers back (only the first call counts).
+func (p *Pending) end(recycle bool) {
 	p.s.mu.Lock()
 	defer p.s.mu.Unlock()
 	if p.released || p.remaining > 0 {
-		return
+		return // before completion a no-op; Cancel/Wait handle it
 	}
 	p.released = true
 	p.s.releaseBytes(p.held)
-	if !p.pooled {
+	if !recycle || !p.pooled {
 		return
 	}
 	for i, b := range p.bufs {

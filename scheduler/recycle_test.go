@@ -73,19 +73,30 @@ func TestRecycleGivesBuffersBack(t *testing.T) {
 	}
 }
 
-func TestReleaseKeepsBuffers(t *testing.T) {
+// readOne reads one range on a scheduler whose Buffers count what they
+// lend and take back, pooled or not, and returns the ended request.
+func readOne(t *testing.T, pooled bool) (*Pending, *countingBuffers) {
+	t.Helper()
 	ctx := context.Background()
-	f := &fakeObject{size: 1 << 20}
 	bufs := &countingBuffers{}
 	s := New(Config{Buffers: bufs})
-	defer s.Close()
-	p, err := s.SubmitPooled(ctx, f, []Range{{0, 1000}}, 0)
+	t.Cleanup(func() { s.Close() })
+	submit := s.Submit
+	if pooled {
+		submit = s.SubmitPooled
+	}
+	p, err := submit(ctx, &fakeObject{size: 1 << 20}, []Range{{0, 1000}}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, err := p.Wait(ctx); err != nil {
 		t.Fatal(err)
 	}
+	return p, bufs
+}
+
+func TestReleaseKeepsBuffers(t *testing.T) {
+	p, bufs := readOne(t, true)
 	p.Release()
 	p.Recycle() // already released: the caller may still hold the bytes
 	if len(bufs.freed) != 0 {
@@ -94,18 +105,7 @@ func TestReleaseKeepsBuffers(t *testing.T) {
 }
 
 func TestSubmitDoesNotPool(t *testing.T) {
-	ctx := context.Background()
-	f := &fakeObject{size: 1 << 20}
-	bufs := &countingBuffers{}
-	s := New(Config{Buffers: bufs})
-	defer s.Close()
-	p, err := s.Submit(ctx, f, []Range{{0, 1000}}, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := p.Wait(ctx); err != nil {
-		t.Fatal(err)
-	}
+	p, bufs := readOne(t, false)
 	p.Recycle()
 	if bufs.allocs != 0 || len(bufs.freed) != 0 {
 		t.Fatalf("a plain Submit took %d buffers from the pool and gave back %d", bufs.allocs, len(bufs.freed))
