@@ -29,15 +29,8 @@ func lancePython() string {
 	return ""
 }
 
-// rewriteFile reads src with our reader and writes it to dst with our
+// rewriteErr reads src with our reader and writes it to dst with our
 // writer at version, in batches of batch rows.
-func rewriteFile(ctx context.Context, t testing.TB, src, dst, version string, batch int) {
-	if err := rewriteErr(ctx, src, dst, version, batch); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// rewriteErr is rewriteFile returning the error.
 func rewriteErr(ctx context.Context, src, dst, version string, batch int) error {
 	f, err := Open(ctx, src)
 	if err != nil {

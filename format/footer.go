@@ -25,7 +25,7 @@ type Version uint32
 
 // Known file format versions.
 const (
-	V2_0 Version = 2<<16 | 0 // footer (0,3) or (2,0)
+	V2_0 Version = 2 << 16   // footer (0,3) or (2,0); minor 0
 	V2_1 Version = 2<<16 | 1 // footer (2,1)
 	V2_2 Version = 2<<16 | 2 // footer (2,2)
 	V2_3 Version = 2<<16 | 3 // footer (2,3), unstable in Lance

@@ -15,14 +15,14 @@ func shapeFor(dt arrow.DataType) (codecs.Block, error) {
 		return codecs.Block{Kind: codecs.KindFixed, BitsPerValue: 1}, nil
 	case *arrow.NullType:
 		return codecs.Block{Kind: codecs.KindFixed, BitsPerValue: 8}, nil
-	case arrow.FixedWidthDataType:
-		return codecs.Block{Kind: codecs.KindFixed, BitsPerValue: uint64(t.BitWidth())}, nil
 	case *arrow.StringType, *arrow.BinaryType:
 		return codecs.Block{Kind: codecs.KindVariable, OffsetBits: 32, Offsets: make([]byte, 4)}, nil
 	case *arrow.LargeStringType, *arrow.LargeBinaryType:
 		return codecs.Block{Kind: codecs.KindVariable, OffsetBits: 64, Offsets: make([]byte, 8)}, nil
-	case *arrow.DictionaryType:
+	case *arrow.DictionaryType: // before FixedWidthDataType, which it also is (its indices)
 		return shapeFor(t.ValueType)
+	case arrow.FixedWidthDataType:
+		return codecs.Block{Kind: codecs.KindFixed, BitsPerValue: uint64(t.BitWidth())}, nil
 	case *arrow.FixedSizeListType:
 		inner, err := shapeFor(t.Elem())
 		if err != nil {
