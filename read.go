@@ -2,12 +2,14 @@ package lance
 
 import (
 	"context"
-
 	"fmt"
-	"github.com/apache/arrow-go/v18/arrow"
+	"runtime/debug"
 	"sort"
 
+	"github.com/apache/arrow-go/v18/arrow"
+
 	"github.com/lancego/lancego/format"
+	lanceio "github.com/lancego/lancego/io"
 	"github.com/lancego/lancego/layouts"
 )
 
@@ -95,7 +97,15 @@ func planPiece(p *piece) error {
 //
 // A scan passes its scanCache, which reads whole pages; a take passes nil
 // and reads only the chunks or rows it needs.
-func (f *File) readLeaf(ctx context.Context, leaf *layouts.Field, ranges []rowRange, sc *scanCache) (layouts.LeafData, error) {
+//
+// A scan's page bytes may be views of a memory-mapped local file, which
+// fault if the file shrinks while open: the read turns such a fault into
+// an error (lanceio.ErrShortRead) rather than crashing.
+func (f *File) readLeaf(ctx context.Context, leaf *layouts.Field, ranges []rowRange, sc *scanCache) (ld layouts.LeafData, err error) {
+	if sc != nil {
+		defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+		defer f.recoverFault(leaf, &err)
+	}
 	ps, err := f.pieces(ctx, leaf, ranges, sc)
 	if err != nil {
 		return layouts.LeafData{}, err
@@ -153,6 +163,20 @@ func (f *File) readLeaf(ctx context.Context, leaf *layouts.Field, ranges []rowRa
 	}
 	ok = true
 	return out, nil
+}
+
+// recoverFault, deferred by readLeaf, turns a memory fault while reading a
+// mapped file into an error naming the file and column (other panics go on).
+func (f *File) recoverFault(leaf *layouts.Field, err *error) {
+	r := recover()
+	if r == nil {
+		return
+	}
+	fault := lanceio.FaultError(r)
+	if fault == nil {
+		panic(r)
+	}
+	*err = fmt.Errorf("lance: %s: column %d (field %q): %w", f.url, leaf.Column, f.columnName(leaf.Column), fault)
 }
 
 // rowsOf returns the rows the pieces cover.

@@ -11,6 +11,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	pb "github.com/lancego/lancego/format/pb/encodings21pb"
 	"github.com/lancego/lancego/internal/bufpool"
+	lanceio "github.com/lancego/lancego/io"
 )
 
 // poisonPool is a buffer pool that overwrites every buffer given back to
@@ -38,12 +39,17 @@ func (p *poisonPool) Free(b []byte) {
 	p.Pool.Free(b)
 }
 
+// pooledReads makes a File read local pages with pread into its pool's
+// buffers, the path read-buffer recycling takes (by default mini-block
+// scan pages of local files are views of a memory map, never pooled).
+func pooledReads() Option { return WithIOConfig(lanceio.Config{NoMmap: true}) }
+
 // scanHeld scans path with mem twice on one File (the second scan uses the
 // page states the first cached), holding every batch of a scan until it
 // ends, and returns each scan's values in the corpus JSON form.
 func scanHeld(ctx context.Context, t *testing.T, path string, mem memory.Allocator, batch int) [2]any {
 	t.Helper()
-	f, err := Open(ctx, path, WithAllocator(mem))
+	f, err := Open(ctx, path, WithAllocator(mem), pooledReads())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -80,11 +80,13 @@ type scanPage struct {
 	bytes   []byte
 	err     error
 	lastRow uint64 // file row after the page
-	// reusable marks a mini-block page, read into a pooled buffer: its
-	// decoded values never alias its bytes (layouts.MiniBlockPage.DecodeRows)
-	// and its cached state holds copies (retainedCopies), so once the scan
-	// has passed it, its read buffer goes back to the pool (Recycle). Other
-	// pages' values may alias their bytes, which stay with the collector.
+	// reusable marks a mini-block page: its decoded values never alias its
+	// bytes (layouts.MiniBlockPage.DecodeRows) and its cached state holds
+	// copies (retainedCopies), so it is requested with SubmitPooled. Its
+	// bytes are then a view of the file's memory map (local files: no read,
+	// no copy) or a pooled read buffer, which goes back to the pool
+	// (Recycle) once the scan has passed the page. Other pages' values may
+	// alias their bytes, which are read into memory the collector owns.
 	reusable bool
 }
 

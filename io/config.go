@@ -56,6 +56,10 @@ type Config struct {
 	// the store; share one *Stats to aggregate across stores. Nil gives the
 	// store a private collector.
 	Stats *Stats
+	// NoMmap makes local files serve every read with pread: their Objects
+	// then never lend views (Viewer.View fails with ErrUnsupported). By
+	// default a local file is memory-mapped on its first View.
+	NoMmap bool
 }
 
 func (c Config) withDefaults() Config {

@@ -37,7 +37,7 @@ func (d *localDriver) open(ctx context.Context, s *Store, key string) (Object, e
 		return nil, localError("open", s.URL(key), err)
 	}
 	id := Identity{URL: s.URL(key), Size: st.Size(), ModTime: st.ModTime().UTC()}
-	return &localObject{f: f, id: id, stats: s.cfg.Stats}, nil
+	return &localObject{f: f, id: id, stats: s.cfg.Stats, noMmap: s.cfg.NoMmap}, nil
 }
 
 func (d *localDriver) openTail(ctx context.Context, s *Store, key string, n int64) (Object, []byte, error) {
@@ -81,25 +81,35 @@ func localError(op, u string, err error) error {
 	return &OpError{Op: op, URL: u, Attempts: 1, Class: class, Err: err}
 }
 
-// localObject reads an open file with pread; *os.File.ReadAt is safe for
-// concurrent use.
+// localObject reads an open file with pread (*os.File.ReadAt is safe for
+// concurrent use), and lends views of its memory map (View).
 type localObject struct {
 	f      *os.File
 	id     Identity
 	stats  *Stats
 	closed atomic.Bool
+	noMmap bool
+	m      fileMap
+}
+
+// checkRead validates a read of n bytes at off before any I/O.
+func (o *localObject) checkRead(ctx context.Context, off int64, n int) error {
+	if o.closed.Load() {
+		return &OpError{Op: "read", URL: o.id.URL, Off: off, Len: int64(n), Class: ErrClosed, Err: ErrClosed}
+	}
+	if err := checkRange(o.id, off, n); err != nil {
+		return err
+	}
+	if err := ctx.Err(); err != nil {
+		return &OpError{Op: "read", URL: o.id.URL, Off: off, Len: int64(n), Class: ErrCanceled, Err: canceledError(ctx)}
+	}
+	return nil
 }
 
 // ReadAt implements Object.
 func (o *localObject) ReadAt(ctx context.Context, p []byte, off int64) error {
-	if o.closed.Load() {
-		return &OpError{Op: "read", URL: o.id.URL, Off: off, Len: int64(len(p)), Class: ErrClosed, Err: ErrClosed}
-	}
-	if err := checkRange(o.id, off, len(p)); err != nil {
+	if err := o.checkRead(ctx, off, len(p)); err != nil {
 		return err
-	}
-	if err := ctx.Err(); err != nil {
-		return &OpError{Op: "read", URL: o.id.URL, Off: off, Len: int64(len(p)), Class: ErrCanceled, Err: canceledError(ctx)}
 	}
 	if len(p) == 0 {
 		return nil
@@ -131,5 +141,6 @@ func (o *localObject) Close() error {
 	if o.closed.Swap(true) {
 		return nil
 	}
+	o.m.close()
 	return o.f.Close()
 }

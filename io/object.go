@@ -21,6 +21,24 @@ type Object interface {
 	Close() error
 }
 
+// Viewer is implemented by objects that can lend their bytes without
+// copying them: local files, through a read-only memory map. A view is
+// valid until its release function is called, even after the object's
+// Close (the map is removed once the object is closed and every view is
+// released). Views are for bytes that are decoded and dropped: nothing
+// built from a view may refer to it after release.
+//
+// A view of a file that is truncated while mapped faults when the lost
+// bytes are touched (SIGBUS). Touch views only in goroutines that called
+// debug.SetPanicOnFault(true), and recover: FaultError turns the fault
+// into an ErrShortRead error.
+type Viewer interface {
+	// View returns bytes [off, off+n). It fails with ErrUnsupported when
+	// the object cannot be mapped (the caller then uses ReadAt), and like
+	// ReadAt with ErrOutOfRange, ErrCanceled or ErrClosed.
+	View(ctx context.Context, off int64, n int) (b []byte, release func(), err error)
+}
+
 // Identity names one version of an object: two Objects with equal
 // Identity hold the same bytes, so it is a safe cache key. It is
 // comparable.

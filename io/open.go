@@ -116,6 +116,14 @@ func (o *ownedObject) Close() error {
 	return err
 }
 
+// View implements Viewer for objects that lend views.
+func (o *ownedObject) View(ctx context.Context, off int64, n int) ([]byte, func(), error) {
+	if v, ok := o.Object.(Viewer); ok {
+		return v.View(ctx, off, n)
+	}
+	return nil, nil, &OpError{Op: "view", URL: o.Identity().URL, Off: off, Len: int64(n), Class: ErrUnsupported, Err: ErrUnsupported}
+}
+
 // ownedWriter closes its private store after commit or abort.
 type ownedWriter struct {
 	Writer

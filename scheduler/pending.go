@@ -25,6 +25,9 @@ type Pending struct {
 	// pooled says the buffers come from the scheduler's Config.Buffers
 	// (SubmitPooled), so Recycle gives them back.
 	pooled bool
+	// views end the views bufs are, when the request was served from a
+	// memory map (submitViews); Release and Recycle call them.
+	views []func()
 
 	wg   sync.WaitGroup
 	done chan struct{}
@@ -164,6 +167,7 @@ func (p *Pending) end(recycle bool) {
 	}
 	p.released = true
 	p.s.releaseBytes(p.held)
+	p.releaseViews()
 	if !recycle || !p.pooled {
 		return
 	}

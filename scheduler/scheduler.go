@@ -61,21 +61,33 @@ func (s *Scheduler) Submit(ctx context.Context, obj lanceio.Object, ranges []Ran
 	return s.submit(ctx, obj, ranges, priority, false)
 }
 
-// SubmitPooled is Submit reading into buffers from Config.Buffers: end it
-// with Pending.Recycle once nothing refers to the delivered bytes, so that
-// later reads reuse them (or with Release, leaving them to the garbage
-// collector).
+// SubmitPooled is Submit for bytes that are decoded and dropped: nothing
+// made from them may refer to them once the Pending is ended with Recycle
+// (or Release). It reads into buffers from Config.Buffers, which Recycle
+// gives back for later reads (Release leaves them to the garbage
+// collector). When obj lends views (lanceio.Viewer: a local file's memory
+// map), the request is served from views instead, with no read and no
+// copy; Recycle or Release ends them, and the bytes of a view must then be
+// touched no more.
 func (s *Scheduler) SubmitPooled(ctx context.Context, obj lanceio.Object, ranges []Range, priority uint64) (*Pending, error) {
-	return s.submit(ctx, obj, ranges, priority, s.cfg.Buffers != nil)
+	return s.submit(ctx, obj, ranges, priority, true)
 }
 
-func (s *Scheduler) submit(ctx context.Context, obj lanceio.Object, ranges []Range, priority uint64, pooled bool) (*Pending, error) {
+// submit queues a request; dropped says the caller drops the bytes once
+// it ends the Pending (SubmitPooled), so they may come from pooled buffers
+// or views.
+func (s *Scheduler) submit(ctx context.Context, obj lanceio.Object, ranges []Range, priority uint64, dropped bool) (*Pending, error) {
 	groups, err := plan(ranges, s.cfg.CoalesceGap, s.cfg.MaxRequestSize)
 	if err != nil {
 		return nil, err
 	}
+	if dropped && !s.isClosed() {
+		if p := s.submitViews(ctx, obj, ranges, groups, priority); p != nil {
+			return p, nil
+		}
+	}
 	p := newPending(ctx, s, obj, ranges, groups, priority)
-	p.pooled = pooled
+	p.pooled = dropped && s.cfg.Buffers != nil
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
@@ -97,6 +109,12 @@ func (s *Scheduler) submit(ctx context.Context, obj lanceio.Object, ranges []Ran
 	}
 	s.pump()
 	return p, nil
+}
+
+func (s *Scheduler) isClosed() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.closed
 }
 
 // Close cancels every unfinished Pending and waits for their reads to stop.

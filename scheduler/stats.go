@@ -17,12 +17,13 @@ type Stats struct {
 	MaxInFlight      int64 // most concurrent reads observed
 	MaxInFlightBytes int64 // most bytes held observed
 	Backpressure     int64 // times the byte budget held back a request
+	Views            int64 // requests served from a memory map (no read, no copy)
 }
 
 type counters struct {
 	submits, ranges, coalesced, requests, bytesRequested atomic.Int64
 	bytesDelivered, bytesUsed, maxInFlight, maxBytes     atomic.Int64
-	backpressure                                         atomic.Int64
+	backpressure, views                                  atomic.Int64
 }
 
 // Stats returns current counters.
@@ -32,7 +33,7 @@ func (s *Scheduler) Stats() Stats {
 		Requests: c.requests.Load(), BytesRequested: c.bytesRequested.Load(),
 		BytesDelivered: c.bytesDelivered.Load(), BytesUsed: c.bytesUsed.Load(),
 		MaxInFlight: c.maxInFlight.Load(), MaxInFlightBytes: c.maxBytes.Load(),
-		Backpressure: c.backpressure.Load()}
+		Backpressure: c.backpressure.Load(), Views: c.views.Load()}
 }
 
 func (c *counters) record(ranges []Range, groups []group) {
@@ -52,6 +53,14 @@ func (c *counters) started(inflight int, bytes int64, n int64) {
 	c.bytesRequested.Add(n)
 	storeMax(&c.maxInFlight, int64(inflight))
 	storeMax(&c.maxBytes, bytes)
+}
+
+// viewed counts a request served by a view of n bytes.
+func (c *counters) viewed(n int64) {
+	c.requests.Add(1)
+	c.views.Add(1)
+	c.bytesRequested.Add(n)
+	c.bytesDelivered.Add(n)
 }
 
 func (c *counters) delivered(n int64) { c.bytesDelivered.Add(n) }

@@ -53,6 +53,7 @@ func RunObjectSuite(t *testing.T, h Harness) {
 	t.Run("WriterAtomic", s.testWriterAtomic)
 	t.Run("LargeObject", s.testLargeObject)
 	t.Run("ChangedAfterOpen", s.testChangedAfterOpen)
+	t.Run("Views", s.testViews)
 }
 
 type suite struct {

@@ -1,0 +1,170 @@
+package lance
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	lanceio "github.com/lancego/lancego/io"
+)
+
+// mappedNow reports whether this process has path memory-mapped, from
+// /proc/self/maps; the test is skipped where that file does not exist.
+func mappedNow(t *testing.T, path string) bool {
+	t.Helper()
+	maps, err := os.ReadFile("/proc/self/maps")
+	if err != nil {
+		t.Skipf("no /proc/self/maps: %v", err)
+	}
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return bytes.Contains(maps, []byte(real))
+}
+
+// scanThenClose scans path holding every batch, closes the File (which
+// removes its memory map once the scan's views are released), and only
+// then returns the held batches' values in the corpus JSON form: a batch
+// still referring to the map would fault or show other bytes.
+func scanThenClose(ctx context.Context, t *testing.T, path string, mem memory.Allocator, batch int) any {
+	t.Helper()
+	f, err := Open(ctx, path, WithAllocator(mem))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var recs []arrow.RecordBatch
+	for rec, err := range f.Batches(ctx, ScanOptions{BatchSize: batch}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		recs = append(recs, rec)
+	}
+	schema := f.Schema()
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if mappedNow(t, path) {
+		t.Fatalf("%s still mapped after Close: a scan view was not released", path)
+	}
+	_, got := recordsJSON(t, schema, recs)
+	for _, r := range recs {
+		r.Release()
+	}
+	return got
+}
+
+// TestCorpusScanViewsOutliveNothing scans every real Lance file through
+// views of its memory map and checks the batches after the map is gone.
+func TestCorpusScanViewsOutliveNothing(t *testing.T) {
+	ctx := context.Background()
+	for _, dir := range corpusDirs(t) {
+		files, _ := filepath.Glob(filepath.Join(dir, "*.lance"))
+		for _, path := range files {
+			t.Run(filepath.Base(dir)+"/"+filepath.Base(path), func(t *testing.T) {
+				_, want := loadExpected(t, path[:len(path)-len(".lance")]+".expected.json")
+				mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+				defer mem.AssertSize(t, 0)
+				if ok, diff := valuejsonEqual(want, scanThenClose(ctx, t, path, mem, 777)); !ok {
+					t.Fatalf("scan through views differs after Close: %s", diff)
+				}
+			})
+		}
+	}
+}
+
+// mappedTestFile writes every column kind over many small pages.
+func mappedTestFile(t *testing.T) (string, any) {
+	t.Helper()
+	schema := randSchema(false)
+	r := rand.New(rand.NewPCG(3, 5))
+	var recs []arrow.RecordBatch
+	for range 3 {
+		recs = append(recs, randBatch(memory.DefaultAllocator, schema, r, 8_000))
+	}
+	path := roundTrip(t, schema, recs, WithPageBudget(64<<10))
+	_, want := recordsJSON(t, schema, recs)
+	for _, rec := range recs {
+		rec.Release()
+	}
+	return path, want
+}
+
+// TestScanMapsLocalFiles checks that a scan of a local file reads its
+// mini-block pages through the memory map (the map exists after the scan,
+// while the File is open) and that NoMmap turns it off.
+func TestScanMapsLocalFiles(t *testing.T) {
+	ctx := context.Background()
+	path, want := mappedTestFile(t)
+	for _, noMmap := range []bool{false, true} {
+		f, err := Open(ctx, path, WithIOConfig(lanceio.Config{NoMmap: noMmap}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, got := readAllJSON(ctx, t, path)
+		if ok, diff := valuejsonEqual(want, got); !ok {
+			t.Fatalf("NoMmap=%v: %s", noMmap, diff)
+		}
+		for rec, err := range f.Batches(ctx, ScanOptions{}) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			rec.Release()
+		}
+		if mapped := mappedNow(t, path); mapped == noMmap {
+			t.Errorf("NoMmap=%v: file mapped after a scan = %v", noMmap, mapped)
+		}
+		if err := f.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if mappedNow(t, path) {
+			t.Errorf("NoMmap=%v: still mapped after Close", noMmap)
+		}
+	}
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	if ok, diff := valuejsonEqual(want, scanThenClose(ctx, t, path, mem, 1000)); !ok {
+		t.Fatal(diff)
+	}
+}
+
+// TestScanOfShrunkMappedFile truncates a file after it was opened: the
+// scan's views of the lost pages fault, which must come back as an error
+// (lanceio.ErrShortRead naming the file), not crash the process.
+func TestScanOfShrunkMappedFile(t *testing.T) {
+	ctx := context.Background()
+	path, _ := mappedTestFile(t)
+	st, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Size() < 512<<10 {
+		t.Fatalf("test file of %d bytes: too small to lose pages outside the open's tail read", st.Size())
+	}
+	f, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := os.Truncate(path, 4096); err != nil {
+		t.Fatal(err)
+	}
+	var scanErr error
+	for rec, err := range f.Batches(ctx, ScanOptions{}) {
+		if err != nil {
+			scanErr = err
+			break
+		}
+		rec.Release()
+	}
+	if !errors.Is(scanErr, lanceio.ErrShortRead) {
+		t.Fatalf("scan of a shrunk file: %v, want lanceio.ErrShortRead", scanErr)
+	}
+	t.Log(scanErr)
+}
