@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"hash/maphash"
+	"math"
 
 	"github.com/apache/arrow-go/v18/arrow/array"
 
@@ -12,8 +13,17 @@ import (
 	pb "github.com/lancego/lancego/format/pb/encodings21pb"
 )
 
-// maxDictEntries caps the dictionary size (Lance: 100 000 entries).
-const maxDictEntries = 100_000
+// Lance's dictionary limits (lance-encoding's should_dictionary_encode and
+// dictionary_encode defaults).
+const (
+	maxDictEntries      = 100_000 // cap of the cardinality threshold (DICT_MAX_CARDINALITY)
+	maxDictValueBytes   = 8 << 20 // cap of a variable-width dictionary's value bytes (dict-max-size)
+	dictSampleMax       = 4096    // values sampled before a dictionary is tried
+	dictSampleBlocks    = 32      // evenly spaced runs the sample is drawn from
+	dictSampleMin       = 1024    // smaller samples are not trusted: no sampling gate
+	dictSampleUniqueMax = 0.98    // a sample this unique never gets a dictionary
+	dictIndexBytes      = 4       // Lance budgets every index as 32 bits
+)
 
 // encodeDictionaryLeaf writes an Arrow dictionary column: the values are
 // materialized and always dictionary-encoded again.
@@ -47,47 +57,149 @@ func dictEligible(v *values, ver format.Version) bool {
 	return false
 }
 
-// tryDictionary dictionary-encodes v when the size estimate says it pays
-// (Lance's should_dictionary_encode).
+// tryDictionary dictionary-encodes v when Lance would: the sampling gate of
+// shouldDictionary admits it and the exact dictionary stays within budget.
+// Like Lance, it does so whatever lance-encoding:compression says.
 func tryDictionary(s *shredded, v *values, p encodingParams, ver format.Version) (*encodedPage, bool, error) {
-	if !dictEligible(v, ver) || uint64(v.n) < p.dictTooSmall || p.compression == "none" {
+	b, ok := shouldDictionary(v, p, ver)
+	if !ok {
 		return nil, false, nil
 	}
-	card := cardinality(v, min(uint64(v.n)/max(p.dictDivisor, 1), maxDictEntries))
-	if card < 0 {
+	set, ind := buildDictionary(v, &b)
+	if set == nil {
 		return nil, false, nil
 	}
-	var raw, est uint64
-	n := uint64(v.n)
-	if v.kind == valFixed {
-		raw = n * uint64(v.bits/8)
-		est = uint64(card)*uint64(v.bits/8) + n*4
-	} else {
-		w := uint64(4)
-		if v.large {
-			w = 8
-		}
-		raw = uint64(len(v.data)) + (n+1)*w
-		avg := uint64(len(v.data)) / n
-		est = uint64(card)*avg + uint64(card)*w + n*w
-	}
-	if raw == 0 || float64(est)/float64(raw) >= p.dictSizeRatio {
-		return nil, false, nil
-	}
-	page, err := encodeDictionary(s, v, p, ver)
+	page, err := dictionaryPage(s, v, set, ind, p, ver)
 	return page, err == nil, err
 }
 
-// cardinality counts distinct values, or returns -1 once above limit.
-func cardinality(v *values, limit uint64) int {
-	seen := newValueSet(v, int(min(limit, uint64(v.n))))
-	for i := 0; i < v.n; i++ {
-		seen.add(i)
-		if uint64(len(seen.first)) > limit {
-			return -1
+// dictBudget bounds an exact dictionary build: it is abandoned once it
+// needs more than maxEntries entries, more than maxValueBytes value bytes
+// (variable width only) or more than maxEncoded bytes of dictionary values,
+// dictionary offsets and 32-bit indices together.
+type dictBudget struct {
+	maxEntries    uint64
+	maxEncoded    uint64
+	maxValueBytes uint64
+}
+
+// shouldDictionary is Lance's should_dictionary_encode: the page must be
+// eligible and not too small, and a sample of its values must be neither
+// nearly unique nor project more distinct values than the threshold
+// min(n/divisor, 100 000). It returns the budget of the exact build.
+func shouldDictionary(v *values, p encodingParams, ver format.Version) (dictBudget, bool) {
+	n := uint64(v.n)
+	if !dictEligible(v, ver) || n < p.dictTooSmall {
+		return dictBudget{}, false
+	}
+	limit := min(n/max(p.dictDivisor, 1), maxDictEntries)
+	size := dictDataSize(v)
+	if limit == 0 || size == 0 {
+		return dictBudget{}, false
+	}
+	if r, ok := sampleUniqueRatio(v); ok && !sampleAdmits(r, n, limit) {
+		return dictBudget{}, false
+	}
+	return dictBudget{maxEntries: limit, maxEncoded: uint64(float64(size) * p.dictSizeRatio),
+		maxValueBytes: maxDictValueBytes}, true
+}
+
+// sampleAdmits is the sampling gate: a sample unique ratio r below 0.98
+// whose projection ceil(r*n) onto the n values is at most limit.
+func sampleAdmits(r float64, n, limit uint64) bool {
+	return r < dictSampleUniqueMax && uint64(math.Ceil(r*float64(n))) <= limit
+}
+
+// dictDataSize is the size Lance compares a dictionary against: the value
+// bytes, plus the n+1 offsets for variable width.
+func dictDataSize(v *values) uint64 {
+	n := uint64(v.n)
+	if v.kind == valFixed {
+		return n * uint64(v.bits/8)
+	}
+	return uint64(len(v.data)) + (n+1)*offsetBytes(v)
+}
+
+// offsetBytes is the width of a variable-width block's offsets.
+func offsetBytes(v *values) uint64 {
+	if v.large {
+		return 8
+	}
+	return 4
+}
+
+// sampleSlots returns where the sample of an n-value page is taken, as the
+// number of blocks, the values taken from the start of each block (block b
+// starts at b*n/blocks) and the sample size; ok is false below 1024
+// samples, when Lance skips the sampling gate.
+func sampleSlots(n int) (blocks, perBlock, total int, ok bool) {
+	count := min(n, dictSampleMax)
+	if count < dictSampleMin {
+		return 0, 0, 0, false
+	}
+	blocks = min(dictSampleBlocks, count)
+	perBlock = count / blocks
+	for b := 0; b < blocks; b++ {
+		total += min(perBlock, (b+1)*n/blocks-b*n/blocks)
+	}
+	return blocks, perBlock, total, total >= dictSampleMin
+}
+
+// sampleUniqueRatio is the fraction of distinct values in the sample of v
+// (sampleSlots); ok is false when the page is too small to sample.
+func sampleUniqueRatio(v *values) (r float64, ok bool) {
+	blocks, perBlock, total, ok := sampleSlots(v.n)
+	if !ok {
+		return 0, false
+	}
+	set := newValueSet(v, total)
+	for b := 0; b < blocks; b++ {
+		start, next := b*v.n/blocks, (b+1)*v.n/blocks
+		for i := start; i < start+min(perBlock, next-start); i++ {
+			set.add(i)
 		}
 	}
-	return len(seen.first)
+	return float64(len(set.first)) / float64(total), true
+}
+
+// buildDictionary numbers the values of v in order of first appearance and
+// returns the value set and the indices. With a budget it gives up (nil,
+// nil) as soon as the running dictionary breaks it, like Lance's
+// dictionary_encode, which checks after every value.
+func buildDictionary(v *values, b *dictBudget) (*valueSet, *values) {
+	idxBits := 32
+	if v.large {
+		idxBits = 64
+	}
+	ind := &values{kind: valFixed, n: v.n, bits: idxBits, valid: v.valid, data: make([]byte, 0, v.n*idxBits/8)}
+	set := newValueSet(v, 1024)
+	var itemBytes, encoded uint64 // dictionary value bytes; Lance's running encoded size
+	perItem := uint64(0)          // offset bytes per dictionary entry
+	if v.kind == valVariable {
+		perItem = offsetBytes(v)
+		encoded = perItem // the leading offset
+	}
+	for i := 0; i < v.n; i++ {
+		entries := len(set.first)
+		id := set.add(i)
+		ind.data = appendLE(ind.data, uint64(id), idxBits/8)
+		if b == nil {
+			continue
+		}
+		encoded += dictIndexBytes
+		if id == entries { // a new entry
+			size := uint64(len(valueBytes(v, i)))
+			itemBytes += size
+			encoded += size + perItem
+			if uint64(id) >= b.maxEntries || (v.kind == valVariable && itemBytes > b.maxValueBytes) {
+				return nil, nil
+			}
+		}
+		if encoded > b.maxEncoded {
+			return nil, nil
+		}
+	}
+	return set, ind
 }
 
 // valueSet numbers the distinct values of v (by their bytes) in order of
@@ -159,18 +271,17 @@ func valueBytes(v *values, i int) []byte {
 	return v.data[i*w : (i+1)*w]
 }
 
-// encodeDictionary writes a mini-block page of indices with a dictionary
-// buffer (2.1: plain block codec; 2.2: General(lz4) by default).
+// encodeDictionary writes v as a mini-block page of indices with a
+// dictionary buffer, whatever its cardinality.
 func encodeDictionary(s *shredded, v *values, p encodingParams, ver format.Version) (*encodedPage, error) {
-	set := newValueSet(v, 1024)
-	idxBits := 32
-	if v.large {
-		idxBits = 64
-	}
-	ind := &values{kind: valFixed, n: v.n, bits: idxBits, valid: v.valid, data: make([]byte, 0, v.n*idxBits/8)}
-	for i := 0; i < v.n; i++ {
-		ind.data = appendLE(ind.data, uint64(set.add(i)), idxBits/8)
-	}
+	set, ind := buildDictionary(v, nil)
+	return dictionaryPage(s, v, set, ind, p, ver)
+}
+
+// dictionaryPage writes the indices ind of the values of v as a mini-block
+// page with the dictionary (set's values) as an extra buffer (2.1: plain
+// block codec; 2.2: General(lz4) by default).
+func dictionaryPage(s *shredded, v *values, set *valueSet, ind *values, p encodingParams, ver format.Version) (*encodedPage, error) {
 	order := set.first
 	dictBuf, dictEnc, err := dictionaryBuffer(v, order, p, ver)
 	if err != nil {
