@@ -165,12 +165,10 @@ func sampleUniqueRatio(v *values) (r float64, ok bool) {
 // buildDictionary numbers the values of v in order of first appearance and
 // returns the value set and the indices. With a budget it gives up (nil,
 // nil) as soon as the running dictionary breaks it, like Lance's
-// dictionary_encode, which checks after every value.
+// dictionary_encode, which checks after every value. Indices are 32-bit,
+// as Lance writes them for every value type.
 func buildDictionary(v *values, b *dictBudget) (*valueSet, *values) {
-	idxBits := 32
-	if v.large {
-		idxBits = 64
-	}
+	const idxBits = dictIndexBytes * 8
 	ind := &values{kind: valFixed, n: v.n, bits: idxBits, valid: v.valid, data: make([]byte, 0, v.n*idxBits/8)}
 	set := newValueSet(v, 1024)
 	var itemBytes, encoded uint64 // dictionary value bytes; Lance's running encoded size

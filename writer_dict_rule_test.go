@@ -337,6 +337,9 @@ func TestDictRuleMatchesPylance(t *testing.T) {
 		// 64-bit values (2.2 only): max = 8000*0.8 = 6400; encoded = 8e + 4*1000.
 		dictRuleCase{name: "int64-size=budget", col: int64Array(mem, 1000, 300), divisor: "1"},
 		dictRuleCase{name: "int64-size>budget", col: int64Array(mem, 1000, 301), divisor: "1"},
+		// Values of full-zip size: Lance tries the dictionary first.
+		str("long-repeated", cycleStrings(2000, 20, 300), ""),
+		str("long-unique", cycleStrings(2000, 2000, 300), ""),
 		// compression=none does not turn the dictionary off.
 		dictRuleCase{name: "compression-none", col: stringArray(mem, cycleStrings(10_000, 50, 8), false), none: true},
 	)

@@ -48,11 +48,13 @@ func encodeValues(s *shredded, v *values, l *wleaf, cfg *writerConfig) (*encoded
 		}
 	}
 	p := l.params
-	if p.structural == "fullzip" || (p.structural != "miniblock" && maxValueBytes(v) >= fullZipThreshold) {
-		return encodeFullZip(s, v, p, cfg.version)
-	}
+	// Like Lance, a dictionary is tried first, whatever the layout the
+	// values would get without one (its indices are mini-block).
 	if page, ok, err := tryDictionary(s, v, p, cfg.version); ok || err != nil {
 		return page, err
+	}
+	if p.structural == "fullzip" || (p.structural != "miniblock" && maxValueBytes(v) >= fullZipThreshold) {
+		return encodeFullZip(s, v, p, cfg.version)
 	}
 	codec := withGeneral(chooseMiniCodec(v, p, cfg.version), v, p)
 	return encodeMiniBlock(s, v, codec, cfg.version, int(p.miniblockValues))
