@@ -12,6 +12,7 @@ import (
 // means lancego is faster.
 type Results struct {
 	Quick    bool                `json:"quick"`
+	NoMmap   bool                `json:"no_mmap"` // our reader read local files with pread only
 	Machine  Machine             `json:"machine"`
 	Datasets map[string]*Dataset `json:"datasets"`
 	// Figures maps workload → engine → figure.
@@ -63,7 +64,7 @@ type Target struct {
 }
 
 func newResults(cfg Config) *Results {
-	return &Results{Quick: cfg.Quick, Datasets: map[string]*Dataset{}, Figures: map[string]map[string]Measure{},
+	return &Results{Quick: cfg.Quick, NoMmap: cfg.NoMmap, Datasets: map[string]*Dataset{}, Figures: map[string]map[string]Measure{},
 		Bounds: map[string]BoundFig{}, MemoryBounds: map[string]int64{}, NotAvailable: map[string]string{},
 		Machine: Machine{CPUs: runtime.NumCPU(), GOMAXPROCS: runtime.GOMAXPROCS(0), GoVersion: runtime.Version()}}
 }

@@ -35,6 +35,9 @@ type Config struct {
 	BytesPerSec float64
 	// NoS3 skips the object-store runs.
 	NoS3 bool
+	// NoMmap makes our reader read local files with pread only
+	// (lanceio.Config.NoMmap), to compare with its default memory map.
+	NoMmap bool
 	// Only, when non-empty, runs just these steps (memcpy, write, open,
 	// scan, take, memory, filter, s3); the data sets are always made, and
 	// the pylance files are written untimed when "write" is skipped.
@@ -307,7 +310,7 @@ func (r *runner) opens(ctx context.Context) error {
 	reps := map[bool]int{true: 10, false: 50}[r.cfg.Quick]
 	for _, name := range []string{TableDataset, VectorDataset} {
 		d, wl := r.data[name], "open/"+name
-		m, err := OursOpen(ctx, d.LancePath(), ioConfig(), reps)
+		m, err := OursOpen(ctx, d.LancePath(), r.ioConfig(), reps)
 		if err != nil {
 			return err
 		}

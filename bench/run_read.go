@@ -12,7 +12,7 @@ import (
 )
 
 // ioConfig is the object-access configuration of our reader in every run.
-func ioConfig() lanceio.Config { return lanceio.Config{} }
+func (r *runner) ioConfig() lanceio.Config { return lanceio.Config{NoMmap: r.cfg.NoMmap} }
 
 // scans runs the full scan of every column with every engine.
 func (r *runner) scans(ctx context.Context) error {
@@ -25,7 +25,7 @@ func (r *runner) scans(ctx context.Context) error {
 		for _, c := range d.Columns {
 			wl := fmt.Sprintf("scan/%s/%s", name, c)
 			dec := d.ArrowBytes[c]
-			m, err := OursScan(ctx, ScanSpec{URL: d.LancePath(), Column: c, BatchSize: ScanBatchSize, Reps: r.cfg.reps(), Warmups: ScanWarmups, IO: ioConfig(), Options: r.ours()})
+			m, err := OursScan(ctx, ScanSpec{URL: d.LancePath(), Column: c, BatchSize: ScanBatchSize, Reps: r.cfg.reps(), Warmups: ScanWarmups, IO: r.ioConfig(), Options: r.ours()})
 			if err != nil {
 				return fmt.Errorf("%s: %w", wl, err)
 			}
@@ -109,7 +109,7 @@ func (r *runner) takeAll(ctx context.Context, wl string, d *Dataset, warm []uint
 	if err := warmFiles(d.LancePath(), d.ParquetPath()); err != nil {
 		return err
 	}
-	m, err := OursTake(ctx, ScanSpec{URL: d.LancePath(), IO: ioConfig(), Options: r.ours()}, warm, sets)
+	m, err := OursTake(ctx, ScanSpec{URL: d.LancePath(), IO: r.ioConfig(), Options: r.ours()}, warm, sets)
 	if err != nil {
 		return fmt.Errorf("%s: %w", wl, err)
 	}
@@ -163,7 +163,7 @@ func (r *runner) memory(ctx context.Context) error {
 		sc.MaxInFlightBytes = memInFlight
 		opts := []lance.Option{lance.WithSchedulerConfig(sc), lance.WithCache(searchcache.New(searchcache.Config{MaxBytes: memCache}))}
 		h := startHeapSampler()
-		m, err := OursScan(ctx, ScanSpec{URL: d.LancePath(), Column: wl[1], BatchSize: ScanBatchSize, Reps: 1, IO: ioConfig(), Options: opts})
+		m, err := OursScan(ctx, ScanSpec{URL: d.LancePath(), Column: wl[1], BatchSize: ScanBatchSize, Reps: 1, IO: r.ioConfig(), Options: opts})
 		peak := h.Stop()
 		if err != nil {
 			return err

@@ -54,7 +54,7 @@ type s3run struct {
 }
 
 func (s *s3run) spec(column string, counted *[2]int64) ScanSpec {
-	return ScanSpec{URL: s.env.URL(s.p.URL(), s.key), Column: column, BatchSize: ScanBatchSize, Reps: 1, IO: ioConfig(), Options: s.r.ours(),
+	return ScanSpec{URL: s.env.URL(s.p.URL(), s.key), Column: column, BatchSize: ScanBatchSize, Reps: 1, IO: s.r.ioConfig(), Options: s.r.ours(),
 		Mark: func(start bool) {
 			if start {
 				s.p.Reset()
@@ -77,7 +77,7 @@ func (s *s3run) open(ctx context.Context) error {
 	wl := "s3/open/" + s.d.Name
 	reps := map[bool]int{true: 3, false: 10}[s.r.cfg.Quick]
 	s.p.Reset()
-	m, err := OursOpen(ctx, s.env.URL(s.p.URL(), s.key), ioConfig(), reps)
+	m, err := OursOpen(ctx, s.env.URL(s.p.URL(), s.key), s.r.ioConfig(), reps)
 	if err != nil {
 		return err
 	}
