@@ -58,36 +58,50 @@ func (s *Scheduler) Fetch(ctx context.Context, obj lanceio.Object, ranges []Rang
 // returns at once. ctx bounds the reads. The caller must end the Pending
 // with Wait or Cancel, and call Release once done with the buffers.
 func (s *Scheduler) Submit(ctx context.Context, obj lanceio.Object, ranges []Range, priority uint64) (*Pending, error) {
-	return s.submit(ctx, obj, ranges, priority, false)
+	return s.submit(ctx, obj, ranges, priority, readPlain)
 }
 
 // SubmitPooled is Submit for bytes that are decoded and dropped: nothing
 // made from them may refer to them once the Pending is ended with Recycle
 // (or Release). It reads into buffers from Config.Buffers, which Recycle
 // gives back for later reads (Release leaves them to the garbage
-// collector). When obj lends views (lanceio.Viewer: a local file's memory
-// map), the request is served from views instead, with no read and no
-// copy; Recycle or Release ends them, and the bytes of a view must then be
-// touched no more.
+// collector).
 func (s *Scheduler) SubmitPooled(ctx context.Context, obj lanceio.Object, ranges []Range, priority uint64) (*Pending, error) {
-	return s.submit(ctx, obj, ranges, priority, true)
+	return s.submit(ctx, obj, ranges, priority, readPooled)
 }
 
-// submit queues a request; dropped says the caller drops the bytes once
-// it ends the Pending (SubmitPooled), so they may come from pooled buffers
-// or views.
-func (s *Scheduler) submit(ctx context.Context, obj lanceio.Object, ranges []Range, priority uint64, dropped bool) (*Pending, error) {
+// SubmitViewed is SubmitPooled served, when obj lends views
+// (lanceio.Viewer: a local file's memory map), by one view per merged
+// range: no read and no copy. Recycle or Release ends the views, and their
+// bytes must then be touched no more. It pays where decoding is as fast as
+// copying (fixed-width values), so that the read's copy was a large share
+// of the work.
+func (s *Scheduler) SubmitViewed(ctx context.Context, obj lanceio.Object, ranges []Range, priority uint64) (*Pending, error) {
+	return s.submit(ctx, obj, ranges, priority, readViewed)
+}
+
+// readMode says where a request's bytes go.
+type readMode int
+
+const (
+	readPlain  readMode = iota // fresh memory the caller may keep (Submit)
+	readPooled                 // Config.Buffers, given back by Recycle (SubmitPooled)
+	readViewed                 // views of obj when it lends them, else as readPooled
+)
+
+// submit queues a request whose bytes go where mode says.
+func (s *Scheduler) submit(ctx context.Context, obj lanceio.Object, ranges []Range, priority uint64, mode readMode) (*Pending, error) {
 	groups, err := plan(ranges, s.cfg.CoalesceGap, s.cfg.MaxRequestSize)
 	if err != nil {
 		return nil, err
 	}
-	if dropped && !s.isClosed() {
+	if mode == readViewed && !s.isClosed() {
 		if p := s.submitViews(ctx, obj, ranges, groups, priority); p != nil {
 			return p, nil
 		}
 	}
 	p := newPending(ctx, s, obj, ranges, groups, priority)
-	p.pooled = dropped && s.cfg.Buffers != nil
+	p.pooled = mode != readPlain && s.cfg.Buffers != nil
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {

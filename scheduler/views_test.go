@@ -28,14 +28,14 @@ func (v *viewObject) View(ctx context.Context, off int64, n int) ([]byte, func()
 
 var viewRanges = []Range{{Off: 0, Len: 100}, {Off: 150, Len: 50}, {Off: 1 << 20, Len: 5 << 20}}
 
-// TestSubmitPooledUsesViews: a request whose bytes are dropped is served
-// by one view per merged group, without reads or bytes budget, and both
-// Recycle and Release end the views.
-func TestSubmitPooledUsesViews(t *testing.T) {
+// TestSubmitViewedUsesViews: SubmitViewed is served by one view per
+// merged group, without reads or bytes budget, and both Recycle and
+// Release end the views.
+func TestSubmitViewedUsesViews(t *testing.T) {
 	for _, recycle := range []bool{true, false} {
 		obj := &viewObject{fakeObject: fakeObject{size: 8 << 20}}
 		s := New(LocalConfig(nil))
-		p, err := s.SubmitPooled(context.Background(), obj, viewRanges, 1)
+		p, err := s.SubmitViewed(context.Background(), obj, viewRanges, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -64,19 +64,22 @@ func TestSubmitPooledUsesViews(t *testing.T) {
 	}
 }
 
-// TestSubmitNeverViews: Submit's bytes may be kept (aliased) by the
-// caller, so they are always read; and an object refusing views is read.
-func TestSubmitNeverViews(t *testing.T) {
+// TestOnlySubmitViewedViews: Submit's bytes may be kept (aliased) by the
+// caller and SubmitPooled's go to pooled buffers, so both always read; and
+// SubmitViewed reads from an object refusing views.
+func TestOnlySubmitViewedViews(t *testing.T) {
 	for _, c := range []struct {
 		name        string
-		pooled      bool
 		unsupported bool
-	}{{"Submit", false, false}, {"SubmitPooled/unsupported", true, true}} {
+	}{{"Submit", false}, {"SubmitPooled", false}, {"SubmitViewed/unsupported", true}} {
 		obj := &viewObject{fakeObject: fakeObject{size: 8 << 20}, unsupported: c.unsupported}
 		s := New(LocalConfig(nil))
 		submit := s.Submit
-		if c.pooled {
+		switch c.name {
+		case "SubmitPooled":
 			submit = s.SubmitPooled
+		case "SubmitViewed/unsupported":
+			submit = s.SubmitViewed
 		}
 		p, err := submit(context.Background(), obj, viewRanges, 1)
 		if err != nil {
