@@ -86,7 +86,7 @@ func TestPeersAgreeSmall(t *testing.T) {
 	if _, err := WriteParquet(d); err != nil {
 		t.Fatal(err)
 	}
-	if m, err := PqarrowScan(ctx, d.ParquetPath(), "list_i32", 1024, 1, 1); err != nil || m.Rows != 5000 {
+	if m, err := PqarrowScan(ctx, d.ParquetPath(), "list_i32", 1024, 1, Repeat{Min: 1}); err != nil || m.Rows != 5000 {
 		t.Fatalf("parquet scan: %v %+v", err, m)
 	}
 	if _, err := PqarrowTake(ctx, d.ParquetPath(), sets); err != nil {

@@ -55,20 +55,41 @@ def drain(results):
     return rows
 
 
+def repeat_more(op, i, spent):
+    """Whether a timed run follows i runs that took spent seconds: at least
+    reps, and more while they total under min_seconds, up to max_reps (the
+    bench's Repeat, the same for every engine)."""
+    if i < max(1, op.get("reps", 1)):
+        return True
+    return spent < op.get("min_seconds", 0) and i < op.get("max_reps", 0)
+
+
+def timed_best(op, run):
+    """Runs run() warmups times untimed, then as repeat_more says; returns
+    the fastest timed run's seconds and the last run's result."""
+    for _ in range(op.get("warmups", 0)):
+        run()
+    best, spent, i, out = None, 0.0, 0, None
+    while repeat_more(op, i, spent):
+        dt, out = run()
+        best = dt if best is None else min(best, dt)
+        spent += dt
+        i += 1
+    return best, out
+
+
 def op_scan(op):
     out = {}
     for col in op["columns"]:
-        best, rows, io = None, 0, None
-        warmups = op.get("warmups", 0)
-        for k in range(warmups + op.get("reps", 1)):
+        def run():
             r = reader(op, [col])
             mark(op)
             t0 = now()
             rows = drain(r.read_all(batch_size=op.get("batch_size", 8192)))
             dt = now() - t0
-            io = mark(op)
-            if k >= warmups:
-                best = dt if best is None else min(best, dt)
+            return dt, (rows, mark(op))
+
+        best, (rows, io) = timed_best(op, run)
         out[col] = {"seconds": best, "rows": rows, "io": io}
     return out
 
@@ -101,17 +122,15 @@ def op_open(op):
 def op_pq_scan(op):
     out = {}
     for col in op["columns"]:
-        best, rows = None, 0
-        warmups = op.get("warmups", 0)
-        for k in range(warmups + op.get("reps", 1)):
+        def run():
             t0 = now()
             pf = pq.ParquetFile(op["path"])
             rows = 0
             for b in pf.iter_batches(batch_size=op.get("batch_size", 8192), columns=[col], use_threads=False):
                 rows += b.num_rows
-            dt = now() - t0
-            if k >= warmups:
-                best = dt if best is None else min(best, dt)
+            return now() - t0, rows
+
+        best, rows = timed_best(op, run)
         out[col] = {"seconds": best, "rows": rows}
     return out
 

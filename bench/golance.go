@@ -3,6 +3,7 @@ package bench
 import (
 	"context"
 	"fmt"
+	"math"
 	"os"
 	"runtime"
 	"runtime/metrics"
@@ -51,7 +52,10 @@ type ScanSpec struct {
 	URL       string
 	Column    string
 	BatchSize int
-	Reps      int
+	// Reps is the number of timed runs; Repeat, when its Min is set,
+	// replaces it.
+	Reps   int
+	Repeat Repeat
 	// Warmups runs the scan this many times, untimed, before the timed
 	// repetitions.
 	Warmups int
@@ -85,31 +89,44 @@ func OursScan(ctx context.Context, s ScanSpec) (Measure, error) {
 // timeBestOpen opens the file for each repetition and times run alone,
 // after s.Warmups untimed runs.
 func timeBestOpen(ctx context.Context, s ScanSpec, run func(*lance.File) (int, error), rows *int, last *ioCount) (float64, error) {
-	best := 0.0
-	for i := range s.Warmups + max(1, s.Reps) {
-		f, st, err := openOurs(ctx, s.URL, s.IO, s.Options...)
+	rep := s.Repeat
+	if rep.Min == 0 {
+		rep = Repeat{Min: s.Reps}
+	}
+	best, spent := math.Inf(1), 0.0
+	for i := -s.Warmups; i < 0 || rep.more(i, spent); i++ {
+		dt, err := timeOneOpen(ctx, s, run, rows, last)
 		if err != nil {
 			return 0, err
 		}
-		before := st.Snapshot()
-		runtime.GC() // as testing.B does: no earlier run's garbage collected inside this one
-		s.mark(true)
-		t0 := time.Now()
-		n, err := run(f)
-		dt := time.Since(t0).Seconds()
-		s.mark(false)
-		after := st.Snapshot()
-		f.Close()
-		if err != nil {
-			return 0, err
-		}
-		*rows = n
-		*last = ioCount{after.Requests - before.Requests, after.Bytes - before.Bytes}
-		if i == s.Warmups || i > s.Warmups && dt < best {
-			best = dt
+		if i >= 0 {
+			best, spent = min(best, dt), spent+dt
 		}
 	}
 	return best, nil
+}
+
+// timeOneOpen opens the file and times one run on it.
+func timeOneOpen(ctx context.Context, s ScanSpec, run func(*lance.File) (int, error), rows *int, last *ioCount) (float64, error) {
+	f, st, err := openOurs(ctx, s.URL, s.IO, s.Options...)
+	if err != nil {
+		return 0, err
+	}
+	before := st.Snapshot()
+	runtime.GC() // as testing.B does: no earlier run's garbage collected inside this one
+	s.mark(true)
+	t0 := time.Now()
+	n, err := run(f)
+	dt := time.Since(t0).Seconds()
+	s.mark(false)
+	after := st.Snapshot()
+	f.Close()
+	if err != nil {
+		return 0, err
+	}
+	*rows = n
+	*last = ioCount{after.Requests - before.Requests, after.Bytes - before.Bytes}
+	return dt, nil
 }
 
 func drainScan(ctx context.Context, f *lance.File, s ScanSpec) (int, error) {

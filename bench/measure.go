@@ -71,17 +71,41 @@ func median(sorted []float64) float64 {
 	return (sorted[n/2-1] + sorted[n/2]) / 2
 }
 
-// timeBest runs f reps times and returns the fastest wall time, after a
+// Repeat says how many timed runs a measurement takes: at least Min, and
+// more while the timed runs so far total under MinSeconds, up to Max.
+// Every engine's scans of a run use the same Repeat, so a fast scan is
+// timed often enough for its best run to be a steady one on a noisy
+// machine (ten runs of a 1 ms scan gave 1.0 ms in one run and 1.4 ms in
+// the next).
+type Repeat struct {
+	Min        int
+	MinSeconds float64
+	Max        int
+}
+
+// more reports whether a timed run follows i runs that took spent seconds.
+func (r Repeat) more(i int, spent float64) bool {
+	return i < max(1, r.Min) || (spent < r.MinSeconds && i < r.Max)
+}
+
+// op adds the repeat rule to a Python driver operation.
+func (r Repeat) op(op PyOp) PyOp {
+	op["reps"], op["min_seconds"], op["max_reps"] = r.Min, r.MinSeconds, r.Max
+	return op
+}
+
+// timeBest runs f as rep says and returns the fastest wall time, after a
 // GC before each run (as testing.B does).
-func timeBest(reps int, f func() error) (float64, error) {
-	best := math.Inf(1)
-	for range max(1, reps) {
+func timeBest(rep Repeat, f func() error) (float64, error) {
+	best, spent := math.Inf(1), 0.0
+	for i := 0; rep.more(i, spent); i++ {
 		runtime.GC()
 		t0 := time.Now()
 		if err := f(); err != nil {
 			return 0, err
 		}
-		best = min(best, time.Since(t0).Seconds())
+		d := time.Since(t0).Seconds()
+		best, spent = min(best, d), spent+d
 	}
 	return best, nil
 }

@@ -77,14 +77,14 @@ func openParquet(path string, batch int) (*pqarrow.FileReader, func(), error) {
 // PqarrowScan reads one column of a Parquet file in batches (open timed
 // too, as pyarrow's ParquetFile is) warmups times untimed, then reps times,
 // and returns the fastest timed run.
-func PqarrowScan(ctx context.Context, path, column string, batch, warmups, reps int) (Measure, error) {
+func PqarrowScan(ctx context.Context, path, column string, batch, warmups int, rep Repeat) (Measure, error) {
 	for range warmups {
 		if _, err := pqScanOnce(ctx, path, column, batch); err != nil {
 			return Measure{}, err
 		}
 	}
 	rows := 0
-	best, err := timeBest(reps, func() error {
+	best, err := timeBest(rep, func() error {
 		n, err := pqScanOnce(ctx, path, column, batch)
 		rows = n
 		return err

@@ -84,6 +84,16 @@ func (c *Config) reps() int {
 	return 10
 }
 
+// scanRepeat is how every engine's local scans are timed: at least reps()
+// runs, and in a full run more while they total under half a second (at
+// most 200).
+func (c *Config) scanRepeat() Repeat {
+	if c.Quick {
+		return Repeat{Min: c.reps()}
+	}
+	return Repeat{Min: c.reps(), MinSeconds: 0.5, Max: 200}
+}
+
 // takeSets is how many index sets of k rows each take workload times.
 func (c *Config) takeSets(k int) int {
 	switch {
@@ -335,7 +345,7 @@ func MemcpyGBps(n, reps int) float64 {
 		src[i] = byte(i)
 	}
 	copy(dst, src)
-	best, _ := timeBest(reps, func() error { copy(dst, src); return nil })
+	best, _ := timeBest(Repeat{Min: reps}, func() error { copy(dst, src); return nil })
 	return float64(n) / best / 1e9
 }
 

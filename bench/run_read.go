@@ -25,7 +25,7 @@ func (r *runner) scans(ctx context.Context) error {
 		for _, c := range d.Columns {
 			wl := fmt.Sprintf("scan/%s/%s", name, c)
 			dec := d.ArrowBytes[c]
-			m, err := OursScan(ctx, ScanSpec{URL: d.LancePath(), Column: c, BatchSize: ScanBatchSize, Reps: r.cfg.reps(), Warmups: ScanWarmups, IO: r.ioConfig(), Options: r.ours()})
+			m, err := OursScan(ctx, ScanSpec{URL: d.LancePath(), Column: c, BatchSize: ScanBatchSize, Repeat: r.cfg.scanRepeat(), Warmups: ScanWarmups, IO: r.ioConfig(), Options: r.ours()})
 			if err != nil {
 				return fmt.Errorf("%s: %w", wl, err)
 			}
@@ -36,7 +36,7 @@ func (r *runner) scans(ctx context.Context) error {
 			if v, ok := pa[c]; ok {
 				r.res.put(wl, EnginePyarrow, Measure{Seconds: v.Seconds, Rows: v.Rows}.fill(dec))
 			}
-			pq, err := PqarrowScan(ctx, d.ParquetPath(), c, ScanBatchSize, ScanWarmups, r.cfg.reps())
+			pq, err := PqarrowScan(ctx, d.ParquetPath(), c, ScanBatchSize, ScanWarmups, r.cfg.scanRepeat())
 			if err != nil {
 				return fmt.Errorf("%s parquet: %w", wl, err)
 			}
@@ -52,7 +52,7 @@ func (r *runner) peerScans(ctx context.Context, d *Dataset) (pyScan, pyScan, err
 	if r.py == nil {
 		return nil, nil, nil
 	}
-	base := PyOp{"columns": d.Columns, "batch_size": ScanBatchSize, "reps": r.cfg.reps(), "warmups": ScanWarmups}
+	base := r.cfg.scanRepeat().op(PyOp{"columns": d.Columns, "batch_size": ScanBatchSize, "warmups": ScanWarmups})
 	lop, pop := clone(base), clone(base)
 	lop["op"], lop["path"] = "scan", d.LancePath()
 	pop["op"], pop["path"] = "pq_scan", d.ParquetPath()
