@@ -125,9 +125,13 @@ func (c *countingWriter) Write(b []byte) (int, error) {
 		if err := c.p.pace.wait(c.ctx, n); err != nil {
 			return done, err
 		}
+		// Counted before the write: once the client has the bytes it may
+		// finish and read the counters before Write returns here (an 8 MB
+		// scan then counted ~20 KB short).
+		c.p.bytes.Add(int64(n))
 		m, err := c.ResponseWriter.Write(b[done : done+n])
+		c.p.bytes.Add(int64(m - n))
 		done += m
-		c.p.bytes.Add(int64(m))
 		if err != nil {
 			return done, err
 		}
