@@ -74,20 +74,28 @@ func recordsJSON(t *testing.T, schema *arrow.Schema, recs []arrow.RecordBatch) (
 	return m["num_rows"], m["columns"]
 }
 
-func TestCorpusScanAndTake(t *testing.T) {
-	ctx := context.Background()
+// eachCorpusFile runs fn as a subtest for every real Lance file of the
+// corpus, with the file's expected values; it fails when there is none.
+func eachCorpusFile(t *testing.T, fn func(t *testing.T, path string, want any)) {
 	n := 0
 	for _, dir := range corpusDirs(t) {
 		files, _ := filepath.Glob(filepath.Join(dir, "*.lance"))
 		for _, path := range files {
 			n++
-			name := filepath.Base(dir) + "/" + filepath.Base(path)
-			t.Run(name, func(t *testing.T) { checkCorpusFile(ctx, t, path) })
+			t.Run(filepath.Base(dir)+"/"+filepath.Base(path), func(t *testing.T) {
+				_, want := loadExpected(t, path[:len(path)-len(".lance")]+".expected.json")
+				fn(t, path, want)
+			})
 		}
 	}
 	if n == 0 {
 		t.Fatal("no corpus files found")
 	}
+}
+
+func TestCorpusScanAndTake(t *testing.T) {
+	ctx := context.Background()
+	eachCorpusFile(t, func(t *testing.T, path string, _ any) { checkCorpusFile(ctx, t, path) })
 }
 
 func checkCorpusFile(ctx context.Context, t *testing.T, path string) {

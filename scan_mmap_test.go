@@ -66,20 +66,14 @@ func scanThenClose(ctx context.Context, t *testing.T, path string, mem memory.Al
 // views of its memory map and checks the batches after the map is gone.
 func TestCorpusScanViewsOutliveNothing(t *testing.T) {
 	ctx := context.Background()
-	for _, dir := range corpusDirs(t) {
-		files, _ := filepath.Glob(filepath.Join(dir, "*.lance"))
-		for _, path := range files {
-			t.Run(filepath.Base(dir)+"/"+filepath.Base(path), func(t *testing.T) {
-				_, want := loadExpected(t, path[:len(path)-len(".lance")]+".expected.json")
-				mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-				defer mem.AssertSize(t, 0)
-				got, _ := scanThenClose(ctx, t, path, mem, 777)
-				if ok, diff := valuejsonEqual(want, got); !ok {
-					t.Fatalf("scan through views differs after Close: %s", diff)
-				}
-			})
+	eachCorpusFile(t, func(t *testing.T, path string, want any) {
+		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+		defer mem.AssertSize(t, 0)
+		got, _ := scanThenClose(ctx, t, path, mem, 777)
+		if ok, diff := valuejsonEqual(want, got); !ok {
+			t.Fatalf("scan through views differs after Close: %s", diff)
 		}
-	}
+	})
 }
 
 // mappedTestFile writes every column kind over many small pages.

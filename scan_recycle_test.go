@@ -3,7 +3,6 @@ package lance
 import (
 	"context"
 	"math/rand/v2"
-	"path/filepath"
 	"sync"
 	"testing"
 
@@ -86,15 +85,9 @@ func checkScansHeld(t *testing.T, want any, got [2]any) {
 // buffer the scan recycled would no longer match the expected values.
 func TestCorpusScanRecycledBuffers(t *testing.T) {
 	ctx := context.Background()
-	for _, dir := range corpusDirs(t) {
-		files, _ := filepath.Glob(filepath.Join(dir, "*.lance"))
-		for _, path := range files {
-			t.Run(filepath.Base(dir)+"/"+filepath.Base(path), func(t *testing.T) {
-				_, want := loadExpected(t, path[:len(path)-len(".lance")]+".expected.json")
-				checkScansHeld(t, want, scanHeld(ctx, t, path, newPoisonPool(), 777))
-			})
-		}
-	}
+	eachCorpusFile(t, func(t *testing.T, path string, want any) {
+		checkScansHeld(t, want, scanHeld(ctx, t, path, newPoisonPool(), 777))
+	})
 }
 
 // TestScanRecyclesMiniBlockPages writes every column kind over many pages

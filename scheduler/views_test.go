@@ -28,6 +28,25 @@ func (v *viewObject) View(ctx context.Context, off int64, n int) ([]byte, func()
 
 var viewRanges = []Range{{Off: 0, Len: 100}, {Off: 150, Len: 50}, {Off: 1 << 20, Len: 5 << 20}}
 
+// submitFunc is one of the scheduler's ways to submit a request.
+type submitFunc func(context.Context, lanceio.Object, []Range, uint64) (*Pending, error)
+
+// submitViewRanges submits viewRanges of obj with submit, waits and checks
+// the bytes; the caller ends the Pending.
+func submitViewRanges(t *testing.T, submit submitFunc, obj lanceio.Object) *Pending {
+	t.Helper()
+	p, err := submit(context.Background(), obj, viewRanges, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bufs, err := p.Wait(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	check(t, bufs, viewRanges)
+	return p
+}
+
 // TestSubmitViewedUsesViews: SubmitViewed is served by one view per
 // merged group, without reads or bytes budget, and both Recycle and
 // Release end the views.
@@ -35,15 +54,7 @@ func TestSubmitViewedUsesViews(t *testing.T) {
 	for _, recycle := range []bool{true, false} {
 		obj := &viewObject{fakeObject: fakeObject{size: 8 << 20}}
 		s := New(LocalConfig(nil))
-		p, err := s.SubmitViewed(context.Background(), obj, viewRanges, 1)
-		if err != nil {
-			t.Fatal(err)
-		}
-		bufs, err := p.Wait(context.Background())
-		if err != nil {
-			t.Fatal(err)
-		}
-		check(t, bufs, viewRanges)
+		p := submitViewRanges(t, s.SubmitViewed, obj)
 		st := s.Stats()
 		if obj.reads.Load() != 0 || obj.views.Load() != 2 || st.Views != 2 || st.Requests != 2 || st.MaxInFlightBytes != 0 {
 			t.Fatalf("reads %d, views %d, stats %+v; want 0 reads and 2 views (one per merged group)", obj.reads.Load(), obj.views.Load(), st)
@@ -81,16 +92,7 @@ func TestOnlySubmitViewedViews(t *testing.T) {
 		case "SubmitViewed/unsupported":
 			submit = s.SubmitViewed
 		}
-		p, err := submit(context.Background(), obj, viewRanges, 1)
-		if err != nil {
-			t.Fatal(err)
-		}
-		bufs, err := p.Wait(context.Background())
-		if err != nil {
-			t.Fatal(err)
-		}
-		check(t, bufs, viewRanges)
-		p.Release()
+		submitViewRanges(t, submit, obj).Release()
 		if obj.views.Load() != 0 || obj.reads.Load() == 0 || s.Stats().Views != 0 {
 			t.Fatalf("%s: %d views, %d reads; want reads only", c.name, obj.views.Load(), obj.reads.Load())
 		}
