@@ -108,6 +108,12 @@ func checkCorpusFile(ctx context.Context, t *testing.T, path string) {
 		t.Fatal(err)
 	}
 	defer f.Close()
+	checkFileReads(ctx, t, f, wantRows, wantCols)
+}
+
+// checkFileReads scans f and takes rows from it, comparing with the
+// expected rows and columns of a corpus file.
+func checkFileReads(ctx context.Context, t *testing.T, f *File, wantRows int, wantCols any) {
 	if int(f.NumRows()) != wantRows {
 		t.Fatalf("rows = %d, want %d", f.NumRows(), wantRows)
 	}

@@ -165,14 +165,19 @@ func (f *File) readLeaf(ctx context.Context, leaf *layouts.Field, ranges []rowRa
 	return out, nil
 }
 
-// recoverFault, deferred by readLeaf, turns a memory fault while reading a
-// mapped file into an error naming the file and column (other panics go on).
+// recoverFault, deferred by readLeaf, turns a memory fault in the map of
+// a file that shrank while mapped into an error naming the file and column.
+// Other panics, and faults the file is not to blame for, go on.
 func (f *File) recoverFault(leaf *layouts.Field, err *error) {
 	r := recover()
 	if r == nil {
 		return
 	}
-	fault := lanceio.FaultError(r)
+	v, ok := f.object().(lanceio.Viewer)
+	if !ok {
+		panic(r)
+	}
+	fault := v.ViewFault(r)
 	if fault == nil {
 		panic(r)
 	}

@@ -147,3 +147,28 @@ func TestScanOfShrunkMappedFile(t *testing.T) {
 	}
 	t.Log(scanErr)
 }
+
+// TestCorpusReadsLeaveTheirBytesAlone scans and takes every corpus file
+// from read-only memory: no decoder may write into the bytes it fetched
+// (a scan's pages may be views of a read-only map), and a fault there is
+// not mistaken for a file that shrank (it would crash this test).
+func TestCorpusReadsLeaveTheirBytesAlone(t *testing.T) {
+	ctx := context.Background()
+	eachCorpusFile(t, func(t *testing.T, path string, _ any) {
+		wantRows, wantCols := loadExpected(t, path[:len(path)-len(".lance")]+".expected.json")
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+		defer mem.AssertSize(t, 0)
+		cfg := defaultConfig()
+		cfg.mem = mem
+		f, err := newFile(ctx, path, bytesSource{readOnlyCopy(t, data)}, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		checkFileReads(ctx, t, f, wantRows, wantCols)
+	})
+}

@@ -312,17 +312,9 @@ const (
 // bytes go where mode says, or reads it at once when the source has no
 // scheduler (or r is in the tail).
 func (f *File) submit(ctx context.Context, r format.Range, priority uint64, mode readMode) (*scheduler.Pending, []byte, error) {
-	src := f.src
-	if ts, ok := src.(*tailSource); ok {
-		if r.Offset >= ts.start {
-			got, err := src.Fetch(ctx, []format.Range{r}, priority)
-			return nil, first(got), err
-		}
-		src = ts.source
-	}
-	os, ok := src.(*objectSource)
-	if !ok {
-		got, err := src.Fetch(ctx, []format.Range{r}, priority)
+	os := f.objectSource()
+	if ts, ok := f.src.(*tailSource); os == nil || ok && r.Offset >= ts.start {
+		got, err := f.src.Fetch(ctx, []format.Range{r}, priority)
 		return nil, first(got), err
 	}
 	rs, err := toSchedRanges([]format.Range{r})

@@ -92,6 +92,25 @@ func (s *objectSource) Fetch(ctx context.Context, ranges []format.Range, priorit
 	return s.sched.Fetch(ctx, s.obj, rs, priority)
 }
 
+// objectSource returns the file's object source (under its tail), or nil
+// for other sources.
+func (f *File) objectSource() *objectSource {
+	src := f.src
+	if ts, ok := src.(*tailSource); ok {
+		src = ts.source
+	}
+	os, _ := src.(*objectSource)
+	return os
+}
+
+// object returns the object the file reads, or nil if it reads none.
+func (f *File) object() lanceio.Object {
+	if os := f.objectSource(); os != nil {
+		return os.obj
+	}
+	return nil
+}
+
 // bytesSource serves a file held in memory (tests and fuzzing).
 type bytesSource struct{ b []byte }
 

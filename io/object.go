@@ -30,13 +30,20 @@ type Object interface {
 //
 // A view of a file that is truncated while mapped faults when the lost
 // bytes are touched (SIGBUS). Touch views only in goroutines that called
-// debug.SetPanicOnFault(true), and recover: FaultError turns the fault
+// debug.SetPanicOnFault(true), and recover: ViewFault turns such a fault
 // into an ErrShortRead error.
 type Viewer interface {
 	// View returns bytes [off, off+n). It fails with ErrUnsupported when
 	// the object cannot be mapped (the caller then uses ReadAt), and like
 	// ReadAt with ErrOutOfRange, ErrCanceled or ErrClosed.
 	View(ctx context.Context, off int64, n int) (b []byte, release func(), err error)
+	// ViewFault returns the error for a value recovered from a panic
+	// while touching this object's views: an ErrShortRead when it is a
+	// memory fault in the object's map and the object has shrunk since it
+	// was mapped. For anything else (another panic, a fault elsewhere, a
+	// fault while the file is whole, which is a bug) it returns nil and
+	// the caller should panic again.
+	ViewFault(recovered any) error
 }
 
 // Identity names one version of an object: two Objects with equal

@@ -124,6 +124,14 @@ func (o *ownedObject) View(ctx context.Context, off int64, n int) ([]byte, func(
 	return nil, nil, &OpError{Op: "view", URL: o.Identity().URL, Off: off, Len: int64(n), Class: ErrUnsupported, Err: ErrUnsupported}
 }
 
+// ViewFault implements Viewer.
+func (o *ownedObject) ViewFault(recovered any) error {
+	if v, ok := o.Object.(Viewer); ok {
+		return v.ViewFault(recovered)
+	}
+	return nil
+}
+
 // ownedWriter closes its private store after commit or abort.
 type ownedWriter struct {
 	Writer

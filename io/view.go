@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"sync"
 	"time"
+	"unsafe"
 )
 
 // fileMap is the read-only memory map of a local file, made on the first
@@ -61,6 +62,20 @@ func (m *fileMap) close() {
 	}
 }
 
+// offsetOf returns the file offset of addr if addr lies inside the map.
+func (m *fileMap) offsetOf(addr uintptr) (int64, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if len(m.data) == 0 {
+		return 0, false
+	}
+	base := uintptr(unsafe.Pointer(unsafe.SliceData(m.data)))
+	if addr < base || addr-base >= uintptr(len(m.data)) {
+		return 0, false
+	}
+	return int64(addr - base), true
+}
+
 func (m *fileMap) unmap() {
 	if m.data != nil {
 		_ = unmapFile(m.data) // nothing to do about a failure but leak the range
@@ -94,14 +109,25 @@ func (o *localObject) View(ctx context.Context, off int64, n int) ([]byte, func(
 	return data[off:end:end], o.m.release, nil
 }
 
-// FaultError returns the error for a value recovered from a panic if it
-// is a memory fault (raised under debug.SetPanicOnFault(true), as touching
-// a view of a file that shrank does): an ErrShortRead. For any other value
-// it returns nil, and the caller should panic again.
-func FaultError(recovered any) error {
+// ViewFault implements Viewer: a fault inside this file's map while the
+// file is shorter than when it was mapped (or its size can no longer be
+// checked) is an ErrShortRead; any other value is not the file's doing.
+func (o *localObject) ViewFault(recovered any) error {
 	f, ok := recovered.(interface{ Addr() uintptr })
 	if !ok {
 		return nil
 	}
-	return fmt.Errorf("%w: memory fault at %#x in a mapped file (did it shrink while open?)", ErrShortRead, f.Addr())
+	off, mapped := o.m.offsetOf(f.Addr())
+	if !mapped {
+		return nil
+	}
+	st, err := o.f.Stat()
+	if err == nil && st.Size() >= o.id.Size {
+		return nil // the file is whole: the fault is a bug, not lost bytes
+	}
+	cause := fmt.Errorf("memory fault at offset %d of the mapped file", off)
+	if err == nil {
+		cause = fmt.Errorf("%w: the file shrank from %d to %d bytes while mapped", cause, o.id.Size, st.Size())
+	}
+	return &OpError{Op: "view", URL: o.id.URL, Off: off, Class: ErrShortRead, Err: cause}
 }

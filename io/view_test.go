@@ -56,7 +56,7 @@ func TestLocalViewsCountAsReads(t *testing.T) {
 
 // TestViewOfShrunkFileFaultsIntoAnError reads a view of a file truncated
 // after mapping: the fault becomes a panic under SetPanicOnFault, which
-// FaultError turns into ErrShortRead.
+// ViewFault turns into ErrShortRead.
 func TestViewOfShrunkFileFaultsIntoAnError(t *testing.T) {
 	o, path := openLocal(t, lanceiotest.Data(3, 1<<20), lanceio.Config{})
 	b, release, err := o.(lanceio.Viewer).View(context.Background(), 0, 1<<20)
@@ -67,21 +67,58 @@ func TestViewOfShrunkFileFaultsIntoAnError(t *testing.T) {
 	if err := os.Truncate(path, 4096); err != nil {
 		t.Fatal(err)
 	}
-	_, err = touch(b[512<<10:])
+	v := o.(lanceio.Viewer)
+	_, err = touch(v, b[512<<10:])
 	if !errors.Is(err, lanceio.ErrShortRead) {
 		t.Fatalf("reading a lost page = %v, want ErrShortRead", err)
 	}
-	if lanceio.FaultError("not a fault") != nil {
-		t.Fatal("FaultError took a plain panic value for a fault")
+	if v.ViewFault("not a fault") != nil {
+		t.Fatal("ViewFault took a plain panic value for a fault")
 	}
 }
 
-// touch sums every byte of b, returning a memory fault as an error.
-func touch(b []byte) (sum byte, err error) {
+// TestViewFaultOfWholeFileIsNotAnError writes into a read-only view of
+// a file that did not shrink: that fault is a bug in the caller, so
+// ViewFault must not turn it into an error.
+func TestViewFaultOfWholeFileIsNotAnError(t *testing.T) {
+	o, _ := openLocal(t, lanceiotest.Data(3, 1<<16), lanceio.Config{})
+	v := o.(lanceio.Viewer)
+	b, release, err := v.View(context.Background(), 0, 1<<16)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	r := faultOn(func() { b[100]++ })
+	if r == nil {
+		t.Fatal("writing into a read-only view did not fault")
+	}
+	if err := v.ViewFault(r); err != nil {
+		t.Fatalf("ViewFault(write into a whole file's map) = %v, want nil", err)
+	}
+	if err := v.ViewFault(fakeFault(1)); err != nil {
+		t.Fatalf("ViewFault(fault outside the map) = %v, want nil", err)
+	}
+}
+
+// fakeFault is a panic value shaped like a runtime memory fault.
+type fakeFault uintptr
+
+func (f fakeFault) Addr() uintptr { return uintptr(f) }
+
+// faultOn runs f under SetPanicOnFault and returns what it panicked with.
+func faultOn(f func()) (r any) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() { r = recover() }()
+	f()
+	return nil
+}
+
+// touch sums every byte of b, returning a memory fault of v's as an error.
+func touch(v lanceio.Viewer, b []byte) (sum byte, err error) {
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer func() {
 		if r := recover(); r != nil {
-			if err = lanceio.FaultError(r); err == nil {
+			if err = v.ViewFault(r); err == nil {
 				panic(r)
 			}
 		}

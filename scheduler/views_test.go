@@ -26,6 +26,8 @@ func (v *viewObject) View(ctx context.Context, off int64, n int) ([]byte, func()
 	return b, func() { v.released.Add(1) }, nil
 }
 
+func (v *viewObject) ViewFault(any) error { return nil }
+
 var viewRanges = []Range{{Off: 0, Len: 100}, {Off: 150, Len: 50}, {Off: 1 << 20, Len: 5 << 20}}
 
 // submitFunc is one of the scheduler's ways to submit a request.
