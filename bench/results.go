@@ -12,7 +12,8 @@ import (
 // means lancego is faster.
 type Results struct {
 	Quick    bool                `json:"quick"`
-	NoMmap   bool                `json:"no_mmap"` // our reader read local files with pread only
+	NoMmap   bool                `json:"no_mmap"`         // our reader read local files with pread only
+	NoSigned bool                `json:"no_signed_reads"` // our S3 reads went through the SDK, not presigned URLs
 	Machine  Machine             `json:"machine"`
 	Datasets map[string]*Dataset `json:"datasets"`
 	// Figures maps workload → engine → figure.
@@ -64,7 +65,7 @@ type Target struct {
 }
 
 func newResults(cfg Config) *Results {
-	return &Results{Quick: cfg.Quick, NoMmap: cfg.NoMmap, Datasets: map[string]*Dataset{}, Figures: map[string]map[string]Measure{},
+	return &Results{Quick: cfg.Quick, NoMmap: cfg.NoMmap, NoSigned: cfg.NoSignedReads, Datasets: map[string]*Dataset{}, Figures: map[string]map[string]Measure{},
 		Bounds: map[string]BoundFig{}, MemoryBounds: map[string]int64{}, NotAvailable: map[string]string{},
 		Machine: Machine{CPUs: runtime.NumCPU(), GOMAXPROCS: runtime.GOMAXPROCS(0), GoVersion: runtime.Version()}}
 }

@@ -38,6 +38,10 @@ type Config struct {
 	// NoMmap makes our reader read local files with pread only
 	// (lanceio.Config.NoMmap), to compare with its default memory map.
 	NoMmap bool
+	// NoSignedReads makes our reader send every S3 read through the AWS
+	// SDK (lanceio.Config.NoSignedReads), to compare with its default
+	// presigned-URL reads.
+	NoSignedReads bool
 	// Only, when non-empty, runs just these steps (memcpy, write, open,
 	// scan, take, memory, filter, s3); the data sets are always made, and
 	// the pylance files are written untimed when "write" is skipped.

@@ -12,7 +12,9 @@ import (
 )
 
 // ioConfig is the object-access configuration of our reader in every run.
-func (r *runner) ioConfig() lanceio.Config { return lanceio.Config{NoMmap: r.cfg.NoMmap} }
+func (r *runner) ioConfig() lanceio.Config {
+	return lanceio.Config{NoMmap: r.cfg.NoMmap, NoSignedReads: r.cfg.NoSignedReads}
+}
 
 // scans runs the full scan of every column with every engine.
 func (r *runner) scans(ctx context.Context) error {

@@ -24,6 +24,7 @@ type blobDriver struct {
 	prefix string // key prefix, "" or ending in "/"
 	rb, wb *blob.Bucket
 	closer func() error
+	signed *signedReads // reads through presigned URLs (S3), nil if off
 }
 
 func newMemDriver() *blobDriver {
@@ -116,6 +117,7 @@ type blobObject struct {
 	id     Identity
 	cfg    Config
 	closed atomic.Bool
+	signed signedURL // the presigned read URL, when the bucket has signed reads
 }
 
 // ReadAt implements Object.
@@ -136,8 +138,14 @@ func (o *blobObject) ReadAt(ctx context.Context, p []byte, off int64) error {
 }
 
 // readOnce issues one ranged GET for p and returns how many bytes of p it
-// filled.
+// filled: through the object's presigned URL when the bucket reads that
+// way, else through the SDK.
 func (o *blobObject) readOnce(ctx context.Context, p []byte, off int64) (int, error) {
+	if !o.d.signed.disabled() {
+		if n, ok, err := o.readSignedOnce(ctx, p, off); ok {
+			return n, err
+		}
+	}
 	t0 := time.Now()
 	r, err := o.d.rb.NewRangeReader(ctx, o.key, off, int64(len(p)), o.d.readerOptions(o.id))
 	if err != nil {

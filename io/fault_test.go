@@ -80,6 +80,8 @@ type injector struct {
 	mu     sync.Mutex
 	script []fault
 	ranges []string
+	signed []bool // whether each request used a presigned URL
+	urls   []string
 }
 
 func (in *injector) RoundTrip(r *http.Request) (*http.Response, error) {
@@ -89,6 +91,8 @@ func (in *injector) RoundTrip(r *http.Request) (*http.Response, error) {
 		f, in.script = in.script[0], in.script[1:]
 	}
 	in.ranges = append(in.ranges, r.Header.Get("Range"))
+	in.signed = append(in.signed, r.URL.Query().Has("X-Amz-Signature"))
+	in.urls = append(in.urls, r.URL.String())
 	in.mu.Unlock()
 	switch f {
 	case slowDown:
@@ -131,16 +135,18 @@ func (c *cutBody) Read(p []byte) (int, error) {
 func (c *cutBody) Close() error { return c.rc.Close() }
 
 func faultStore(t *testing.T) (*lanceio.Store, *injector, []byte) {
-	return faultStoreOn(t, "")
+	return faultStoreOn(t, "", true)
 }
 
 // faultStoreOn returns a store whose HTTP requests pass through an
 // injector, holding key "obj": on the in-process fake S3 when endpoint is
 // "", else on the real server at endpoint (bucket LANCE_TEST_S3_BUCKET).
-func faultStoreOn(t *testing.T, endpoint string) (*lanceio.Store, *injector, []byte) {
+// Its reads use presigned URLs if signed.
+func faultStoreOn(t *testing.T, endpoint string, signed bool) (*lanceio.Store, *injector, []byte) {
 	data := lanceiotest.Data(42, 100_000)
 	in := &injector{base: http.DefaultTransport}
-	cfg := lanceio.Config{HTTPClient: &http.Client{Transport: in}, BaseDelay: time.Millisecond, MaxDelay: 5 * time.Millisecond}
+	cfg := lanceio.Config{HTTPClient: &http.Client{Transport: in}, BaseDelay: time.Millisecond, MaxDelay: 5 * time.Millisecond,
+		NoSignedReads: !signed}
 	if endpoint != "" {
 		u := s3URL(t)
 		prefix := fmt.Sprintf("/faults-%d", time.Now().UnixNano())
@@ -166,32 +172,53 @@ func faultStoreOn(t *testing.T, endpoint string) (*lanceio.Store, *injector, []b
 	return s, in, data
 }
 
-func TestRetryFaults(t *testing.T) { testRetryFaults(t, "") }
+func TestRetryFaults(t *testing.T) {
+	for _, signed := range []bool{true, false} {
+		t.Run(fmt.Sprintf("signed=%v", signed), func(t *testing.T) { testRetryFaults(t, "", signed) })
+	}
+}
 
 // TestRetryFaultsS3 runs the fault script against the real S3 server.
 func TestRetryFaultsS3(t *testing.T) {
 	s3URL(t) // skips without a server
-	testRetryFaults(t, os.Getenv("LANCE_TEST_S3_ENDPOINT"))
+	for _, signed := range []bool{true, false} {
+		t.Run(fmt.Sprintf("signed=%v", signed), func(t *testing.T) {
+			testRetryFaults(t, os.Getenv("LANCE_TEST_S3_ENDPOINT"), signed)
+		})
+	}
 }
 
-func testRetryFaults(t *testing.T, endpoint string) {
-	cases := []struct {
-		name     string
-		script   []fault
-		class    error // nil: success
-		requests int64
-	}{
+type faultCase struct {
+	name     string
+	script   []fault
+	class    error // nil: success
+	requests int64
+}
+
+// faultCases are the fault scripts of a store reading through presigned
+// URLs (signed) or the SDK. A refused presigned read is repeated through
+// the SDK, which reports the permission error if there is one.
+func faultCases(signed bool) []faultCase {
+	cases := []faultCase{
 		{"503 then ok", []fault{slowDown}, nil, 2},
 		{"500 then ok", []fault{serverError}, nil, 2},
 		{"reset then ok", []fault{reset}, nil, 2},
 		{"truncated then resumed", []fault{truncate}, nil, 2},
-		{"403 not retried", []fault{forbidden}, lanceio.ErrPermission, 1},
 		{"503 forever", []fault{slowDown, slowDown, slowDown, slowDown}, lanceio.ErrThrottled, 4},
 		{"truncated forever", []fault{truncate, truncate, truncate, truncate}, lanceio.ErrShortRead, 4},
 	}
-	for _, c := range cases {
+	if signed {
+		return append(cases,
+			faultCase{"403 then through the SDK", []fault{forbidden}, nil, 2},
+			faultCase{"403 through the SDK too, not retried", []fault{forbidden, forbidden}, lanceio.ErrPermission, 2})
+	}
+	return append(cases, faultCase{"403 not retried", []fault{forbidden}, lanceio.ErrPermission, 1})
+}
+
+func testRetryFaults(t *testing.T, endpoint string, signed bool) {
+	for _, c := range faultCases(signed) {
 		t.Run(c.name, func(t *testing.T) {
-			s, in, data := faultStoreOn(t, endpoint)
+			s, in, data := faultStoreOn(t, endpoint, signed)
 			o, err := s.Open(context.Background(), "obj")
 			if err != nil {
 				t.Fatal(err)

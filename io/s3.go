@@ -68,7 +68,11 @@ func openS3(ctx context.Context, u *url.URL, prefix string, cfg Config) (*blobDr
 		return nil, err
 	}
 	closer := func() error { _ = wb.Close(); return rb.Close() }
-	return &blobDriver{scheme: "s3", bucket: u.Host, prefix: prefix, rb: rb, wb: wb, closer: closer}, nil
+	d := &blobDriver{scheme: "s3", bucket: u.Host, prefix: prefix, rb: rb, wb: wb, closer: closer}
+	if !cfg.NoSignedReads {
+		d.signed = &signedReads{client: acfg.HTTPClient}
+	}
+	return d, nil
 }
 
 func s3BoolOption(key string, v bool) func(*s3.Options) {

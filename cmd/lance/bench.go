@@ -28,9 +28,10 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	bw := fs.Float64("bandwidth-mbps", 200, "S3 proxy bandwidth cap in MB/s (1e6 bytes)")
 	noS3 := fs.Bool("no-s3", false, "skip the object-store runs")
 	noMmap := fs.Bool("no-mmap", false, "read local files with pread only, never through a memory map")
+	noSigned := fs.Bool("no-signed-reads", false, "send every S3 read through the AWS SDK, not a presigned URL")
 	only := fs.String("only", "", "comma-separated steps to run: memcpy,write,open,scan,take,memory,filter,s3 (default all)")
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the whole run")
-	if err := fs.Parse(splitArgs(args, map[string]bool{"quick": true, "json": true, "no-s3": true, "no-mmap": true})); err != nil {
+	if err := fs.Parse(splitArgs(args, map[string]bool{"quick": true, "json": true, "no-s3": true, "no-mmap": true, "no-signed-reads": true})); err != nil {
 		return err
 	}
 	if *data == "" {
@@ -49,7 +50,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	repo, _ := os.Getwd()
 	res, err := bench.Run(ctx, bench.Config{Quick: *quick, DataDir: *data, RepoDir: repo, Rows: *rows, VectorRows: *vecRows,
-		Latency: *latency, BytesPerSec: *bw * 1e6, NoS3: *noS3, NoMmap: *noMmap, Only: splitList(*only), Progress: stderr})
+		Latency: *latency, BytesPerSec: *bw * 1e6, NoS3: *noS3, NoMmap: *noMmap, NoSignedReads: *noSigned, Only: splitList(*only), Progress: stderr})
 	if err != nil {
 		return err
 	}

@@ -28,7 +28,7 @@ const usage = `usage:
   lance convert SRC DST [--version 2.1|2.2] [--from lance|ipc|parquet|csv] [--zone-seeds [--rows-per-zone N]]
   lance demo
       write a sample Lance file into a temporary folder, then inspect and read it
-  lance bench [--quick] [--json] [--out DIR] [--data DIR] [--no-s3] [--no-mmap]
+  lance bench [--quick] [--json] [--out DIR] [--data DIR] [--no-s3] [--no-mmap] [--no-signed-reads]
       benchmark against real Lance (pylance) and Parquet; see docs/benchmarks.md
 
 URL is a local path, a file:// URL, or an object-store URL:
