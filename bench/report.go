@@ -46,8 +46,8 @@ func (r *Results) WriteDir(dir string) error {
 // WriteMarkdown writes the tables of a run.
 func (r *Results) WriteMarkdown(w io.Writer) {
 	fmt.Fprintf(w, "# lancego benchmark results\n\n")
-	fmt.Fprintf(w, "%d CPUs, GOMAXPROCS %d, %s; single-goroutine memcpy %.2f GB/s; quick=%v; no-mmap=%v; no-signed-reads=%v; %.0f s.\n\n",
-		r.Machine.CPUs, r.Machine.GOMAXPROCS, r.Machine.GoVersion, r.Machine.MemcpyGBps, r.Quick, r.NoMmap, r.NoSigned, r.ElapsedSeconds)
+	fmt.Fprintf(w, "%d CPUs, GOMAXPROCS %d, %s; single-goroutine memcpy %.2f GB/s; quick=%v; no-mmap=%v; no-signed-reads=%v; take files locked in memory=%v; %.0f s.\n\n",
+		r.Machine.CPUs, r.Machine.GOMAXPROCS, r.Machine.GoVersion, r.Machine.MemcpyGBps, r.Quick, r.NoMmap, r.NoSigned, r.PinnedTakes, r.ElapsedSeconds)
 	for _, name := range []string{TableDataset, VectorDataset} {
 		if d, ok := r.Datasets[name]; ok {
 			fmt.Fprintf(w, "* `%s`: %d rows, columns %s\n", name, d.Rows, strings.Join(d.Columns, ", "))

@@ -11,11 +11,14 @@ import (
 // Results holds every figure of a run. Ratios are ours/peer speed: above 1
 // means lancego is faster.
 type Results struct {
-	Quick    bool                `json:"quick"`
-	NoMmap   bool                `json:"no_mmap"`         // our reader read local files with pread only
-	NoSigned bool                `json:"no_signed_reads"` // our S3 reads went through the SDK, not presigned URLs
-	Machine  Machine             `json:"machine"`
-	Datasets map[string]*Dataset `json:"datasets"`
+	Quick    bool `json:"quick"`
+	NoMmap   bool `json:"no_mmap"`         // our reader read local files with pread only
+	NoSigned bool `json:"no_signed_reads"` // our S3 reads went through the SDK, not presigned URLs
+	// PinnedTakes: the files of the local takes were locked in memory
+	// (mlock) while every engine took rows; else read through before each.
+	PinnedTakes bool                `json:"pinned_takes"`
+	Machine     Machine             `json:"machine"`
+	Datasets    map[string]*Dataset `json:"datasets"`
 	// Figures maps workload → engine → figure.
 	Figures map[string]map[string]Measure `json:"figures"`
 	// Bounds are the lower bounds of the object-store workloads.

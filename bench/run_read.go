@@ -108,9 +108,12 @@ func (r *runner) takes(ctx context.Context) error {
 }
 
 func (r *runner) takeAll(ctx context.Context, wl string, d *Dataset, warm []uint64, sets [][]uint64) error {
-	if err := warmFiles(d.LancePath(), d.ParquetPath()); err != nil {
+	unpin, pinned, err := pinFiles(d.LancePath(), d.ParquetPath())
+	if err != nil {
 		return err
 	}
+	defer unpin()
+	r.res.PinnedTakes = pinned
 	m, err := OursTake(ctx, ScanSpec{URL: d.LancePath(), IO: r.ioConfig(), Options: r.ours()}, warm, sets)
 	if err != nil {
 		return fmt.Errorf("%s: %w", wl, err)
@@ -125,8 +128,10 @@ func (r *runner) takeAll(ctx context.Context, wl string, d *Dataset, warm []uint
 	if r.py == nil {
 		return nil
 	}
-	if err := warmFiles(d.LancePath(), d.ParquetPath()); err != nil {
-		return err
+	if !pinned {
+		if err := warmFiles(d.LancePath(), d.ParquetPath()); err != nil {
+			return err
+		}
 	}
 	lop := PyOp{"op": "take", "path": d.LancePath(), "warmup": warm, "index_sets": sets}
 	pop := PyOp{"op": "pq_take", "path": d.ParquetPath(), "index_sets": pqSets}
