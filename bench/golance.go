@@ -159,6 +159,7 @@ func OursTake(ctx context.Context, s ScanSpec, warmup []uint64, sets [][]uint64)
 	if err := takeOnce(ctx, f, warmup, columns); err != nil {
 		return Measure{}, err
 	}
+	runtime.GC() // no earlier workload's garbage collected (or scavenged) while timing
 	s.mark(true)
 	defer s.mark(false)
 	before := st.Snapshot()

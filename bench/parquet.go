@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"runtime"
 	"sort"
 	"time"
 
@@ -153,6 +154,7 @@ func PqarrowTake(ctx context.Context, path string, sets [][]uint64) (Measure, er
 	for i := range md.NumRowGroups() {
 		starts[i+1] = starts[i] + md.RowGroup(i).NumRows()
 	}
+	runtime.GC()
 	var times []float64
 	for _, idx := range sets {
 		t0 := time.Now()
