@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"testing"
 
 	lanceio "github.com/lancego/lancego/io"
@@ -78,7 +79,7 @@ func TestRefusedSignedURLFallsBackToTheSDK(t *testing.T) {
 	in.script, in.signed = []fault{forbidden}, nil
 	in.mu.Unlock()
 	readRanges(t, o, data, 3)
-	if want := []bool{true, false, false, false}; !equalBools(in.signed, want) {
+	if want := []bool{true, false, false, false}; !slices.Equal(in.signed, want) {
 		t.Fatalf("presigned per request = %v, want %v", in.signed, want)
 	}
 	o2, err := s.Open(context.Background(), "obj")
@@ -87,22 +88,10 @@ func TestRefusedSignedURLFallsBackToTheSDK(t *testing.T) {
 	}
 	in.signed = nil
 	readRanges(t, o2, data, 1)
-	if !equalBools(in.signed, []bool{false}) {
+	if !slices.Equal(in.signed, []bool{false}) {
 		t.Fatalf("another object of the bucket: presigned per request = %v, want the SDK", in.signed)
 	}
 	if _, err := s.Open(context.Background(), "missing"); !errors.Is(err, lanceio.ErrNotFound) {
 		t.Fatalf("Open(missing) = %v", err)
 	}
-}
-
-func equalBools(a, b []bool) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }

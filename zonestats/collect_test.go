@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -167,7 +168,7 @@ func TestCollectAcrossBatchesAndBitmap(t *testing.T) {
 	if got := jsonOf(t, js.Zones); got != want {
 		t.Errorf("got %s\nwant %s", got, want)
 	}
-	if got := seed.NullBitmap.ToArray(); !equalU32(got, []uint32{1, 3, 6, 9}) {
+	if got := seed.NullBitmap.ToArray(); !slices.Equal(got, []uint32{1, 3, 6, 9}) {
 		t.Errorf("null bitmap %v", got)
 	}
 	// The writer uses the no-run cookie only.
@@ -181,18 +182,6 @@ func TestCollectAcrossBatchesAndBitmap(t *testing.T) {
 	if binary.LittleEndian.Uint32(raw) != cookieNoRun {
 		t.Errorf("cookie %x", raw[:4])
 	}
-}
-
-func equalU32(a, b []uint32) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func TestDecodeRunContainersMatchesLibrary(t *testing.T) {
