@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"strconv"
 	"sync"
 	"time"
@@ -139,7 +140,7 @@ func (o *blobObject) getRange(ctx context.Context, url string, p []byte, off int
 	}
 	resp, err := o.d.signed.client.Do(req)
 	if err != nil {
-		return 0, err
+		return 0, redactURL(err, o.id.URL)
 	}
 	defer resp.Body.Close()
 	if err := checkRangeResponse(resp, off, end, o.id.Size); err != nil {
@@ -151,6 +152,17 @@ func (o *blobObject) getRange(ctx context.Context, url string, p []byte, off int
 		err = fmt.Errorf("%w: body ended after %d of %d bytes: %w", ErrShortRead, n, len(p), err)
 	}
 	return n, err
+}
+
+// redactURL replaces the presigned URL that net/http puts in its errors
+// with the object's URL: the signature in it grants reads of the object
+// to whoever finds it in a log.
+func redactURL(err error, objectURL string) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		ue.URL = objectURL
+	}
+	return err
 }
 
 // checkRangeResponse accepts a 206 for exactly [off, end] of an object of

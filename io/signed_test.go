@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"strings"
 	"testing"
 
 	lanceio "github.com/lancego/lancego/io"
@@ -93,5 +94,25 @@ func TestRefusedSignedURLFallsBackToTheSDK(t *testing.T) {
 	}
 	if _, err := s.Open(context.Background(), "missing"); !errors.Is(err, lanceio.ErrNotFound) {
 		t.Fatalf("Open(missing) = %v", err)
+	}
+}
+
+// TestSignedReadErrorsHideTheSignature checks that a failed presigned read
+// names the object, not the presigned URL (whose signature grants reads).
+func TestSignedReadErrorsHideTheSignature(t *testing.T) {
+	s, in, _ := faultStore(t)
+	o, err := s.Open(context.Background(), "obj")
+	if err != nil {
+		t.Fatal(err)
+	}
+	in.mu.Lock()
+	in.script, in.signed = []fault{reset, reset, reset, reset}, nil
+	in.mu.Unlock()
+	err = o.ReadAt(context.Background(), make([]byte, 100), 0)
+	if err == nil || !in.signed[0] {
+		t.Fatalf("ReadAt = %v, presigned %v; want a failed presigned read", err, in.signed)
+	}
+	if msg := err.Error(); strings.Contains(msg, "X-Amz-Signature") || !strings.Contains(msg, o.Identity().URL) {
+		t.Fatalf("error %q shows the signature or hides the object", msg)
 	}
 }
