@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"gocloud.dev/blob"
@@ -40,27 +41,11 @@ type httpDoer interface {
 // signedReads is a bucket's presigned-URL read path; nil when turned off.
 type signedReads struct {
 	client httpDoer
-	mu     sync.Mutex
-	off    error // set once the store refused a fresh URL or signing failed
+	off    atomic.Bool // set once the store refused a fresh URL or signing failed
 }
 
 // disabled reports whether the bucket's reads go through the SDK.
-func (s *signedReads) disabled() bool {
-	if s == nil {
-		return true
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.off != nil
-}
-
-func (s *signedReads) disable(err error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.off == nil {
-		s.off = err
-	}
-}
+func (s *signedReads) disabled() bool { return s == nil || s.off.Load() }
 
 // signedURL is one object's current presigned read URL.
 type signedURL struct {
@@ -111,7 +96,7 @@ func (o *blobObject) readSignedOnce(ctx context.Context, p []byte, off int64) (n
 		if ctx.Err() != nil {
 			return 0, true, err
 		}
-		o.d.signed.disable(fmt.Errorf("signing a read URL: %w", err))
+		o.d.signed.off.Store(true) // cannot sign (anonymous credentials, say): use the SDK
 		return 0, false, nil
 	}
 	t0 := time.Now()
@@ -119,7 +104,7 @@ func (o *blobObject) readSignedOnce(ctx context.Context, p []byte, off int64) (n
 	o.cfg.Stats.observe(time.Since(t0), n)
 	if errors.Is(err, errSignedRefused) {
 		if time.Since(signedAt) < freshSignature {
-			o.d.signed.disable(err)
+			o.d.signed.off.Store(true)
 		}
 		o.forgetURL(url)
 		return 0, false, nil
