@@ -70,6 +70,7 @@ start_versitygw() {
   cat >> "$ENVFILE" <<ENV
 export LANCE_TEST_S3_ENDPOINT=http://127.0.0.1:$S3_PORT
 export LANCE_TEST_S3_BUCKET=$BUCKET
+export LANCE_TEST_S3_SERVER_PID=$(cat "$STATE/versitygw.pid")
 export AWS_ACCESS_KEY_ID=$S3_KEY
 export AWS_SECRET_ACCESS_KEY=$S3_SECRET
 export AWS_REGION=us-east-1

@@ -144,6 +144,27 @@ func TestProxyCountsAndDelays(t *testing.T) {
 	if n, _ := p.Counts(); n != 1 {
 		t.Fatalf("requests %d", n)
 	}
+	checkMarkCPU(t, p)
+}
+
+// checkMarkCPU checks that marks report CPU only when asked to, and reset
+// the counters.
+func checkMarkCPU(t *testing.T, p *Proxy) {
+	m, err := p.Mark()
+	if err != nil || m.Requests != 1 || m.CPUSeconds != nil || m.ServerCPUSeconds != nil {
+		t.Fatalf("mark = %+v, %v; want 1 request and no CPU readings", m, err)
+	}
+	p.ReportCPU, p.ServerPID = true, os.Getpid()
+	if _, err := p.Mark(); err != nil {
+		t.Fatal(err)
+	}
+	m, err = p.Mark()
+	if err != nil || m.Requests != 0 || m.CPUSeconds == nil {
+		t.Fatalf("mark = %+v, %v; want no requests and a CPU reading", m, err)
+	}
+	if _, ok := pidCPU(os.Getpid()); ok && m.ServerCPUSeconds == nil {
+		t.Fatalf("mark = %+v: no server CPU reading", m)
+	}
 }
 
 func TestS3ThroughProxy(t *testing.T) {

@@ -94,10 +94,21 @@ def op_scan(op):
     return out
 
 
+def cpu_seconds():
+    """CPU time (user + system) of this process, all threads (0 without resource)."""
+    try:
+        import resource
+    except ImportError:
+        return 0.0
+    ru = resource.getrusage(resource.RUSAGE_SELF)
+    return ru.ru_utime + ru.ru_stime
+
+
 def op_take(op):
     r = reader(op, op.get("columns"))
     drain(r.take_rows(op["warmup"]))
     mark(op)
+    cpu0 = cpu_seconds()
     times = []
     for idx in op["index_sets"]:
         t0 = now()
@@ -105,7 +116,8 @@ def op_take(op):
         times.append(now() - t0)
         if n != len(idx):
             raise RuntimeError("take returned %d rows, want %d" % (n, len(idx)))
-    return {"seconds": times, "io": mark(op)}
+    cpu = cpu_seconds() - cpu0
+    return {"seconds": times, "io": mark(op), "cpu_seconds": cpu}
 
 
 def op_open(op):

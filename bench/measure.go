@@ -39,6 +39,26 @@ type Measure struct {
 	// PeakHeapBytes is the peak live heap above the start of the run
 	// (lancego scans in the memory check only).
 	PeakHeapBytes int64 `json:"peak_heap_bytes,omitempty"`
+	// CPU milliseconds per request of the reader's process, the proxy's
+	// and the S3 server's during the timed part (S3 takes; 0: unknown).
+	ClientCPUms float64 `json:"client_cpu_ms_per_request,omitempty"`
+	ProxyCPUms  float64 `json:"proxy_cpu_ms_per_request,omitempty"`
+	ServerCPUms float64 `json:"server_cpu_ms_per_request,omitempty"`
+}
+
+// setCPU records CPU seconds used during n requests as milliseconds per
+// request (nil readings stay unknown).
+func (m *Measure) setCPU(n int64, client, proxy, server *float64) {
+	if n <= 0 {
+		return
+	}
+	per := func(s *float64) float64 {
+		if s == nil {
+			return 0
+		}
+		return *s * 1000 / float64(n)
+	}
+	m.ClientCPUms, m.ProxyCPUms, m.ServerCPUms = per(client), per(proxy), per(server)
 }
 
 // fill computes the rates of m from its time, rows and decoded bytes.

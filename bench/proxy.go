@@ -2,8 +2,8 @@ package bench
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
-	"fmt"
 	"net"
 	"net/http"
 	"net/http/httputil"
@@ -24,11 +24,26 @@ type Proxy struct {
 	// BytesPerSec caps the summed response body rate (0: no cap).
 	BytesPerSec float64
 
+	// ReportCPU makes each mark report the CPU this process used since
+	// the previous one (set when the proxy runs in a process of its own,
+	// `lance bench-proxy`, so that it is the proxy's CPU alone).
+	ReportCPU bool
+	// ServerPID, if > 0, makes each mark report the CPU the S3 server
+	// process used since the previous one (Linux /proc).
+	ServerPID int
+
 	ln       net.Listener
 	srv      *http.Server
 	requests atomic.Int64
 	bytes    atomic.Int64
 	pace     pacer
+	marks    markClock
+}
+
+// markClock holds the CPU readings of the previous mark.
+type markClock struct {
+	mu          sync.Mutex
+	self, serve time.Duration
 }
 
 // StartProxy listens on 127.0.0.1:0 and forwards to upstream (http://host:port).
@@ -97,15 +112,46 @@ func (p *Proxy) handler(next http.Handler) http.Handler {
 }
 
 // MarkPath is the proxy's own endpoint: a GET returns the counts since
-// the previous mark as JSON {"requests": N, "bytes": M} and resets them.
-// Drivers call it around the timed part of a run. It is not forwarded or
-// counted.
+// the previous mark as JSON (MarkCounts) and resets them. Drivers call it
+// around the timed part of a run. It is not forwarded or counted.
 const MarkPath = "/__lancego_bench/mark"
 
+// MarkCounts is what a mark returns: requests and response bytes since
+// the previous mark, and where measured the CPU seconds the proxy process
+// and the S3 server used meanwhile.
+type MarkCounts struct {
+	Requests         int64    `json:"requests"`
+	Bytes            int64    `json:"bytes"`
+	CPUSeconds       *float64 `json:"cpu_seconds,omitempty"`
+	ServerCPUSeconds *float64 `json:"server_cpu_seconds,omitempty"`
+}
+
+// Mark returns the counts since the previous mark and starts new ones.
+func (p *Proxy) Mark() (MarkCounts, error) {
+	m := MarkCounts{Requests: p.requests.Swap(0), Bytes: p.bytes.Swap(0)}
+	p.marks.mu.Lock()
+	defer p.marks.mu.Unlock()
+	if p.ReportCPU {
+		now := processCPU()
+		m.CPUSeconds = seconds(now - p.marks.self)
+		p.marks.self = now
+	}
+	if now, ok := pidCPU(p.ServerPID); p.ServerPID > 0 && ok {
+		m.ServerCPUSeconds = seconds(now - p.marks.serve)
+		p.marks.serve = now
+	}
+	return m, nil
+}
+
+func seconds(d time.Duration) *float64 {
+	s := d.Seconds()
+	return &s
+}
+
 func (p *Proxy) serveMark(w http.ResponseWriter) {
-	req, byt := p.requests.Swap(0), p.bytes.Swap(0)
+	m, _ := p.Mark()
 	w.Header().Set("Content-Type", "application/json")
-	fmt.Fprintf(w, `{"requests": %d, "bytes": %d}`, req, byt)
+	_ = json.NewEncoder(w).Encode(m)
 }
 
 // countingWriter counts and paces response body bytes.

@@ -105,10 +105,7 @@ func tail(s string, n int) string {
 }
 
 // pyIO is what the proxy counted during the timed part of an op.
-type pyIO struct {
-	Requests int64 `json:"requests"`
-	Bytes    int64 `json:"bytes"`
-}
+type pyIO = MarkCounts
 
 // pyScan is the result of the scan and pq_scan ops.
 type pyScan map[string]struct {
@@ -121,6 +118,8 @@ type pyScan map[string]struct {
 type pyTimes struct {
 	Seconds []float64 `json:"seconds"`
 	IO      *pyIO     `json:"io"`
+	// CPUSeconds is the driver process's CPU during the timed part (take).
+	CPUSeconds *float64 `json:"cpu_seconds"`
 }
 
 // pyWrite is the result of the write op.

@@ -57,6 +57,7 @@ func (r *Results) WriteMarkdown(w io.Writer) {
 		" (>1: lancego faster). Files: pylance 14.0.2 wrote the Lance files all readers read (v2.1); pqarrow wrote the Parquet file.\n\n")
 	r.localTable(w)
 	r.s3Table(w)
+	r.s3CPUTable(w)
 	r.targetTable(w)
 	if len(r.NotAvailable) > 0 || len(r.Errors) > 0 {
 		fmt.Fprintf(w, "\n## Not measured\n\n")
@@ -143,6 +144,38 @@ func (r *Results) s3Table(w io.Writer) {
 			ratioCell(v, okr), ioCell(ours, ok1), ioCell(theirs, ok2), b.Requests, float64(b.Bytes)/1e6, b.Seconds*1e3,
 			ratioCell(ratio(ours.Seconds, b.Seconds), ok1))
 	}
+}
+
+// s3CPUTable lists the CPU per request of the S3 takes: each reader's
+// process, and the proxy's and the server's while that reader ran.
+func (r *Results) s3CPUTable(w io.Writer) {
+	var rows []string
+	for _, wl := range r.workloads() {
+		if !strings.HasPrefix(wl, "s3/take/") {
+			continue
+		}
+		ours, theirs := r.Figures[wl][EngineLanceGo], r.Figures[wl][EnginePylance]
+		if ours.ClientCPUms == 0 && theirs.ClientCPUms == 0 {
+			continue
+		}
+		rows = append(rows, fmt.Sprintf("| `%s` | %s | %s |", wl, cpuCell(ours), cpuCell(theirs)))
+	}
+	if len(rows) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\nCPU per request of the S3 takes, ms: the reader's process · the proxy · the S3 server "+
+		"(the proxy runs in its own process; – where not measured). The three share this machine's cores.\n\n")
+	fmt.Fprintf(w, "| workload | lancego | pylance |\n|---|---|---|\n%s\n", strings.Join(rows, "\n"))
+}
+
+func cpuCell(m Measure) string {
+	f := func(v float64) string {
+		if v <= 0 {
+			return "–"
+		}
+		return fmt.Sprintf("%.3f", v)
+	}
+	return f(m.ClientCPUms) + " · " + f(m.ProxyCPUms) + " · " + f(m.ServerCPUms)
 }
 
 func ioCell(m Measure, ok bool) string {

@@ -42,6 +42,12 @@ type Config struct {
 	// SDK (lanceio.Config.NoSignedReads), to compare with its default
 	// presigned-URL reads.
 	NoSignedReads bool
+	// ProxyExe is the lance executable, to run the S3 proxy in a process
+	// of its own (`lance bench-proxy`): the benchmark process's CPU is
+	// then our reader's alone, and CPU per request is reported for the
+	// readers, the proxy and (with S3Env.ServerPID) the server. Empty runs
+	// the proxy in this process and reports pylance's client CPU only.
+	ProxyExe string
 	// Only, when non-empty, runs just these steps (memcpy, write, open,
 	// scan, take, memory, filter, s3); the data sets are always made, and
 	// the pylance files are written untimed when "write" is skipped.

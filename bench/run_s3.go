@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"time"
 )
 
 // objectStore runs open, scan and take through the S3-compatible server
@@ -17,7 +18,7 @@ func (r *runner) objectStore(ctx context.Context) error {
 			"`eval \"$(bash .ci/objectstores.sh env)\"` first"
 		return nil
 	}
-	p, err := StartProxy(env.Endpoint, r.cfg.Latency, r.cfg.BytesPerSec)
+	p, err := r.startProxy(env)
 	if err != nil {
 		return err
 	}
@@ -43,24 +44,55 @@ func (r *runner) objectStore(ctx context.Context) error {
 	return nil
 }
 
+// startProxy starts the latency/bandwidth proxy in a process of its own
+// when the benchmark knows the lance executable, else in this process.
+func (r *runner) startProxy(env S3Env) (linkProxy, error) {
+	if r.cfg.ProxyExe == "" {
+		return StartProxy(env.Endpoint, r.cfg.Latency, r.cfg.BytesPerSec)
+	}
+	return StartProxyProcess(r.cfg.ProxyExe, env.Endpoint, r.cfg.Latency, r.cfg.BytesPerSec, env.ServerPID)
+}
+
 // s3run is the object-store run of one data set.
 type s3run struct {
 	r   *runner
 	env S3Env
-	p   *Proxy
+	p   linkProxy
 	d   *Dataset
 	key string
 	lb  *LowerBounds
 }
 
-func (s *s3run) spec(column string, counted *[2]int64) ScanSpec {
+// s3Count is what the proxy counted during our timed part, with the CPU
+// seconds our process used meanwhile (nil when the proxy shares it).
+type s3Count struct {
+	MarkCounts
+	ClientCPUSeconds *float64
+}
+
+// apply sets m's requests and bytes per run (of runs) and its CPU per
+// request from c.
+func (c s3Count) apply(m *Measure, runs int) {
+	m.Requests, m.BytesRead = float64(c.Requests)/float64(runs), float64(c.Bytes)/float64(runs)
+	m.setCPU(c.Requests, c.ClientCPUSeconds, c.CPUSeconds, c.ServerCPUSeconds)
+}
+
+func (s *s3run) spec(column string, counted *s3Count) ScanSpec {
+	var cpu0 time.Duration
 	return ScanSpec{URL: s.env.URL(s.p.URL(), s.key), Column: column, BatchSize: ScanBatchSize, Reps: 1, IO: s.r.ioConfig(), Options: s.r.ours(),
 		Mark: func(start bool) {
+			mc, err := s.p.Mark()
+			if err != nil {
+				s.r.logf("proxy mark: %v", err)
+			}
 			if start {
-				s.p.Reset()
+				cpu0 = processCPU()
 				return
 			}
-			counted[0], counted[1] = s.p.Counts()
+			counted.MarkCounts = mc
+			if mc.CPUSeconds != nil { // the proxy runs elsewhere: our CPU is the reader's
+				counted.ClientCPUSeconds = seconds(processCPU() - cpu0)
+			}
 		}}
 }
 
@@ -76,13 +108,18 @@ func (s *s3run) bound(wl string, b Bound) {
 func (s *s3run) open(ctx context.Context) error {
 	wl := "s3/open/" + s.d.Name
 	reps := map[bool]int{true: 3, false: 10}[s.r.cfg.Quick]
-	s.p.Reset()
+	if _, err := s.p.Mark(); err != nil {
+		return err
+	}
 	m, err := OursOpen(ctx, s.env.URL(s.p.URL(), s.key), s.r.ioConfig(), reps)
 	if err != nil {
 		return err
 	}
-	req, byt := s.p.Counts()
-	m.Requests, m.BytesRead = float64(req)/float64(reps), float64(byt)/float64(reps)
+	mc, err := s.p.Mark()
+	if err != nil {
+		return err
+	}
+	m.Requests, m.BytesRead = float64(mc.Requests)/float64(reps), float64(mc.Bytes)/float64(reps)
 	s.r.res.put(wl, EngineLanceGo, m)
 	if s.r.py != nil {
 		op := s.pyOp("open")
@@ -113,14 +150,14 @@ func (s *s3run) scans(ctx context.Context) error {
 	}
 	for _, c := range s.d.Columns {
 		wl := fmt.Sprintf("s3/scan/%s/%s", s.d.Name, c)
-		var n [2]int64
+		var n s3Count
 		spec := s.spec(c, &n)
 		spec.Reps = s.r.cfg.s3ScanReps()
 		m, err := OursScan(ctx, spec)
 		if err != nil {
 			return fmt.Errorf("%s: %w", wl, err)
 		}
-		m.Requests, m.BytesRead = float64(n[0]), float64(n[1])
+		m.Requests, m.BytesRead = float64(n.Requests), float64(n.Bytes)
 		s.r.res.put(wl, EngineLanceGo, m.fill(s.d.ArrowBytes[c]))
 		if v, ok := pl[c]; ok {
 			pm := Measure{Seconds: v.Seconds, Rows: v.Rows}.fill(s.d.ArrowBytes[c])
@@ -146,12 +183,12 @@ func (s *s3run) takes(ctx context.Context) error {
 		if err := s.env.Warm(ctx, s.key); err != nil {
 			return err
 		}
-		var n [2]int64
+		var n s3Count
 		m, err := OursTake(ctx, s.spec("", &n), warm, sets)
 		if err != nil {
 			return fmt.Errorf("%s: %w", wl, err)
 		}
-		m.Requests, m.BytesRead = float64(n[0])/float64(len(sets)), float64(n[1])/float64(len(sets))
+		n.apply(&m, len(sets))
 		s.r.res.put(wl, EngineLanceGo, m)
 		if err := s.env.Warm(ctx, s.key); err != nil {
 			return err
@@ -184,7 +221,7 @@ func (s *s3run) pyTake(ctx context.Context, wl string, warm []uint64, sets [][]u
 	}
 	pm := fromTimes(pt.Seconds, len(sets[0]))
 	if pt.IO != nil {
-		pm.Requests, pm.BytesRead = float64(pt.IO.Requests)/float64(len(sets)), float64(pt.IO.Bytes)/float64(len(sets))
+		s3Count{MarkCounts: *pt.IO, ClientCPUSeconds: pt.CPUSeconds}.apply(&pm, len(sets))
 	}
 	s.r.res.put(wl, EnginePylance, pm)
 	return nil

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/url"
 	"os"
+	"strconv"
 
 	lanceio "github.com/lancego/lancego/io"
 )
@@ -13,6 +14,9 @@ import (
 // S3Env is an S3-compatible server to benchmark against.
 type S3Env struct {
 	Endpoint, Bucket, KeyID, Secret, Region string
+	// ServerPID is the server's process (LANCE_TEST_S3_SERVER_PID), whose
+	// CPU per request the benchmark reports; 0 when unknown.
+	ServerPID int
 }
 
 // S3FromEnv reads the server from the variables .ci/objectstores.sh env
@@ -23,6 +27,7 @@ func S3FromEnv() (S3Env, bool) {
 	if e.Region == "" {
 		e.Region = "us-east-1"
 	}
+	e.ServerPID, _ = strconv.Atoi(os.Getenv("LANCE_TEST_S3_SERVER_PID"))
 	ok := e.Endpoint != "" && e.Bucket != "" && e.KeyID != "" && e.Secret != ""
 	return e, ok
 }

@@ -50,7 +50,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	repo, _ := os.Getwd()
 	res, err := bench.Run(ctx, bench.Config{Quick: *quick, DataDir: *data, RepoDir: repo, Rows: *rows, VectorRows: *vecRows,
-		Latency: *latency, BytesPerSec: *bw * 1e6, NoS3: *noS3, NoMmap: *noMmap, NoSignedReads: *noSigned, Only: splitList(*only), Progress: stderr})
+		Latency: *latency, BytesPerSec: *bw * 1e6, NoS3: *noS3, NoMmap: *noMmap, NoSignedReads: *noSigned, ProxyExe: proxyExe(), Only: splitList(*only), Progress: stderr})
 	if err != nil {
 		return err
 	}
@@ -67,4 +67,28 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		res.WriteMarkdown(stdout)
 	}
 	return nil
+}
+
+// runBenchProxy serves the benchmark's latency/bandwidth proxy until in
+// ends (the parent closes it), printing its URL first.
+func runBenchProxy(args []string, in io.Reader, out io.Writer) error {
+	fs := flag.NewFlagSet("bench-proxy", flag.ContinueOnError)
+	upstream := fs.String("upstream", "", "S3 server URL")
+	latency := fs.Duration("latency", 0, "first-byte latency added per request")
+	bps := fs.Float64("bytes-per-sec", 0, "shared response bandwidth cap (0: none)")
+	pid := fs.Int("server-pid", 0, "S3 server process whose CPU marks report (0: none)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	return bench.ServeProxyProcess(*upstream, *latency, *bps, *pid, in, out)
+}
+
+// proxyExe is this executable, to run the benchmark's S3 proxy in a
+// process of its own; "" (the proxy then runs in the benchmark) if unknown.
+func proxyExe() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	return exe
 }

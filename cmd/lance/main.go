@@ -84,6 +84,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return runConvert(ctx, args[1:], stdout, stderr)
 	case "bench":
 		return runBench(ctx, args[1:], stdout, stderr)
+	case "bench-proxy": // internal: the S3 proxy of `lance bench`, in its own process
+		return runBenchProxy(args[1:], os.Stdin, stdout)
 	}
 	return fmt.Errorf("unknown command %q\n%s", args[0], usage)
 }
