@@ -116,7 +116,7 @@ func (o *blobObject) readSignedOnce(ctx context.Context, p []byte, off int64) (n
 func (o *blobObject) getRange(ctx context.Context, url string, p []byte, off int64) (int, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
-		return 0, err
+		return 0, redactURL(err, o.id.URL)
 	}
 	end := off + int64(len(p)) - 1
 	req.Header.Set("Range", "bytes="+strconv.FormatInt(off, 10)+"-"+strconv.FormatInt(end, 10))
