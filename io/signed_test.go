@@ -71,14 +71,7 @@ func checkReadRequests(t *testing.T, ep string, signed bool) {
 // freshly presigned URL gets the read through the SDK, and every later
 // read of the bucket too.
 func TestRefusedSignedURLFallsBackToTheSDK(t *testing.T) {
-	s, in, data := faultStore(t)
-	o, err := s.Open(context.Background(), "obj")
-	if err != nil {
-		t.Fatal(err)
-	}
-	in.mu.Lock()
-	in.script, in.signed = []fault{forbidden}, nil
-	in.mu.Unlock()
+	s, o, in, data := scriptedObject(t, forbidden)
 	readRanges(t, o, data, 3)
 	if want := []bool{true, false, false, false}; !slices.Equal(in.signed, want) {
 		t.Fatalf("presigned per request = %v, want %v", in.signed, want)
@@ -100,19 +93,26 @@ func TestRefusedSignedURLFallsBackToTheSDK(t *testing.T) {
 // TestSignedReadErrorsHideTheSignature checks that a failed presigned read
 // names the object, not the presigned URL (whose signature grants reads).
 func TestSignedReadErrorsHideTheSignature(t *testing.T) {
-	s, in, _ := faultStore(t)
-	o, err := s.Open(context.Background(), "obj")
-	if err != nil {
-		t.Fatal(err)
-	}
-	in.mu.Lock()
-	in.script, in.signed = []fault{reset, reset, reset, reset}, nil
-	in.mu.Unlock()
-	err = o.ReadAt(context.Background(), make([]byte, 100), 0)
+	_, o, in, _ := scriptedObject(t, reset, reset, reset, reset)
+	err := o.ReadAt(context.Background(), make([]byte, 100), 0)
 	if err == nil || !in.signed[0] {
 		t.Fatalf("ReadAt = %v, presigned %v; want a failed presigned read", err, in.signed)
 	}
 	if msg := err.Error(); strings.Contains(msg, "X-Amz-Signature") || !strings.Contains(msg, o.Identity().URL) {
 		t.Fatalf("error %q shows the signature or hides the object", msg)
 	}
+}
+
+// scriptedObject opens "obj" of a fake-S3 store reading through presigned
+// URLs, with script as the faults of its next requests.
+func scriptedObject(t *testing.T, script ...fault) (*lanceio.Store, lanceio.Object, *injector, []byte) {
+	s, in, data := faultStore(t)
+	o, err := s.Open(context.Background(), "obj")
+	if err != nil {
+		t.Fatal(err)
+	}
+	in.mu.Lock()
+	in.script, in.signed = script, nil
+	in.mu.Unlock()
+	return s, o, in, data
 }
