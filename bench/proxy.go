@@ -74,11 +74,8 @@ func StartProxy(upstream string, latency time.Duration, bytesPerSec float64) (*P
 // URL is the proxy's base URL, to use as the S3 endpoint.
 func (p *Proxy) URL() string { return "http://" + p.ln.Addr().String() }
 
-// Counts returns requests and response body bytes since the last Reset.
+// Counts returns requests and response body bytes since the last Mark.
 func (p *Proxy) Counts() (requests, bytes int64) { return p.requests.Load(), p.bytes.Load() }
-
-// Reset zeroes the counters.
-func (p *Proxy) Reset() { p.requests.Store(0); p.bytes.Store(0) }
 
 // Close stops the proxy.
 func (p *Proxy) Close() error {
