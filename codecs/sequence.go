@@ -33,7 +33,8 @@ func SequenceHasPayload(enc *pb.CompressiveEncoding) bool {
 // appends them to dst.
 //
 // Accepted roots: Constant (absent value only when n = 0), Range
-// (step > 0, no overflow), Delta over a leaf (checked prefix sums), Flat,
+// (step > 0, no overflow), Delta over a leaf (checked prefix sums), block
+// Dictionary (u32 indices, items of the sequence width), Flat,
 // InlineBitpacking, OutOfLineBitpacking(Flat), General(Flat) and Rle(Flat,
 // Flat) in the 2.2 block form. The payload must be used exactly.
 func DecodeSequence(dst []uint64, enc *pb.CompressiveEncoding, width int, payload []byte, n uint64) ([]uint64, error) {
@@ -50,6 +51,10 @@ func DecodeSequence(dst []uint64, enc *pb.CompressiveEncoding, width int, payloa
 		return rangeSequence(dst, c.Range, width, n)
 	case *pb.CompressiveEncoding_Delta:
 		return deltaSequence(dst, c.Delta, width, payload, n)
+	case *pb.CompressiveEncoding_Dictionary:
+		return dictSequence(dst, c.Dictionary, width, payload, n)
+	case *pb.CompressiveEncoding_Rle:
+		return rleSequence(dst, c.Rle, width, payload, n)
 	}
 	return leafSequence(dst, enc, width, payload, n)
 }
@@ -125,7 +130,7 @@ func deltaSequence(dst []uint64, d *pb.Delta, width int, payload []byte, n uint6
 	}
 	child := d.GetDeltas()
 	switch child.GetCompression().(type) {
-	case *pb.CompressiveEncoding_Delta, *pb.CompressiveEncoding_Range:
+	case *pb.CompressiveEncoding_Delta, *pb.CompressiveEncoding_Dictionary:
 		return dst, fmt.Errorf("%w: sequence: delta of %s", ErrUnsupported, Describe(child))
 	}
 	limit := maxOf(width)
@@ -168,9 +173,6 @@ func leafSequence(dst []uint64, enc *pb.CompressiveEncoding, width int, payload 
 		if f := c.General.GetValues().GetFlat(); f == nil {
 			return dst, fmt.Errorf("%w: sequence: general over %s", ErrUnsupported, Describe(c.General.GetValues()))
 		}
-	case *pb.CompressiveEncoding_Rle:
-	case *pb.CompressiveEncoding_Dictionary:
-		return dst, fmt.Errorf("%w: sequence: block dictionary (not written by any released Lance)", ErrUnsupported)
 	case nil:
 		return dst, errUnknown(enc)
 	default:
@@ -214,6 +216,18 @@ func sequenceWidth(enc *pb.CompressiveEncoding) (int, error) {
 		w = c.OutOfLineBitpacking.GetUncompressedBitsPerValue()
 	case *pb.CompressiveEncoding_Constant:
 		w = uint64(8 * len(c.Constant.GetValue()))
+	case *pb.CompressiveEncoding_Flat:
+		w = c.Flat.GetBitsPerValue()
+	case *pb.CompressiveEncoding_Rle:
+		return sequenceWidth(c.Rle.GetValues())
+	case *pb.CompressiveEncoding_General:
+		x, err := leafWidth(enc)
+		if err != nil {
+			return 0, err
+		}
+		w = uint64(x)
+	case *pb.CompressiveEncoding_Dictionary:
+		return sequenceWidth(c.Dictionary.GetItems())
 	default:
 		return 0, fmt.Errorf("%w: variable offsets: %s", ErrUnsupported, Describe(enc))
 	}
@@ -244,7 +258,7 @@ func decodeGenericVariableChunk(v *pb.Variable, bufs [][]byte, n uint64) (Block,
 	if len(bufs) == 2 {
 		payload = bufs[0]
 	}
-	offs, err := DecodeSequence(make([]uint64, 0, n+1), v.GetOffsets(), width, payload, n+1)
+	offs, err := DecodeSequence(make([]uint64, 0, capHint(n+1)), v.GetOffsets(), width, payload, n+1)
 	if err != nil {
 		return Block{}, fmt.Errorf("variable offsets: %w", err)
 	}
@@ -265,4 +279,197 @@ func decodeGenericVariableChunk(v *pb.Variable, bufs [][]byte, n uint64) (Block,
 		return Block{}, err
 	}
 	return b, nil
+}
+
+// leafWidth returns the decoded value width of a 2.3 leaf codec used as an
+// RLE child (Flat, bit-packing, General(Flat)).
+func leafWidth(enc *pb.CompressiveEncoding) (int, error) {
+	switch c := enc.GetCompression().(type) {
+	case *pb.CompressiveEncoding_Flat:
+		return int(min(c.Flat.GetBitsPerValue(), 1024)), nil
+	case *pb.CompressiveEncoding_InlineBitpacking:
+		return int(min(c.InlineBitpacking.GetUncompressedBitsPerValue(), 1024)), nil
+	case *pb.CompressiveEncoding_OutOfLineBitpacking:
+		return int(min(c.OutOfLineBitpacking.GetUncompressedBitsPerValue(), 1024)), nil
+	case *pb.CompressiveEncoding_General:
+		if f := c.General.GetValues().GetFlat(); f != nil {
+			return int(min(f.GetBitsPerValue(), 1024)), nil
+		}
+	}
+	return 0, fmt.Errorf("%w: rle child %s", ErrUnsupported, Describe(enc))
+}
+
+// decodeGenericRLE decodes a 2.3 mini-block RLE chunk whose run values or
+// run lengths use a leaf codec other than Flat: each child decodes its own
+// buffer as a block; the run count is that of the lengths (a Flat lengths
+// buffer gives it by size, else the values must be Flat).
+func decodeGenericRLE(d *Decompressor, r *pb.Rle, bufs [][]byte, n uint64) (Block, error) {
+	vb, err := leafWidth(r.GetValues())
+	if err != nil {
+		return Block{}, err
+	}
+	lb, err := leafWidth(r.GetRunLengths())
+	if err != nil {
+		return Block{}, err
+	}
+	if err := checkRLEWidths(vb, lb); err != nil {
+		return Block{}, err
+	}
+	var sub Decompressor
+	defer sub.Close()
+	venc, vbuf, err := unwrapGeneral(&sub, r.GetValues(), bufs[0])
+	if err != nil {
+		return Block{}, fmt.Errorf("rle values: %w", err)
+	}
+	vbuf = append([]byte(nil), vbuf...) // sub's scratch is reused below
+	lenc, lbuf, err := unwrapGeneral(&sub, r.GetRunLengths(), bufs[1])
+	if err != nil {
+		return Block{}, fmt.Errorf("rle run lengths: %w", err)
+	}
+	var runs uint64
+	switch {
+	case lenc.GetFlat() != nil:
+		runs = uint64(len(lbuf)) / uint64(lb/8)
+	case venc.GetFlat() != nil:
+		runs = uint64(len(vbuf)) / uint64(vb/8)
+	default:
+		return Block{}, fmt.Errorf("%w: rle: neither child is flat, the run count is unknown", ErrUnsupported)
+	}
+	if runs > n {
+		return Block{}, fmt.Errorf("%w: rle: %d runs for %d values", ErrCorrupt, runs, n)
+	}
+	vals, err := decodeBlock(&sub, r.GetValues(), bufs[0], runs, 1)
+	if err != nil {
+		return Block{}, fmt.Errorf("rle values: %w", err)
+	}
+	vals.Data = append([]byte(nil), vals.Data...) // the lengths decoder may reuse sub's scratch
+	lens, err := decodeBlock(&sub, lenc, lbuf, runs, 1)
+	if err != nil {
+		return Block{}, fmt.Errorf("rle run lengths: %w", err)
+	}
+	if vals.BitsPerValue != uint64(vb) || lens.BitsPerValue != uint64(lb) {
+		return Block{}, fmt.Errorf("%w: rle: children decode to %d/%d bits, want %d/%d", ErrCorrupt, vals.BitsPerValue, lens.BitsPerValue, vb, lb)
+	}
+	data, err := DecodeRLE(d.scratch(), vals.Data, lens.Data, vb, lb, n)
+	return fixedBlock(d.keep(data), vb, n), err
+}
+
+// unwrapGeneral decompresses the buffer of a General child, returning its
+// inner codec and the decompressed bytes; other children pass through.
+func unwrapGeneral(d *Decompressor, enc *pb.CompressiveEncoding, buf []byte) (*pb.CompressiveEncoding, []byte, error) {
+	g := enc.GetGeneral()
+	if g == nil {
+		return enc, buf, nil
+	}
+	raw, err := d.Decompress(nil, buf, g.GetCompression().GetScheme())
+	if err != nil {
+		return nil, nil, err
+	}
+	return g.GetValues(), raw, nil
+}
+
+// dictSequence decodes a block dictionary: n u32 indices and
+// num_dictionary_items items, framed as [u64 indices payload length][u64
+// items payload length][indices payload][items payload] (a metadata-only
+// child has length 0; both metadata-only: no payload). Layout checked
+// against pylance 14.0.2 list counts.
+func dictSequence(dst []uint64, d *pb.Dictionary, width int, payload []byte, n uint64) ([]uint64, error) {
+	idxEnc, itemEnc := d.GetIndices(), d.GetItems()
+	if idxEnc == nil || itemEnc == nil {
+		return dst, fmt.Errorf("%w: sequence: dictionary without indices or items", ErrCorrupt)
+	}
+	for _, e := range []*pb.CompressiveEncoding{idxEnc, itemEnc} {
+		switch e.GetCompression().(type) {
+		case *pb.CompressiveEncoding_Dictionary, *pb.CompressiveEncoding_Delta:
+			return dst, fmt.Errorf("%w: sequence: dictionary child %s", ErrUnsupported, Describe(e))
+		}
+	}
+	var idxBuf, itemBuf []byte
+	if len(payload) > 0 {
+		if len(payload) < 16 {
+			return dst, fmt.Errorf("%w: sequence: dictionary payload of %d bytes", ErrCorrupt, len(payload))
+		}
+		il, tl := binary.LittleEndian.Uint64(payload), binary.LittleEndian.Uint64(payload[8:])
+		rest := uint64(len(payload) - 16)
+		if il > rest || tl != rest-il {
+			return dst, fmt.Errorf("%w: sequence: dictionary lengths %d+%d for %d payload bytes", ErrCorrupt, il, tl, rest)
+		}
+		idxBuf, itemBuf = payload[16:16+il], payload[16+il:]
+	}
+	items := uint64(d.GetNumDictionaryItems())
+	if items == 0 && n > 0 {
+		return dst, fmt.Errorf("%w: sequence: empty dictionary for %d values", ErrCorrupt, n)
+	}
+	dict, err := DecodeSequence(make([]uint64, 0, capHint(items)), itemEnc, width, itemBuf, items)
+	if err != nil {
+		return dst, fmt.Errorf("dictionary items: %w", err)
+	}
+	idx, err := DecodeSequence(make([]uint64, 0, capHint(n)), idxEnc, 32, idxBuf, n)
+	if err != nil {
+		return dst, fmt.Errorf("dictionary indices: %w", err)
+	}
+	for i, k := range idx {
+		if k >= items {
+			return dst, fmt.Errorf("%w: sequence: dictionary index %d (%d) >= %d items", ErrCorrupt, i, k, items)
+		}
+		dst = append(dst, dict[k])
+	}
+	return dst, nil
+}
+
+// capHint bounds a capacity taken from a count in the file: slices grow
+// past it as values actually decode.
+func capHint(n uint64) int { return int(min(n, 1<<16)) }
+
+// CapHint is capHint for other packages.
+func CapHint(n uint64) int { return capHint(n) }
+
+// rleSequence decodes Rle(values, run_lengths) as a generic sequence: the
+// payload is [u64 values payload length][values payload][run-length
+// payload]; the run count comes from a Flat child's payload size (values
+// of the sequence width, u32 run lengths). Runs must be positive and sum
+// to n.
+func rleSequence(dst []uint64, r *pb.Rle, width int, payload []byte, n uint64) ([]uint64, error) {
+	if len(payload) < 8 {
+		return dst, fmt.Errorf("%w: sequence: rle payload of %d bytes", ErrCorrupt, len(payload))
+	}
+	vl := binary.LittleEndian.Uint64(payload)
+	if vl > uint64(len(payload)-8) {
+		return dst, fmt.Errorf("%w: sequence: rle values length %d exceeds %d bytes", ErrCorrupt, vl, len(payload)-8)
+	}
+	vbuf, lbuf := payload[8:8+vl], payload[8+vl:]
+	var runs uint64
+	switch {
+	case r.GetRunLengths().GetFlat() != nil:
+		runs = uint64(len(lbuf)) / 4
+	case r.GetValues().GetFlat() != nil:
+		runs = uint64(len(vbuf)) / uint64(width/8)
+	default:
+		return dst, fmt.Errorf("%w: sequence: rle without a flat child (run count unknown)", ErrUnsupported)
+	}
+	if runs > n {
+		return dst, fmt.Errorf("%w: sequence: %d runs for %d values", ErrCorrupt, runs, n)
+	}
+	vals, err := DecodeSequence(make([]uint64, 0, capHint(runs)), r.GetValues(), width, vbuf, runs)
+	if err != nil {
+		return dst, fmt.Errorf("rle values: %w", err)
+	}
+	lens, err := DecodeSequence(make([]uint64, 0, capHint(runs)), r.GetRunLengths(), 32, lbuf, runs)
+	if err != nil {
+		return dst, fmt.Errorf("rle run lengths: %w", err)
+	}
+	left := n
+	for i, l := range lens {
+		if l == 0 || l > left {
+			return dst, fmt.Errorf("%w: sequence: rle run %d of length %d (%d values left)", ErrCorrupt, i, l, left)
+		}
+		left -= l
+		for range l {
+			dst = append(dst, vals[i])
+		}
+	}
+	if left != 0 {
+		return dst, fmt.Errorf("%w: sequence: rle runs cover %d of %d values", ErrCorrupt, n-left, n)
+	}
+	return dst, nil
 }

@@ -105,6 +105,9 @@ func decodeMiniBlockFixed(d *Decompressor, enc *pb.CompressiveEncoding, bufs [][
 		}
 		return decodeFSLMiniBlock(s, bufs, n)
 	case *pb.CompressiveEncoding_Rle:
+		if c.Rle.GetValues().GetFlat() == nil || c.Rle.GetRunLengths().GetFlat() == nil {
+			return decodeGenericRLE(d, c.Rle, bufs, n)
+		}
 		vb, lb, err := rleWidths(c.Rle)
 		if err != nil {
 			return Block{}, err
