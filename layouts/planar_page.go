@@ -7,6 +7,7 @@ import (
 	"github.com/lancego/lancego/codecs"
 	pb "github.com/lancego/lancego/format/pb/encodings21pb"
 	pb23 "github.com/lancego/lancego/format/pb/encodings23pb"
+	"github.com/lancego/lancego/internal/uninit"
 	"google.golang.org/protobuf/proto"
 )
 
@@ -107,9 +108,11 @@ type SparsePage struct {
 	Mini  *MiniBlockPage
 	Full  *FullZipPage
 	Const *codecs.Block
-	// mat[t] is the materialized index of terminal slot t, or -1.
-	mat    []int32
-	numMat uint64
+	// matBefore[t] counts the materialized slots before terminal slot t
+	// (terminal+1 entries): slot t is materialized iff matBefore[t+1] >
+	// matBefore[t], and then matBefore[t] is its index among them.
+	matBefore []int32
+	numMat    uint64
 }
 
 // NewSparsePage builds a sparse page from its planar layout, its buffer
@@ -131,21 +134,31 @@ func NewSparsePage(pl *pb23.PlanarLayout, l *SparseLayout, numRows uint64, sizes
 	return p, nil
 }
 
-// indexMaterialized numbers the terminal slots whose entry is valid in
+// indexMaterialized counts the terminal slots whose entry is valid in
 // every layer (def 0).
 func (p *SparsePage) indexMaterialized() {
 	s := p.levels
-	p.mat = make([]int32, s.terminal)
-	for i := range p.mat {
-		p.mat[i] = -1
-	}
+	mat := make([]bool, s.terminal)
+	def := s.lv.Def
 	for e, t := range s.slot {
-		if t >= 0 && s.lv.def(e) == 0 {
-			p.mat[t] = int32(p.numMat)
-			p.numMat++
+		if t >= 0 && (def == nil || def[e] == 0) {
+			mat[t] = true
 		}
 	}
+	p.matBefore = make([]int32, s.terminal+1)
+	n := int32(0)
+	for t, m := range mat {
+		p.matBefore[t] = n
+		if m {
+			n++
+		}
+	}
+	p.matBefore[s.terminal] = n
+	p.numMat = uint64(n)
 }
+
+// materialized reports whether terminal slot t holds a value.
+func (p *SparsePage) materialized(t int32) bool { return p.matBefore[t+1] > p.matBefore[t] }
 
 func (p *SparsePage) initValues(pl *pb23.PlanarLayout, sizes []uint64, bufs [][]byte, leaf arrow.DataType) error {
 	var err error
@@ -204,22 +217,24 @@ func (p *SparsePage) ValueRows(from, to uint64) (lo, hi uint64, ok bool, err err
 		return 0, 0, false, nil
 	}
 	e0, e1 := p.levels.entries(from, to)
-	first, last := int32(-1), int32(-1)
-	for e := e0; e < e1; e++ {
-		if t := p.levels.slot[e]; t >= 0 && p.mat[t] >= 0 {
-			if first < 0 {
-				first = t
-			}
-			last = t
-		}
+	slot := p.levels.slot
+	for e0 < e1 && slot[e0] < 0 {
+		e0++
 	}
-	if first < 0 {
+	for e1 > e0 && slot[e1-1] < 0 {
+		e1--
+	}
+	if e0 == e1 {
 		return 0, 0, false, nil
+	}
+	first, last := slot[e0], slot[e1-1] // slots increase with entries
+	if p.matBefore[last+1] == p.matBefore[first] {
+		return 0, 0, false, nil // nothing materialized: no value bytes
 	}
 	if p.Mini != nil {
 		return uint64(first), uint64(last) + 1, true, nil
 	}
-	return uint64(p.mat[first]), uint64(p.mat[last]) + 1, true, nil
+	return uint64(p.matBefore[first]), uint64(p.matBefore[last+1]), true, nil
 }
 
 // AppendRows appends the levels of rows [from, to) to lv and one value per
@@ -242,54 +257,178 @@ func (p *SparsePage) AppendRows(from, to, lo uint64, inner *Values, lv *Levels, 
 			}
 		}
 	}
-	var blk codecs.Block
-	if inner != nil {
-		blk = inner.Block()
+	var src *codecs.Block
+	if inner != nil && inner.Kind != 0 {
+		b := inner.Block()
+		src = &b
+	} else if p.Const != nil {
+		src = p.Const
 	}
-	run := 0 // placeholders not yet appended
+	if p.Mini != nil && src != nil && inner != nil {
+		if done, err := p.appendSlotRun(e0, e1, lo, src, vals, leaf); done || err != nil {
+			return err
+		}
+	}
+	idx := make([]int32, 0, e1-e0) // per terminal slot reached: source value or -1
 	for e := e0; e < e1; e++ {
 		t := p.levels.slot[e]
-		if t < 0 {
-			continue
-		}
-		m := p.mat[t]
-		if m < 0 {
-			run++
-			continue
-		}
-		if err := p.flushNulls(vals, &run, leaf); err != nil {
-			return err
-		}
-		var err error
 		switch {
+		case t < 0:
+			continue
+		case src == nil || !p.materialized(t):
+			idx = append(idx, -1)
 		case p.Const != nil:
-			err = vals.Append(p.Const, 0, 1)
+			idx = append(idx, 0)
 		case p.Mini != nil:
-			err = appendInner(vals, &blk, uint64(t), lo)
+			idx = append(idx, t-int32(lo))
 		default:
-			err = appendInner(vals, &blk, uint64(m), lo)
-		}
-		if err != nil {
-			return err
+			idx = append(idx, p.matBefore[t]-int32(lo))
 		}
 	}
-	return p.flushNulls(vals, &run, leaf)
+	return scatter(vals, src, idx, leaf)
 }
 
-func (p *SparsePage) flushNulls(vals *Values, run *int, leaf arrow.DataType) error {
-	if *run == 0 {
+// scatter appends src[idx[i]] for each i, a placeholder where idx[i] < 0.
+func scatter(vals *Values, src *codecs.Block, idx []int32, leaf arrow.DataType) error {
+	if len(idx) == 0 {
 		return nil
 	}
-	err := appendNulls(vals, *run, leaf)
-	*run = 0
-	return err
+	if src == nil {
+		return appendNulls(vals, len(idx), leaf)
+	}
+	for _, k := range idx {
+		if k >= 0 && uint64(k) >= src.NumValues {
+			return fmt.Errorf("%w: sparse page: value %d outside the %d decoded", ErrCorrupt, k, src.NumValues)
+		}
+	}
+	if vals.Kind == 0 {
+		vals.initFrom(src)
+	}
+	if err := vals.checkShape(src); err != nil {
+		return err
+	}
+	switch {
+	case src.Kind == codecs.KindFixed && src.BitsPerValue%8 == 0 && plainFSL(src.FSL) && plainFSLValues(vals.FSL):
+		return scatterFixed(vals, src, idx)
+	case src.Kind == codecs.KindVariable && (src.OffsetBits == 32 || src.OffsetBits == 64):
+		return scatterVariable(vals, src, idx)
+	}
+	for i := 0; i < len(idx); { // runs of placeholders or of consecutive values
+		j := i + 1
+		if idx[i] < 0 {
+			for j < len(idx) && idx[j] < 0 {
+				j++
+			}
+			if err := appendNulls(vals, j-i, leaf); err != nil {
+				return err
+			}
+		} else {
+			for j < len(idx) && idx[j] == idx[j-1]+1 {
+				j++
+			}
+			if err := vals.appendBlock(src, uint64(idx[i]), uint64(idx[j-1])+1, false); err != nil {
+				return err
+			}
+		}
+		i = j
+	}
+	return nil
 }
 
-// appendInner appends value i (a value-reader row) of blk, which starts at
-// row lo.
-func appendInner(vals *Values, blk *codecs.Block, i, lo uint64) error {
-	if i < lo || i-lo >= blk.NumValues {
-		return fmt.Errorf("%w: sparse page: value %d outside the %d decoded from %d", ErrCorrupt, i, blk.NumValues, lo)
+func plainFSL(ls []codecs.FSLLayer) bool {
+	for _, l := range ls {
+		if l.Validity != nil {
+			return false
+		}
 	}
-	return vals.appendBlock(blk, i-lo, i-lo+1, false)
+	return true
+}
+
+func plainFSLValues(ls []FSLValues) bool {
+	for _, l := range ls {
+		if l.Validity != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// scatterFixed copies whole-byte fixed-width values (zeros for
+// placeholders) in one pass.
+func scatterFixed(vals *Values, src *codecs.Block, idx []int32) error {
+	w := int(src.BitsPerValue/8) * int(vals.itemsPerValue())
+	if w == 0 || uint64(len(src.Data))/uint64(w) < src.NumValues {
+		return fmt.Errorf("%w: sparse page: %d value bytes for %d values of %d bytes", ErrCorrupt, len(src.Data), src.NumValues, w)
+	}
+	vals.reserve(uint64(len(idx)))
+	start := len(vals.Data)
+	vals.Data = uninit.Grow(vals.Data, len(idx)*w)[:start+len(idx)*w]
+	out := vals.Data[start:]
+	for i, k := range idx {
+		dst := out[i*w : (i+1)*w]
+		if k < 0 {
+			clear(dst)
+		} else {
+			copy(dst, src.Data[int(k)*w:])
+		}
+	}
+	vals.N += len(idx)
+	return nil
+}
+
+// scatterVariable appends variable-width values (empty placeholders).
+func scatterVariable(vals *Values, src *codecs.Block, idx []int32) error {
+	ow := uint64(src.OffsetBits / 8)
+	if uint64(len(src.Offsets)) < (src.NumValues+1)*ow {
+		return fmt.Errorf("%w: sparse page: offsets of %d values", ErrCorrupt, src.NumValues)
+	}
+	last := vals.Offsets[len(vals.Offsets)-1]
+	for _, k := range idx {
+		if k >= 0 {
+			a, b := readOffset(src.Offsets, src.OffsetBits, uint64(k)), readOffset(src.Offsets, src.OffsetBits, uint64(k)+1)
+			if a > b || b > uint64(len(src.Data)) {
+				return fmt.Errorf("%w: sparse page: value %d outside its data", ErrCorrupt, k)
+			}
+			vals.Data = append(vals.Data, src.Data[a:b]...)
+			last += int64(b - a)
+		}
+		vals.Offsets = append(vals.Offsets, last)
+	}
+	vals.N += len(idx)
+	return nil
+}
+
+// appendSlotRun is AppendRows' path for chunked values when the entries
+// reach consecutive terminal slots (always, unless null parents dropped
+// children): chunked values hold one per slot, nulls included, so the
+// decoded range is appended whole, with placeholders for the slots before
+// lo and after it that were not decoded (none of them is materialized).
+func (p *SparsePage) appendSlotRun(e0, e1 int, lo uint64, src *codecs.Block, vals *Values, leaf arrow.DataType) (bool, error) {
+	slot := p.levels.slot
+	n, first, last := 0, int32(-1), int32(-1)
+	for e := e0; e < e1; e++ {
+		if t := slot[e]; t >= 0 {
+			if first < 0 {
+				first = t
+			}
+			last, n = t, n+1
+		}
+	}
+	if n == 0 || int(last-first)+1 != n || uint64(first) > lo || lo+src.NumValues > uint64(last)+1 {
+		return false, nil
+	}
+	if err := scatterPlaceholders(vals, int(lo-uint64(first)), leaf); err != nil {
+		return true, err
+	}
+	if err := vals.appendBlock(src, 0, src.NumValues, false); err != nil {
+		return true, err
+	}
+	return true, scatterPlaceholders(vals, int(uint64(last)+1-lo-src.NumValues), leaf)
+}
+
+func scatterPlaceholders(vals *Values, n int, leaf arrow.DataType) error {
+	if n == 0 {
+		return nil
+	}
+	return appendNulls(vals, n, leaf)
 }

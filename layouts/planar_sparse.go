@@ -29,7 +29,7 @@ type sparseLevels struct {
 // sparseBuilder expands layers outer to inner.
 type sparseBuilder struct {
 	rep, def []uint16
-	slot     []int64
+	slot     []int32
 	domain   uint64
 	payloads [][]byte // structural payload buffers, consumed in order
 }
@@ -108,7 +108,7 @@ func (b *sparseBuilder) nulls(v *pb23.SparseValiditySet, field string) ([]byte, 
 	return bm, nil
 }
 
-func isSet(bm []byte, i int64) bool { return bm != nil && bm[i/8]&(1<<(i%8)) != 0 }
+func isSet(bm []byte, i int32) bool { return bm != nil && bm[i/8]&(1<<(i%8)) != 0 }
 
 // newSparseLevels expands a sparse structure of numRows rows; payloads are
 // the page's structural payload buffers in order (value buffers removed).
@@ -223,7 +223,7 @@ func (b *sparseBuilder) listLayer(l *pb23.SparseListLayer, field string) (listPa
 		return listParts{}, nil, err
 	}
 	for _, p := range pos {
-		if isSet(bm, int64(p)) {
+		if isSet(bm, int32(p)) {
 			return listParts{}, nil, fmt.Errorf("%w: sparse structure: field %s.non_empty_positions: position %d is null", ErrCorrupt, field, p)
 		}
 	}
@@ -232,7 +232,7 @@ func (b *sparseBuilder) listLayer(l *pb23.SparseListLayer, field string) (listPa
 
 // start makes one entry per row.
 func (b *sparseBuilder) start(rows uint64, maxRep uint16) {
-	b.rep, b.def, b.slot = nil, make([]uint16, rows), make([]int64, rows)
+	b.rep, b.def, b.slot = nil, make([]uint16, rows), make([]int32, rows)
 	if maxRep > 0 {
 		b.rep = make([]uint16, rows)
 		for i := range b.rep {
@@ -240,7 +240,7 @@ func (b *sparseBuilder) start(rows uint64, maxRep uint16) {
 		}
 	}
 	for i := range b.slot {
-		b.slot[i] = int64(i)
+		b.slot[i] = int32(i)
 	}
 }
 
@@ -267,7 +267,7 @@ func (b *sparseBuilder) applyList(nulls []byte, nonEmpty, counts []uint64, d Rep
 	}
 	rep := make([]uint16, 0, total)
 	def := make([]uint16, 0, total)
-	slot := make([]int64, 0, total)
+	slot := make([]int32, 0, total)
 	k, child := 0, uint64(0)
 	for e, s := range b.slot {
 		for s >= 0 && k < len(nonEmpty) && nonEmpty[k] < uint64(s) {
@@ -290,7 +290,7 @@ func (b *sparseBuilder) applyList(nulls []byte, nonEmpty, counts []uint64, d Rep
 				if j == 0 {
 					rr = r
 				}
-				rep, def, slot = append(rep, rr), append(def, 0), append(slot, int64(child+j))
+				rep, def, slot = append(rep, rr), append(def, 0), append(slot, int32(child+j))
 			}
 		default:
 			rep, def, slot = append(rep, r), append(def, d.EmptyCode), append(slot, -1)
@@ -320,10 +320,7 @@ func (s *sparseLevels) finish(b *sparseBuilder, rows uint64) error {
 	if s.set.MaxDef > 0 {
 		s.lv.Def = b.def
 	}
-	s.slot = make([]int32, n)
-	for e, sl := range b.slot {
-		s.slot[e] = int32(sl)
-	}
+	s.slot = b.slot
 	return s.lv.check(s.set)
 }
 
