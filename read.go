@@ -330,17 +330,15 @@ func decodeSparse(st *pageState, p *piece, data []byte, lv *layouts.Levels, vals
 	if !p.hasData {
 		return sp.AppendRows(p.from, p.to, 0, nil, lv, vals, leaf)
 	}
-	inner := &layouts.Values{}
 	var discard layouts.Levels
+	if sp.ChunkedDirect() {
+		sp.AppendLevels(p.from, p.to, lv)
+		return sp.Mini.DecodeRows(p.span, sparseChunks(sp.Mini, p, data), p.vlo, p.vhi, &discard, vals, memos.of(st))
+	}
+	inner := &layouts.Values{}
 	var err error
 	if sp.Mini != nil {
-		chunks := make([][]byte, 0, p.span.Last-p.span.First+1)
-		base := sp.Mini.Chunks[p.span.First].Offset
-		for c := p.span.First; c <= p.span.Last; c++ {
-			ch := sp.Mini.Chunks[c]
-			chunks = append(chunks, data[ch.Offset-base:ch.Offset-base+ch.Size])
-		}
-		err = sp.Mini.DecodeRows(p.span, chunks, p.vlo, p.vhi, &discard, inner, nil)
+		err = sp.Mini.DecodeRows(p.span, sparseChunks(sp.Mini, p, data), p.vlo, p.vhi, &discard, inner, nil)
 	} else {
 		err = sp.Full.DecodeRows(data, &discard, inner)
 	}
@@ -348,6 +346,17 @@ func decodeSparse(st *pageState, p *piece, data []byte, lv *layouts.Levels, vals
 		return fmt.Errorf("sparse values: %w", err)
 	}
 	return sp.AppendRows(p.from, p.to, p.vlo, inner, lv, vals, leaf)
+}
+
+// sparseChunks cuts a sparse piece's data into its value chunks.
+func sparseChunks(m *layouts.MiniBlockPage, p *piece, data []byte) [][]byte {
+	chunks := make([][]byte, 0, p.span.Last-p.span.First+1)
+	base := m.Chunks[p.span.First].Offset
+	for c := p.span.First; c <= p.span.Last; c++ {
+		ch := m.Chunks[c]
+		chunks = append(chunks, data[ch.Offset-base:ch.Offset-base+ch.Size])
+	}
+	return chunks
 }
 
 // chunkMemos keeps decoded mini-block chunks per page during one read.

@@ -113,6 +113,9 @@ type SparsePage struct {
 	// matBefore[t], and then matBefore[t] is its index among them.
 	matBefore []int32
 	numMat    uint64
+	// allReached says every terminal slot is reached by one entry (no
+	// children of null parents were dropped).
+	allReached bool
 }
 
 // NewSparsePage builds a sparse page from its planar layout, its buffer
@@ -140,11 +143,16 @@ func (p *SparsePage) indexMaterialized() {
 	s := p.levels
 	mat := make([]bool, s.terminal)
 	def := s.lv.Def
+	reached := uint64(0)
 	for e, t := range s.slot {
-		if t >= 0 && (def == nil || def[e] == 0) {
-			mat[t] = true
+		if t >= 0 {
+			reached++
+			if def == nil || def[e] == 0 {
+				mat[t] = true
+			}
 		}
 	}
+	p.allReached = reached == s.terminal
 	p.matBefore = make([]int32, s.terminal+1)
 	n := int32(0)
 	for t, m := range mat {
@@ -235,6 +243,19 @@ func (p *SparsePage) ValueRows(from, to uint64) (lo, hi uint64, ok bool, err err
 		return uint64(first), uint64(last) + 1, true, nil
 	}
 	return uint64(p.matBefore[first]), uint64(p.matBefore[last+1]), true, nil
+}
+
+// ChunkedDirect reports whether the values of rows that need value bytes
+// decode straight from the chunks into the accumulator: chunked values
+// whose every terminal slot is reached, in order, so the value rows
+// ValueRows returns are exactly the rows' terminal slots. Levels are then
+// appended with AppendLevels.
+func (p *SparsePage) ChunkedDirect() bool { return p.Mini != nil && p.allReached }
+
+// AppendLevels appends the levels of rows [from, to) to lv.
+func (p *SparsePage) AppendLevels(from, to uint64, lv *Levels) {
+	e0, e1 := p.levels.entries(from, to)
+	AppendLevels(lv, sliceLevels(p.levels.lv, e0, e1))
 }
 
 // AppendRows appends the levels of rows [from, to) to lv and one value per
