@@ -10,7 +10,7 @@ import (
 
 // maxSparseEntries bounds the rows, slots and rep/def entries of one
 // sparse page (each entry costs ~12 bytes while the page initializes).
-const maxSparseEntries = 1 << 25
+const maxSparseEntries = 1 << 24
 
 // sparseLevels is a sparse structural plane expanded to the rep/def levels
 // the 2.1/2.2 path uses, so Unravel and BuildArray read it unchanged.
