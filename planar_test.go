@@ -2,11 +2,17 @@ package lance
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/lancego/lancego/format"
 	"github.com/lancego/lancego/internal/valuejson"
+	"github.com/lancego/lancego/layouts"
 )
 
 // planarFile opens a pylance 2.3 test file with every page read on demand
@@ -131,5 +137,50 @@ func TestSparseTakeReadsOnlyWhatRowsMaterialize(t *testing.T) {
 				t.Fatalf("a take of valid row %d read %d bytes, want %d (its chunk or value only)", row, cost, want64)
 			}
 		})
+	}
+}
+
+// TestPlanarCorruptPositionsNamed: a sparse page whose validity positions
+// leave their domain fails the read with an error naming the file, the
+// column, the field, the page and the protobuf field of the bad sequence.
+func TestPlanarCorruptPositionsNamed(t *testing.T) {
+	ctx := context.Background()
+	b, err := os.ReadFile("testdata/pylance/2.3/planar_sparse_scalars.lance")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, _, err := format.ParseTail(uint64(len(b)), b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := -1
+	for c := range m.Columns {
+		if fl := m.Schema.ColumnField(c); fl != nil && fl.Name == "i64_p50" {
+			col = c
+		}
+	}
+	ranges, err := m.PageRanges(col, 0)
+	if err != nil || len(ranges) != 3 {
+		t.Fatalf("page ranges %v, %v", ranges, err)
+	}
+	pos := ranges[2] // the validity positions payload (Delta over bit-packed deltas)
+	for i := pos.Offset; i < pos.Offset+pos.Length; i++ {
+		b[i] = 0xff // every delta at its widest: positions run past the page
+	}
+	f, err := newFile(ctx, "corrupt.lance", bytesSource{b}, defaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	_, err = f.Take(ctx, []uint64{1}, []string{"i64_p50"})
+	want := []string{"corrupt.lance", fmt.Sprintf("column %d", col), `field "i64_p50"`, "page 0",
+		"structure.sparse.layers[0].validity.positions"}
+	if err == nil || !errors.Is(err, layouts.ErrCorrupt) {
+		t.Fatalf("err = %v, want layouts.ErrCorrupt", err)
+	}
+	for _, w := range want {
+		if !strings.Contains(err.Error(), w) {
+			t.Fatalf("error %q does not name %q", err, w)
+		}
 	}
 }
