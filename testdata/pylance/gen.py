@@ -9,7 +9,7 @@ testdata/corpus/README.md) and <case>.layout.txt (pages and encodings, from
 LanceFileReader.metadata()).
 
 Usage:
-    python gen.py [--out DIR] [--versions 2.1,2.2] [--only case1,case2] [--list]
+    python gen.py [--out DIR] [--versions 2.1,2.2,2.3] [--only case1,case2] [--list]
 
 All data comes from seeded PRNGs (one stream per case and column, seeded from
 their names), so values are identical on every run.  Exit code 1 if any case
