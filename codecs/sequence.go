@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"slices"
 
 	pb "github.com/lancego/lancego/format/pb/encodings21pb"
 )
@@ -188,11 +189,26 @@ func leafSequence(dst []uint64, enc *pb.CompressiveEncoding, width int, payload 
 	if need := n * uint64(width/8); uint64(len(blk.Data)) < need {
 		return dst, fmt.Errorf("%w: sequence: %d bytes decoded, want %d", ErrCorrupt, len(blk.Data), need)
 	}
-	w := width / 8
-	for i := range int(n) {
-		dst = append(dst, readWord(blk.Data[i*w:], width))
+	return appendWords(dst, blk.Data, width, int(n)), nil
+}
+
+// appendWords appends n little-endian words of width bits from b.
+func appendWords(dst []uint64, b []byte, width, n int) []uint64 {
+	start := len(dst)
+	dst = slices.Grow(dst, n)[:start+n]
+	out := dst[start:]
+	if width == 64 {
+		b = b[:8*n]
+		for i := range out {
+			out[i] = binary.LittleEndian.Uint64(b[8*i:])
+		}
+		return dst
 	}
-	return dst, nil
+	dst = dst[:start]
+	for i := range n {
+		dst = append(dst, uint64(binary.LittleEndian.Uint32(b[4*i:])))
+	}
+	return dst
 }
 
 // genericOffsets reports whether a Variable encoding describes its offsets

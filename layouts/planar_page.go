@@ -141,6 +141,19 @@ func NewSparsePage(pl *pb23.PlanarLayout, l *SparseLayout, numRows uint64, sizes
 // every layer (def 0).
 func (p *SparsePage) indexMaterialized() {
 	s := p.levels
+	if s.set.MaxRep == 0 && uint64(len(s.slot)) == s.terminal { // no lists: slot = entry
+		p.matBefore = make([]int32, s.terminal+1)
+		n := int32(0)
+		for t := range s.slot {
+			p.matBefore[t] = n
+			if s.lv.Def == nil || s.lv.Def[t] == 0 {
+				n++
+			}
+		}
+		p.matBefore[s.terminal] = n
+		p.numMat, p.allReached = uint64(n), true
+		return
+	}
 	mat := make([]bool, s.terminal)
 	def := s.lv.Def
 	reached := uint64(0)

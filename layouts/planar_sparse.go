@@ -128,16 +128,29 @@ func newSparseLevels(s *pb23.SparseStructure, numRows uint64, payloads [][]byte)
 		children         uint64
 	}
 	nullsOf := make([][]byte, len(layers))
+	flatSets := make([]flatValidity, len(layers)) // validity layers of a list-free structure
 	lists := make([]listSets, len(layers))
+	flat := !hasListLayer(layers)
 	for i, l := range layers {
 		field := fmt.Sprintf("structure.sparse.layers[%d]", i)
 		switch x := l.GetLayer().(type) {
 		case *pb23.SparseStructuralLayer_Validity:
+			kinds[i] = pb.RepDefLayer_REPDEF_ALL_VALID_ITEM
+			if flat {
+				fv, err := b.flatValidity(x.Validity, field+".validity")
+				if err != nil {
+					return nil, err
+				}
+				if flatSets[i] = fv; fv.anyNull(b.domain) {
+					kinds[i] = pb.RepDefLayer_REPDEF_NULLABLE_ITEM
+				}
+				continue
+			}
 			bm, err := b.nulls(x.Validity, field+".validity")
 			if err != nil {
 				return nil, err
 			}
-			nullsOf[i], kinds[i] = bm, pb.RepDefLayer_REPDEF_ALL_VALID_ITEM
+			nullsOf[i] = bm
 			if bm != nil {
 				kinds[i] = pb.RepDefLayer_REPDEF_NULLABLE_ITEM
 			}
@@ -174,6 +187,10 @@ func newSparseLevels(s *pb23.SparseStructure, numRows uint64, payloads [][]byte)
 	out := &sparseLevels{set: set, terminal: b.domain}
 	b.start(numRows, set.MaxRep)
 	for i, d := range set.Layers {
+		if d.Kind == LayerItem && flat {
+			b.applyFlatValidity(flatSets[i], d)
+			continue
+		}
 		if d.Kind == LayerItem {
 			b.applyValidity(nullsOf[i], d)
 			continue
@@ -186,6 +203,72 @@ func newSparseLevels(s *pb23.SparseStructure, numRows uint64, payloads [][]byte)
 }
 
 type listParts struct{ nonEmpty, counts []uint64 }
+
+// hasListLayer reports whether a sparse structure has a list layer.
+func hasListLayer(layers []*pb23.SparseStructuralLayer) bool {
+	for _, l := range layers {
+		if l.GetList() != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// flatValidity is a validity set of a list-free structure, kept as its
+// positions: entries are rows there, so they apply without a bitmap.
+type flatValidity struct {
+	valid bool // positions list the valid rows (else the null ones)
+	pos   []uint64
+}
+
+func (v flatValidity) anyNull(domain uint64) bool {
+	if v.valid {
+		return uint64(len(v.pos)) < domain
+	}
+	return len(v.pos) > 0
+}
+
+// flatValidity decodes and checks a validity set of a list-free structure.
+func (b *sparseBuilder) flatValidity(v *pb23.SparseValiditySet, field string) (flatValidity, error) {
+	if v == nil {
+		return flatValidity{}, fmt.Errorf("%w: sparse structure: field %s: missing validity set", ErrCorrupt, field)
+	}
+	var out flatValidity
+	switch v.GetMeaning() {
+	case pb23.SparseValiditySet_SPARSE_VALIDITY_NULL_POSITIONS:
+	case pb23.SparseValiditySet_SPARSE_VALIDITY_VALID_POSITIONS:
+		out.valid = true
+	default:
+		return out, fmt.Errorf("%w: sparse structure: field %s.meaning: %v", ErrCorrupt, field, v.GetMeaning())
+	}
+	pos, err := b.positions(v.GetPositions(), v.GetNumPositions(), b.domain, field+".positions")
+	out.pos = pos
+	return out, err
+}
+
+// applyFlatValidity marks the still-valid rows a list-free validity set
+// makes null (entries are rows: slot = entry).
+func (b *sparseBuilder) applyFlatValidity(v flatValidity, d RepDefLayer) {
+	def := b.def
+	if !v.valid {
+		for _, p := range v.pos {
+			if def[p] == 0 {
+				def[p] = d.NullCode
+			}
+		}
+		return
+	}
+	k := 0
+	for e := range def {
+		if k < len(v.pos) && v.pos[k] == uint64(e) {
+			k++
+			continue
+		}
+		if def[e] == 0 {
+			def[e] = d.NullCode
+		}
+	}
+}
 
 // listLayer decodes and checks a list layer over the current domain.
 func (b *sparseBuilder) listLayer(l *pb23.SparseListLayer, field string) (listParts, []byte, error) {
