@@ -41,7 +41,7 @@ func (f *File) decodeBlobPiece(ctx context.Context, leaf *layouts.Field, p *piec
 func (f *File) decodeBlobV2Piece(ctx context.Context, p *piece, data []byte, vals *layouts.Values, memos *chunkMemos) (layouts.Levels, error) {
 	var lv layouts.Levels
 	desc := &layouts.Values{}
-	if err := decodeRows(p.page, p, data, &lv, desc, nil, memos); err != nil {
+	if err := decodeRows(p.page, p, data, &lv, desc, layouts.BlobV2DescriptorType(), memos); err != nil {
 		return lv, fmt.Errorf("blob descriptors: %w", err)
 	}
 	refs, err := layouts.BlobRefs(desc, true)

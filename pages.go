@@ -3,15 +3,20 @@ package lance
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/lancego/lancego/format"
 	pb "github.com/lancego/lancego/format/pb/encodings21pb"
+	pb23 "github.com/lancego/lancego/format/pb/encodings23pb"
+	"github.com/lancego/lancego/format/pb/file2pb"
 	"github.com/lancego/lancego/layouts"
 )
 
 // pageState is an initialized page: its layout-specific decoder state.
-// Exactly one of mini, full, cnst is set; blob pages wrap one of them.
+// Exactly one of mini, full, cnst, sparse is set; blob pages wrap one of
+// them. A dense 2.3 planar page is read through its equivalent 2.2 layout
+// (layout); a sparse one has planar and sparse set and layout nil.
 // It is immutable once built and shared through the search cache.
 type pageState struct {
 	col, index        int
@@ -21,6 +26,9 @@ type pageState struct {
 	mini              *layouts.MiniBlockPage
 	full              *layouts.FullZipPage
 	cnst              *layouts.ConstantPage
+	planar            *pb23.PlanarLayout
+	sparseLayout      *layouts.SparseLayout
+	sparse            *layouts.SparsePage
 	// blob is set for blob v1 pages: the outer layers and the inner page.
 	blob *blobState
 	// resident holds the page's data buffer when the page was small enough
@@ -44,6 +52,8 @@ func (p *pageState) set() layouts.LayerSet {
 		return p.mini.Set
 	case p.full != nil:
 		return p.full.Set
+	case p.sparse != nil:
+		return p.sparse.Set
 	default:
 		return p.cnst.Set
 	}
@@ -59,7 +69,7 @@ func (f *File) initPage(ctx context.Context, col, index int, leaf arrow.DataType
 	if err != nil {
 		return nil, err
 	}
-	got, whole, err := f.fetchPageBuffers(ctx, st, initBuffers(st.layout, len(st.bufs)))
+	got, whole, err := f.fetchPageBuffers(ctx, st, st.initBuffers())
 	if err != nil {
 		return nil, err
 	}
@@ -69,7 +79,7 @@ func (f *File) initPage(ctx context.Context, col, index int, leaf arrow.DataType
 // newPageState decodes a page's layout and buffer ranges (no I/O).
 func (f *File) newPageState(col, index int) (*pageState, error) {
 	pg := f.meta.Columns[col].GetPages()[index]
-	layout, err := format.DecodePageLayout(pg)
+	enc, err := format.DecodePageEncoding(pg)
 	if err != nil {
 		return nil, err
 	}
@@ -77,17 +87,61 @@ func (f *File) newPageState(col, index int) (*pageState, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &pageState{col: col, index: index, firstRow: pg.GetPriority(), numRows: pg.GetLength(), bufs: bufs, layout: layout}, nil
+	st := &pageState{col: col, index: index, firstRow: pg.GetPriority(), numRows: pg.GetLength(), bufs: bufs, layout: enc.Layout}
+	switch {
+	case enc.Planar == nil:
+	case enc.Planar.GetStructure().GetDense() != nil:
+		st.layout, err = layouts.DenseAsPageLayout(enc.Planar)
+	default:
+		st.planar = enc.Planar
+		st.sparseLayout, err = layouts.NewSparseLayout(enc.Planar)
+	}
+	return st, err
+}
+
+// pageLayoutOf returns the 2.2 layout a page is read with (the equivalent
+// one for a dense planar page; nil for a sparse planar page).
+func pageLayoutOf(pg *file2pb.ColumnMetadata_Page) *pb.PageLayout {
+	enc, err := format.DecodePageEncoding(pg)
+	if err != nil || enc.Layout != nil || enc.Planar.GetStructure().GetDense() == nil {
+		return enc.Layout
+	}
+	l, _ := layouts.DenseAsPageLayout(enc.Planar)
+	return l
+}
+
+// initBuffers lists the buffers a page needs at initialization.
+func (st *pageState) initBuffers() []int {
+	if st.sparseLayout == nil {
+		return initBuffers(st.layout, len(st.bufs))
+	}
+	out := slices.Clone(st.sparseLayout.MetaBuffers)
+	for i := st.sparseLayout.ValueBuffers; i < len(st.bufs); i++ {
+		out = append(out, i) // structural payloads
+	}
+	return out
+}
+
+// dataBuffer is the index of the page's data buffer (-1 if none).
+func (st *pageState) dataBuffer() int {
+	if st.sparseLayout != nil {
+		return st.sparseLayout.DataBuffer
+	}
+	return dataBuffer(st.layout)
 }
 
 // finishPage builds the decoder state from fetched buffers; with whole,
 // got holds every buffer and the data buffer stays resident.
 func finishPage(st *pageState, got pageBuffers, whole bool, leaf arrow.DataType) error {
-	if err := initLayout(st, st.layout, got, leaf); err != nil {
+	if st.sparseLayout != nil {
+		if err := initSparse(st, got, leaf); err != nil {
+			return err
+		}
+	} else if err := initLayout(st, st.layout, got, leaf); err != nil {
 		return err
 	}
 	if whole {
-		st.resident = bufAt(got, dataBuffer(st.layout))
+		st.resident = bufAt(got, st.dataBuffer())
 	}
 	for _, b := range got {
 		st.size += int64(len(b))
@@ -238,4 +292,21 @@ func initBlob(st *pageState, l *pb.BlobLayout, got pageBuffers) error {
 	}
 	st.blob = &blobState{set: set, inner: inner}
 	return nil
+}
+
+// initSparse builds a sparse planar page's state from its metadata and
+// structural buffers.
+func initSparse(st *pageState, got pageBuffers, leaf arrow.DataType) error {
+	sizes := make([]uint64, len(st.bufs))
+	for i, r := range st.bufs {
+		sizes[i] = r.Length
+	}
+	bufs := make([][]byte, len(got))
+	copy(bufs, got)
+	if d := st.sparseLayout.DataBuffer; d >= 0 && d < len(bufs) {
+		bufs[d] = nil // read per row
+	}
+	var err error
+	st.sparse, err = layouts.NewSparsePage(st.planar, st.sparseLayout, st.numRows, sizes, bufs, leaf)
+	return err
 }

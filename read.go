@@ -25,6 +25,9 @@ type piece struct {
 	hasData  bool
 	local    []byte // those bytes, when the page's data is resident
 	pageData []byte // the page's whole data buffer, during a scan
+	// vlo, vhi are the value reader's rows a sparse planar piece needs
+	// (terminal slots or materialized values); hasData says any are.
+	vlo, vhi uint64
 }
 
 // pieces splits row ranges (in the order given) along page boundaries.
@@ -66,6 +69,9 @@ func planPiece(p *piece) error {
 	if st.blob != nil {
 		st = st.blob.inner
 	}
+	if st.sparse != nil {
+		return planSparse(p, st, resident)
+	}
 	switch {
 	case st.mini != nil:
 		span, err := st.mini.ChunksForRows(p.from, p.to)
@@ -89,6 +95,35 @@ func planPiece(p *piece) error {
 		if resident != nil {
 			p.local = resident[lo:hi]
 		}
+	}
+	return nil
+}
+
+// planSparse plans a piece of a sparse planar page: only the chunks or
+// bytes of the values its rows materialize (none for null-only rows).
+func planSparse(p *piece, st *pageState, resident []byte) error {
+	sp := st.sparse
+	lo, hi, ok, err := sp.ValueRows(p.from, p.to)
+	if err != nil || !ok {
+		return err
+	}
+	p.vlo, p.vhi, p.hasData = lo, hi, true
+	data := st.bufs[sp.Layout.DataBuffer]
+	var blo, bhi uint64
+	if sp.Mini != nil {
+		span, err := sp.Mini.ChunksForRows(lo, hi)
+		if err != nil {
+			return err
+		}
+		first, last := sp.Mini.Chunks[span.First], sp.Mini.Chunks[span.Last]
+		p.span = span
+		blo, bhi = first.Offset, last.Offset+last.Size
+	} else if blo, bhi, err = sp.Full.RowBytes(lo, hi); err != nil {
+		return err
+	}
+	p.data = format.Range{Offset: data.Offset + blo, Length: bhi - blo}
+	if resident != nil {
+		p.local = resident[blo:bhi]
 	}
 	return nil
 }
@@ -282,8 +317,46 @@ func decodeRows(st *pageState, p *piece, data []byte, lv *layouts.Levels, vals *
 		return st.full.DecodeRows(data, lv, vals)
 	case st.cnst != nil:
 		return st.cnst.DecodeRows(p.from, p.to, lv, vals, leaf)
+	case st.sparse != nil:
+		return decodeSparse(st, p, data, lv, vals, leaf, memos)
 	}
 	return fmt.Errorf("%w: page without decoder", ErrUnsupported)
+}
+
+// decodeSparse decodes a piece of a sparse planar page: the value
+// reader's rows into a scratch accumulator, then levels and values.
+func decodeSparse(st *pageState, p *piece, data []byte, lv *layouts.Levels, vals *layouts.Values, leaf arrow.DataType, memos *chunkMemos) error {
+	sp := st.sparse
+	if !p.hasData {
+		return sp.AppendRows(p.from, p.to, 0, nil, lv, vals, leaf)
+	}
+	var discard layouts.Levels
+	if sp.ChunkedDirect() {
+		sp.AppendLevels(p.from, p.to, lv)
+		return sp.Mini.DecodeRows(p.span, sparseChunks(sp.Mini, p, data), p.vlo, p.vhi, &discard, vals, memos.of(st))
+	}
+	inner := &layouts.Values{}
+	var err error
+	if sp.Mini != nil {
+		err = sp.Mini.DecodeRows(p.span, sparseChunks(sp.Mini, p, data), p.vlo, p.vhi, &discard, inner, nil)
+	} else {
+		err = sp.Full.DecodeRows(data, &discard, inner)
+	}
+	if err != nil {
+		return fmt.Errorf("sparse values: %w", err)
+	}
+	return sp.AppendRows(p.from, p.to, p.vlo, inner, lv, vals, leaf)
+}
+
+// sparseChunks cuts a sparse piece's data into its value chunks.
+func sparseChunks(m *layouts.MiniBlockPage, p *piece, data []byte) [][]byte {
+	chunks := make([][]byte, 0, p.span.Last-p.span.First+1)
+	base := m.Chunks[p.span.First].Offset
+	for c := p.span.First; c <= p.span.Last; c++ {
+		ch := m.Chunks[c]
+		chunks = append(chunks, data[ch.Offset-base:ch.Offset-base+ch.Size])
+	}
+	return chunks
 }
 
 // chunkMemos keeps decoded mini-block chunks per page during one read.

@@ -135,7 +135,7 @@ func (c *scanCache) request(ctx context.Context, col, index int) *scanPage {
 	}
 	sp.span = span
 	mode := readPlain
-	if layout, err := format.DecodePageLayout(pg); err == nil && layout.GetMiniBlockLayout() != nil {
+	if layout := pageLayoutOf(pg); layout.GetMiniBlockLayout() != nil {
 		sp.reusable, mode = true, readPooled
 		if viewedPage(layout.GetMiniBlockLayout()) {
 			mode = readViewed
@@ -189,7 +189,7 @@ func (c *scanCache) get(ctx context.Context, col, index int, leaf arrow.DataType
 			return nil, 0, err
 		}
 		whole := sp.span.Length <= c.f.cfg.smallPage
-		got := retainedCopies(splitSpan(st.bufs, sp.span, sp.bytes), dataBuffer(st.layout), whole)
+		got := retainedCopies(splitSpan(st.bufs, sp.span, sp.bytes), st.dataBuffer(), whole)
 		err = finishPage(st, got, whole, leaf)
 		return st, st.size + 1024, err
 	})
@@ -215,8 +215,8 @@ func retainedCopies(got pageBuffers, data int, whole bool) pageBuffers {
 
 // dataOf slices a page's data buffer out of the scan's bytes of the page.
 func (c *scanCache) dataOf(st *pageState, sp *scanPage) []byte {
-	i := dataBuffer(st.layout)
-	if i >= len(st.bufs) {
+	i := st.dataBuffer()
+	if i < 0 || i >= len(st.bufs) {
 		return nil
 	}
 	r := st.bufs[i]

@@ -45,6 +45,12 @@ func describe(enc *pb.CompressiveEncoding, depth int) string {
 		return describePacked(c.PackedStruct, sub)
 	case *pb.CompressiveEncoding_VariablePackedStruct:
 		return describeVPS(c.VariablePackedStruct, sub)
+	case *pb.CompressiveEncoding_Range:
+		r := c.Range
+		return fmt.Sprintf("range(%d, start=%d, step=%d)", r.GetUncompressedBitsPerValue(), r.GetStart(), r.GetStep())
+	case *pb.CompressiveEncoding_Delta:
+		dl := c.Delta
+		return fmt.Sprintf("delta(%d, base=%d, deltas=%s)", dl.GetUncompressedBitsPerValue(), dl.GetBase(), sub(dl.GetDeltas()))
 	case nil:
 		if enc == nil {
 			return "<nil>"

@@ -25,8 +25,15 @@ func MiniBlockBufferCount(enc *pb.CompressiveEncoding) (int, error) {
 				return 0, err
 			}
 			return s.numValidity() + 1, nil
+		case *pb.CompressiveEncoding_Variable:
+			if genericOffsets(c.Variable) && SequenceHasPayload(c.Variable.GetOffsets()) {
+				return 2, nil // [offset payload][value bytes]
+			}
+			return 1, nil
+		case *pb.CompressiveEncoding_Fsst:
+			enc = c.Fsst.GetValues() // FSST keeps its inner codec's buffers
+			continue
 		case *pb.CompressiveEncoding_Flat, *pb.CompressiveEncoding_InlineBitpacking,
-			*pb.CompressiveEncoding_Variable, *pb.CompressiveEncoding_Fsst,
 			*pb.CompressiveEncoding_PackedStruct, *pb.CompressiveEncoding_ByteStreamSplit:
 			return 1, nil
 		case *pb.CompressiveEncoding_Dictionary:
@@ -67,6 +74,9 @@ func decodeMiniBlock(d *Decompressor, enc *pb.CompressiveEncoding, bufs [][]byte
 		data, err := DecodeInlineBitpacking(d.scratch(), bufs[0], t, n)
 		return fixedBlock(d.keep(data), t, n), err
 	case *pb.CompressiveEncoding_Variable:
+		if genericOffsets(c.Variable) {
+			return decodeGenericVariableChunk(c.Variable, bufs, n)
+		}
 		ob, err := offsetBitsOf(c.Variable)
 		if err != nil {
 			return Block{}, err
@@ -95,6 +105,9 @@ func decodeMiniBlockFixed(d *Decompressor, enc *pb.CompressiveEncoding, bufs [][
 		}
 		return decodeFSLMiniBlock(s, bufs, n)
 	case *pb.CompressiveEncoding_Rle:
+		if c.Rle.GetValues().GetFlat() == nil || c.Rle.GetRunLengths().GetFlat() == nil {
+			return decodeGenericRLE(d, c.Rle, bufs, n)
+		}
 		vb, lb, err := rleWidths(c.Rle)
 		if err != nil {
 			return Block{}, err

@@ -7,12 +7,14 @@ import (
 	"google.golang.org/protobuf/types/known/anypb"
 
 	"github.com/lancego/lancego/format/pb/encodings21pb"
+	"github.com/lancego/lancego/format/pb/encodings23pb"
 	"github.com/lancego/lancego/format/pb/file2pb"
 )
 
 // Message names found in the last segment of an encoding's Any type URL.
 const (
 	PageLayoutMessage     = "lance.encodings21.PageLayout"   // 2.1+ page layout
+	PlanarLayoutMessage   = "lance.encodings23.PlanarLayout" // 2.3 page layout (unstable)
 	ArrayEncodingMessage  = "lance.encodings.ArrayEncoding"  // 2.0 page encoding
 	ColumnEncodingMessage = "lance.encodings.ColumnEncoding" // column-level encoding
 )
@@ -65,9 +67,10 @@ func MessageName(typeURL string) string {
 }
 
 // DecodePageLayout decodes the 2.1+ PageLayout of a page. 2.0 pages
-// (lance.encodings.ArrayEncoding), other message types (e.g. a future 2.3
-// PlanarLayout) and indirect encodings give errors wrapping
-// ErrUnsupportedEncoding; missing or `none` encodings wrap ErrCorrupt.
+// (lance.encodings.ArrayEncoding), 2.3 PlanarLayout pages (use
+// DecodePageEncoding), other message types and indirect encodings give
+// errors wrapping ErrUnsupportedEncoding; missing or `none` encodings wrap
+// ErrCorrupt.
 func DecodePageLayout(page *file2pb.ColumnMetadata_Page) (*encodings21pb.PageLayout, error) {
 	a, err := DecodeEncodingAny(page.GetEncoding())
 	if err != nil {
@@ -104,7 +107,80 @@ func pageLayoutFromAny(a *anypb.Any) (*encodings21pb.PageLayout, error) {
 		return pl, nil
 	case ArrayEncodingMessage:
 		return nil, unsupportedEncodingf("file version 2.0 page encodings (%s) are not supported yet", name)
+	case PlanarLayoutMessage:
+		return nil, unsupportedEncodingf("%s is a 2.3 planar page: decode it with DecodePageEncoding", name)
 	default:
 		return nil, unsupportedEncodingf("page encoding type %q is not supported", a.GetTypeUrl())
 	}
+}
+
+// PageEncoding is the decoded encoding of a 2.1+ page: exactly one of
+// Layout (a 2.1/2.2 PageLayout, also found in 2.3 files written by older
+// Lance) and Planar (a 2.3 PlanarLayout) is set.
+type PageEncoding struct {
+	Layout *encodings21pb.PageLayout
+	Planar *encodings23pb.PlanarLayout
+}
+
+// DecodePageEncoding decodes a page's encoding as a PageLayout or a
+// PlanarLayout, chosen by the Any's type URL (not by the file version).
+// The planar message is checked for both planes; deeper checks belong to
+// the decoder (package layouts). Errors follow DecodePageLayout.
+func DecodePageEncoding(page *file2pb.ColumnMetadata_Page) (PageEncoding, error) {
+	a, err := DecodeEncodingAny(page.GetEncoding())
+	if err != nil {
+		return PageEncoding{}, err
+	}
+	return pageEncodingFromAny(a)
+}
+
+// DecodePageEncodingBytes is DecodePageEncoding for serialized Any bytes.
+func DecodePageEncodingBytes(b []byte) (PageEncoding, error) {
+	a, err := DecodeAnyBytes(b)
+	if err != nil {
+		return PageEncoding{}, err
+	}
+	return pageEncodingFromAny(a)
+}
+
+func pageEncodingFromAny(a *anypb.Any) (PageEncoding, error) {
+	if name := MessageName(a.GetTypeUrl()); name == PlanarLayoutMessage {
+		pl := &encodings23pb.PlanarLayout{}
+		if err := proto.Unmarshal(a.GetValue(), pl); err != nil {
+			return PageEncoding{}, corruptWrap(err, "decoding %s", name)
+		}
+		if err := checkPlanes(pl); err != nil {
+			return PageEncoding{}, err
+		}
+		return PageEncoding{Planar: pl}, nil
+	}
+	pl, err := pageLayoutFromAny(a)
+	if err != nil {
+		return PageEncoding{}, err
+	}
+	return PageEncoding{Layout: pl}, nil
+}
+
+// checkPlanes requires both planes of a planar layout with a known codec.
+func checkPlanes(pl *encodings23pb.PlanarLayout) error {
+	if pl.GetStructure() == nil {
+		return corruptf("%s: field structure: missing structural plane", PlanarLayoutMessage)
+	}
+	if pl.GetValues() == nil {
+		return corruptf("%s: field values: missing value plane", PlanarLayoutMessage)
+	}
+	if pl.GetStructure().GetCodec() == nil {
+		return unknownOrMissing(pl.GetStructure(), "structure")
+	}
+	if pl.GetValues().GetCodec() == nil {
+		return unknownOrMissing(pl.GetValues(), "values")
+	}
+	return nil
+}
+
+func unknownOrMissing(m proto.Message, field string) error {
+	if len(m.ProtoReflect().GetUnknown()) > 0 {
+		return unsupportedEncodingf("%s: field %s: plane codec unknown to this package", PlanarLayoutMessage, field)
+	}
+	return corruptf("%s: field %s: plane has no codec", PlanarLayoutMessage, field)
 }

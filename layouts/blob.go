@@ -162,3 +162,16 @@ func uriValidity(u *Values) ([]byte, int) {
 	}
 	return bm, nulls
 }
+
+// BlobV2DescriptorType returns the shape of a blob v2 descriptor (kind,
+// position, size, blob id, uri), for placeholder descriptors of null rows
+// decoded before any stored descriptor.
+func BlobV2DescriptorType() arrow.DataType {
+	return arrow.StructOf(
+		arrow.Field{Name: "kind", Type: arrow.PrimitiveTypes.Uint8},
+		arrow.Field{Name: "position", Type: arrow.PrimitiveTypes.Uint64},
+		arrow.Field{Name: "size", Type: arrow.PrimitiveTypes.Uint64},
+		arrow.Field{Name: "blob_id", Type: arrow.PrimitiveTypes.Uint32},
+		arrow.Field{Name: "uri", Type: arrow.BinaryTypes.Binary},
+	)
+}

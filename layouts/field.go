@@ -79,6 +79,12 @@ func CheckLayers(set LayerSet, path []*Field) error {
 	if err != nil {
 		return err
 	}
+	if last := path[len(path)-1]; last.BlobV2 && len(kinds) == len(set.Layers)+1 {
+		// 2.2 stores a blob v2 descriptor struct with an extra all-valid
+		// item layer inside its own; 2.3 (pylance 14.0.2) stores only the
+		// struct's layer.
+		kinds = kinds[:len(kinds)-1]
+	}
 	if len(kinds) != len(set.Layers) {
 		return fmt.Errorf("%w: page has %d rep/def layers, field path %q implies %d",
 			ErrCorrupt, len(set.Layers), path[len(path)-1].Name, len(kinds))

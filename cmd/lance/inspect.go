@@ -18,6 +18,7 @@ import (
 type inspectReport struct {
 	URL            string            `json:"url"`
 	Version        string            `json:"version"`
+	Unstable       bool              `json:"unstable,omitempty"` // 2.3: no compatibility promise yet
 	FileSize       uint64            `json:"file_size"`
 	NumRows        uint64            `json:"num_rows"`
 	NumColumns     int               `json:"num_columns"`
@@ -91,7 +92,7 @@ func buildReport(f *lance.File) inspectReport {
 	m := f.Metadata()
 	rep := inspectReport{URL: f.URL(), Version: m.Version.String(), FileSize: m.FileSize, NumRows: m.NumRows,
 		NumColumns: m.NumColumns(), GlobalBuffers: m.GlobalBuffers, MetadataBytes: m.MetadataRange().Length,
-		SchemaMetadata: m.SchemaMetadata}
+		SchemaMetadata: m.SchemaMetadata, Unstable: m.Version >= format.V2_3}
 	depth := 0
 	var walk func(fl *format.Field)
 	walk = func(fl *format.Field) {
@@ -124,19 +125,27 @@ func pageReportOf(pg *file2pb.ColumnMetadata_Page) pageReport {
 	for _, s := range pr.BufferSizes {
 		pr.Bytes += s
 	}
-	layout, err := format.DecodePageLayout(pg)
-	if err != nil {
+	enc, err := format.DecodePageEncoding(pg)
+	switch {
+	case err != nil:
 		pr.Error = err.Error()
-	} else {
-		info := layouts.DescribePage(layout)
+	case enc.Planar != nil:
+		info := layouts.DescribePlanar(enc.Planar)
+		pr.Layout = &info
+	default:
+		info := layouts.DescribePage(enc.Layout)
 		pr.Layout = &info
 	}
 	return pr
 }
 
 func printReport(out io.Writer, r inspectReport) {
+	version := r.Version
+	if r.Unstable {
+		version += " (unstable)"
+	}
 	fmt.Fprintf(out, "%s\n  version %s, %d rows, %d columns, %d bytes (metadata %d bytes, %d global buffers)\n",
-		r.URL, r.Version, r.NumRows, r.NumColumns, r.FileSize, r.MetadataBytes, len(r.GlobalBuffers))
+		r.URL, version, r.NumRows, r.NumColumns, r.FileSize, r.MetadataBytes, len(r.GlobalBuffers))
 	fmt.Fprintln(out, "schema:")
 	for _, f := range r.Fields {
 		null := ""

@@ -104,3 +104,28 @@ func TestUsageErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestInspectPlanar: a 2.3 file is marked unstable and its pages are named
+// by their planes, sparse structures with their layers.
+func TestInspectPlanar(t *testing.T) {
+	path := "../../testdata/pylance/2.3/planar_sparse_nested.lance"
+	var text, js bytes.Buffer
+	if err := run(context.Background(), []string{"inspect", path}, &text, &text); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"version 2.3 (unstable)", "planar sparse/chunked", "list(children=", "planar dense/chunked{inner=mini-block"} {
+		if !strings.Contains(text.String(), want) {
+			t.Fatalf("inspect output lacks %q:\n%s", want, text.String())
+		}
+	}
+	if err := run(context.Background(), []string{"inspect", "--json", path}, &js, &js); err != nil {
+		t.Fatal(err)
+	}
+	var rep inspectReport
+	if err := json.Unmarshal(js.Bytes(), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if !rep.Unstable || rep.Columns[0].Pages[0].Layout == nil || rep.Columns[0].Pages[0].Error != "" {
+		t.Fatalf("inspect --json of a 2.3 file: %+v", rep.Columns[0])
+	}
+}

@@ -9,7 +9,7 @@ testdata/corpus/README.md) and <case>.layout.txt (pages and encodings, from
 LanceFileReader.metadata()).
 
 Usage:
-    python gen.py [--out DIR] [--versions 2.1,2.2] [--only case1,case2] [--list]
+    python gen.py [--out DIR] [--versions 2.1,2.2,2.3] [--only case1,case2] [--list]
 
 All data comes from seeded PRNGs (one stream per case and column, seeded from
 their names), so values are identical on every run.  Exit code 1 if any case
@@ -36,7 +36,7 @@ import inspect_lance  # noqa: E402
 import lance  # noqa: E402
 import lance.file as lf  # noqa: E402
 
-VERSIONS = ["2.1", "2.2"]
+VERSIONS = ["2.1", "2.2", "2.3"]
 
 
 # ---------------------------------------------------------------------------
@@ -537,7 +537,134 @@ def blob_legacy(c):
             vals.append(bytes(r.choice(b"blob\x00\xff") for _ in range(r.randint(10, 3000))))
     return dict(description="legacy blob: large_binary with lance-encoding:blob=true (null, empty and 10 B .. "
                             "3 KB values)",
+                versions=["2.1", "2.2"],  # 2.3 refuses blob v1 pages
                 columns=[(F("blob", pa.large_binary(), meta={"lance-encoding:blob": "true"}), vals)])
+
+
+# ---------------------------------------------------------------------------
+# 2.3 planar cases: sparse structure is chosen per field with
+# lance-encoding:structural-encoding=sparse (pylance 14.0.2 also writes it for
+# all-null pages); dense is the default.
+# ---------------------------------------------------------------------------
+
+SPARSE = {"lance-encoding:structural-encoding": "sparse"}
+
+# 2.3 takes the planar cases and the smaller 2.2 cases (the test data stays
+# under 2 MB); blob_legacy cannot be written as 2.3 (no blob v1 pages).
+CASES_23 = {"large_list_large_utf8", "nested_list3", "nested_struct_list_struct", "list_fsl_f32",
+            "map_utf8_list_i64", "fsl_fsl_i16", "zstd_columns", "meta_encodings", "scalars_misc",
+            "planar_sparse_scalars", "planar_sparse_nested", "planar_zipped", "planar_constant_pages"}
+
+
+def _dens(c, col, p, n, f):
+    r = rng_for(c, col)
+    return [None if r.random() < p else f(r, i) for i in range(n)]
+
+
+@case
+def planar_sparse_scalars(c):
+    """Sparse primitive and string columns at 0.1%, 50% and 99.9% nulls."""
+    n = 1200
+    cols = []
+    for tag, p in (("p001", 0.001), ("p50", 0.5), ("p999", 0.999)):
+        cols += [
+            (F("i32_" + tag, pa.int32(), meta=SPARSE), _dens(c, "i32" + tag, p, n, lambda r, i: r.randint(-99, 99))),
+            (F("i64_" + tag, pa.int64(), meta=SPARSE), _dens(c, "i64" + tag, p, n, lambda r, i: i * 1_000_003)),
+            (F("f64_" + tag, pa.float64(), meta=SPARSE), _dens(c, "f64" + tag, p, n, lambda r, i: i / 7)),
+            (F("bool_" + tag, pa.bool_(), meta=SPARSE), _dens(c, "b" + tag, p, n, lambda r, i: r.random() < 0.3)),
+            (F("str_" + tag, pa.utf8(), meta=SPARSE), _dens(c, "s" + tag, p, n, lambda r, i: sentence(r, 0, 3))),
+            (F("dict_" + tag, pa.utf8(), meta=SPARSE), _dens(c, "d" + tag, p, n, lambda r, i: r.choice(["red", "green", "blue"]))),
+        ]
+    cols.append((F("i32_dense_p50", pa.int32()), _dens(c, "dense", 0.5, n, lambda r, i: i)))
+    return dict(description="2.3 sparse structure (field metadata) on int32, int64, float64, bool, utf8 and a "
+                            "low-cardinality utf8 (dictionary) at 0.1%, 50% and 99.9% nulls; one dense int32 at 50%",
+                versions=["2.3"], columns=cols)
+
+
+@case
+def planar_sparse_nested(c):
+    """Sparse lists, lists of lists, structs, lists of structs, maps, FSLs, with empty and null lists."""
+    n = 800
+    def lst(r, i):
+        k = r.choice([0, 0, 1, 2, 3, 5])
+        return [None if r.random() < 0.1 else r.randint(0, 1000) for _ in range(k)]
+    def lstr(r, i):
+        return [sentence(r, 0, 2) for _ in range(r.choice([0, 1, 2]))]
+    def ll(r, i):
+        return [None if r.random() < 0.2 else lst(r, i) for _ in range(r.choice([0, 1, 2, 3]))]
+    def st(r, i):
+        return {"a": None if r.random() < 0.2 else r.randint(0, 9), "b": None if r.random() < 0.3 else sentence(r, 1, 2)}
+    def lst_st(r, i):
+        return [None if r.random() < 0.15 else st(r, i) for _ in range(r.choice([0, 1, 2, 4]))]
+    def mp(r, i):
+        return [(sentence(r, 1, 1), None if r.random() < 0.2 else r.randint(0, 5)) for _ in range(r.choice([0, 1, 3]))]
+    def fsl(r, i):
+        return [None if r.random() < 0.1 else r.uniform(-1, 1) for _ in range(3)]
+    stt = pa.struct([F("a", pa.int32()), F("b", pa.utf8())])
+    cols = [
+        (F("list_i32", pa.list_(pa.int32()), meta=SPARSE), _dens(c, "l", 0.2, n, lst)),
+        (F("list_i32_p999", pa.list_(pa.int32()), meta=SPARSE), _dens(c, "l999", 0.999, n, lst)),
+        (F("list_str", pa.list_(pa.utf8()), meta=SPARSE), _dens(c, "ls", 0.3, n, lstr)),
+        (F("large_list_i64", pa.large_list(pa.int64()), meta=SPARSE), _dens(c, "ll64", 0.1, n, lst)),
+        (F("list_list_i16", pa.list_(pa.list_(pa.int16())), meta=SPARSE), _dens(c, "lli", 0.1, n, ll)),
+        (F("struct", stt, meta=SPARSE), _dens(c, "st", 0.25, n, st)),
+        (F("list_struct", pa.list_(stt), meta=SPARSE), _dens(c, "lst", 0.1, n, lst_st)),
+        (F("map", pa.map_(pa.utf8(), pa.int32()), meta=SPARSE), _dens(c, "map", 0.1, n, mp)),
+        (F("fsl_f32", pa.list_(pa.float32(), 3), meta=SPARSE), _dens(c, "fsl", 0.3, n, fsl)),
+        (F("list_dense", pa.list_(pa.int32())), _dens(c, "ld", 0.2, n, lst)),
+    ]
+    return dict(description="2.3 sparse lists (empty, null, nullable items), list<utf8>, large_list<int64>, "
+                            "list<list<int16>>, struct<int32,utf8>, list<struct>, map<utf8,int32>, "
+                            "fixed_size_list<float32,3> with item nulls; one dense list for contrast",
+                versions=["2.3"], columns=cols)
+
+
+@case
+def planar_zipped(c):
+    """Wide values: zipped (full-zip) value planes, dense and sparse, fixed and variable width."""
+    n = 150
+    def big(r, i):
+        return "v%d-" % i + sentence(r, 30, 60)
+    def vec(r, i):
+        return [r.uniform(-1, 1) for _ in range(64)]
+    cols = [
+        (F("big_str", pa.utf8()), _dens(c, "bs", 0.3, n, big)),
+        (F("big_str_sparse", pa.utf8(), meta=SPARSE), _dens(c, "bss", 0.3, n, big)),
+        (F("big_bin_sparse_p999", pa.large_binary(), meta=SPARSE), _dens(c, "bb", 0.99, n, lambda r, i: big(r, i).encode())),
+        (F("vec", pa.list_(pa.float32(), 64)), _dens(c, "v", 0.2, n, vec)),
+        (F("vec_sparse", pa.list_(pa.float32(), 64), meta=SPARSE), _dens(c, "vs", 0.5, n, vec)),
+        (F("list_big_str_sparse", pa.list_(pa.utf8()), meta=SPARSE),
+         _dens(c, "lbs", 0.2, n, lambda r, i: [big(r, i) for _ in range(r.choice([0, 1, 2]))])),
+    ]
+    return dict(description="2.3 zipped value planes: utf8 of ~200-400 B (dense and sparse), large_binary at 99% "
+                            "nulls (sparse), fixed_size_list<float32,64> (dense and sparse), sparse list<utf8> of "
+                            "wide strings",
+                versions=["2.3"], columns=cols)
+
+
+@case
+def planar_constant_pages(c):
+    """All-null and constant pages, multi-page columns (small write cache)."""
+    n = 1500
+    r = rng_for(c, "mixed")
+    cols = [
+        (F("all_null_i32", pa.int32()), [None] * n),
+        (F("all_null_str", pa.utf8()), [None] * n),
+        (F("all_null_list", pa.list_(pa.int32())), [None] * n),
+        (F("const_i64", pa.int64()), [42] * n),
+        (F("const_f32_sparse", pa.float32(), meta=SPARSE), [1.5] * n),
+        (F("const_with_nulls_sparse", pa.int32(), meta=SPARSE), [None if i % 3 == 0 else 7 for i in range(n)]),
+        (F("pages_sparse", pa.int64(), meta=SPARSE), [None if r.random() < 0.6 else r.randint(0, 2 ** 40) for _ in range(n)]),
+        (F("pages_dense", pa.int64()), [None if r.random() < 0.1 else r.randint(0, 2 ** 40) for _ in range(n)]),
+        (F("pages_list_sparse", pa.list_(pa.int32()), meta=SPARSE),
+         [None if r.random() < 0.3 else [r.randint(0, 99) for _ in range(r.randint(0, 4))] for _ in range(n)]),
+        (F("null_first_half", pa.int32(), meta=SPARSE), [None if i < n // 2 else i for i in range(n)]),
+    ]
+    return dict(description="2.3 all-null int32/utf8/list pages, constant int64 and (sparse) float32 pages, a "
+                            "sparse constant with nulls, and multi-page sparse/dense int64 and sparse list "
+                            "columns (6 batches of 250 rows, 8 KiB write cache); a sparse column null in its "
+                            "first half",
+                versions=["2.3"], batches=[250] * 6, writer=dict(data_cache_bytes=8 * 1024), columns=cols)
 
 
 # ---------------------------------------------------------------------------
@@ -570,8 +697,11 @@ def write_file(path, table, version, spec):
 
 def run_case(name, version, out):
     spec = CASES[name](name)
-    if version not in spec.get("versions", VERSIONS):
+    allowed = spec.get("versions", VERSIONS)
+    if version == "2.3" and name not in CASES_23:
         return None
+    if version not in allowed and not (version == "2.3" and "2.2" in allowed):
+        return None  # 2.3 (planar pages) takes every case 2.2 does
     table = build_table(spec)
     d = os.path.join(out, version)
     os.makedirs(d, exist_ok=True)

@@ -1395,6 +1395,8 @@ type CompressiveEncoding struct {
 	//	*CompressiveEncoding_FixedSizeList
 	//	*CompressiveEncoding_PackedStruct
 	//	*CompressiveEncoding_VariablePackedStruct
+	//	*CompressiveEncoding_Range
+	//	*CompressiveEncoding_Delta
 	Compression   isCompressiveEncoding_Compression `protobuf_oneof:"compression"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -1554,6 +1556,24 @@ func (x *CompressiveEncoding) GetVariablePackedStruct() *VariablePackedStruct {
 	return nil
 }
 
+func (x *CompressiveEncoding) GetRange() *Range {
+	if x != nil {
+		if x, ok := x.Compression.(*CompressiveEncoding_Range); ok {
+			return x.Range
+		}
+	}
+	return nil
+}
+
+func (x *CompressiveEncoding) GetDelta() *Delta {
+	if x != nil {
+		if x, ok := x.Compression.(*CompressiveEncoding_Delta); ok {
+			return x.Delta
+		}
+	}
+	return nil
+}
+
 type isCompressiveEncoding_Compression interface {
 	isCompressiveEncoding_Compression()
 }
@@ -1610,6 +1630,17 @@ type CompressiveEncoding_VariablePackedStruct struct {
 	VariablePackedStruct *VariablePackedStruct `protobuf:"bytes,13,opt,name=variable_packed_struct,json=variablePackedStruct,proto3,oneof"`
 }
 
+type CompressiveEncoding_Range struct {
+	// 2.3 only: lance.encodings23 pages share this tree on the wire and add
+	// these two sequence codecs. Our decoders accept them only where a 2.3
+	// page allows them (position/count sequences, generic offsets).
+	Range *Range `protobuf:"bytes,14,opt,name=range,proto3,oneof"`
+}
+
+type CompressiveEncoding_Delta struct {
+	Delta *Delta `protobuf:"bytes,15,opt,name=delta,proto3,oneof"`
+}
+
 func (*CompressiveEncoding_Flat) isCompressiveEncoding_Compression() {}
 
 func (*CompressiveEncoding_Variable) isCompressiveEncoding_Compression() {}
@@ -1636,6 +1667,134 @@ func (*CompressiveEncoding_PackedStruct) isCompressiveEncoding_Compression() {}
 
 func (*CompressiveEncoding_VariablePackedStruct) isCompressiveEncoding_Compression() {}
 
+func (*CompressiveEncoding_Range) isCompressiveEncoding_Compression() {}
+
+func (*CompressiveEncoding_Delta) isCompressiveEncoding_Compression() {}
+
+// Range (2.3 only) is the arithmetic sequence start + step*i; it has no
+// payload. step must be positive.
+type Range struct {
+	state                    protoimpl.MessageState `protogen:"open.v1"`
+	UncompressedBitsPerValue uint64                 `protobuf:"varint,1,opt,name=uncompressed_bits_per_value,json=uncompressedBitsPerValue,proto3" json:"uncompressed_bits_per_value,omitempty"`
+	Start                    uint64                 `protobuf:"varint,2,opt,name=start,proto3" json:"start,omitempty"`
+	Step                     uint64                 `protobuf:"varint,3,opt,name=step,proto3" json:"step,omitempty"`
+	unknownFields            protoimpl.UnknownFields
+	sizeCache                protoimpl.SizeCache
+}
+
+func (x *Range) Reset() {
+	*x = Range{}
+	mi := &file_encodings_v2_1_proto_msgTypes[20]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Range) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Range) ProtoMessage() {}
+
+func (x *Range) ProtoReflect() protoreflect.Message {
+	mi := &file_encodings_v2_1_proto_msgTypes[20]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Range.ProtoReflect.Descriptor instead.
+func (*Range) Descriptor() ([]byte, []int) {
+	return file_encodings_v2_1_proto_rawDescGZIP(), []int{20}
+}
+
+func (x *Range) GetUncompressedBitsPerValue() uint64 {
+	if x != nil {
+		return x.UncompressedBitsPerValue
+	}
+	return 0
+}
+
+func (x *Range) GetStart() uint64 {
+	if x != nil {
+		return x.Start
+	}
+	return 0
+}
+
+func (x *Range) GetStep() uint64 {
+	if x != nil {
+		return x.Step
+	}
+	return 0
+}
+
+// Delta (2.3 only): value 0 is base, value i is value i-1 + delta i-1; the
+// n-1 deltas are encoded by deltas.
+type Delta struct {
+	state                    protoimpl.MessageState `protogen:"open.v1"`
+	UncompressedBitsPerValue uint64                 `protobuf:"varint,1,opt,name=uncompressed_bits_per_value,json=uncompressedBitsPerValue,proto3" json:"uncompressed_bits_per_value,omitempty"`
+	Base                     uint64                 `protobuf:"varint,2,opt,name=base,proto3" json:"base,omitempty"`
+	Deltas                   *CompressiveEncoding   `protobuf:"bytes,3,opt,name=deltas,proto3" json:"deltas,omitempty"`
+	unknownFields            protoimpl.UnknownFields
+	sizeCache                protoimpl.SizeCache
+}
+
+func (x *Delta) Reset() {
+	*x = Delta{}
+	mi := &file_encodings_v2_1_proto_msgTypes[21]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Delta) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Delta) ProtoMessage() {}
+
+func (x *Delta) ProtoReflect() protoreflect.Message {
+	mi := &file_encodings_v2_1_proto_msgTypes[21]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Delta.ProtoReflect.Descriptor instead.
+func (*Delta) Descriptor() ([]byte, []int) {
+	return file_encodings_v2_1_proto_rawDescGZIP(), []int{21}
+}
+
+func (x *Delta) GetUncompressedBitsPerValue() uint64 {
+	if x != nil {
+		return x.UncompressedBitsPerValue
+	}
+	return 0
+}
+
+func (x *Delta) GetBase() uint64 {
+	if x != nil {
+		return x.Base
+	}
+	return 0
+}
+
+func (x *Delta) GetDeltas() *CompressiveEncoding {
+	if x != nil {
+		return x.Deltas
+	}
+	return nil
+}
+
 // FieldEncoding is the encoding of one child.
 type VariablePackedStruct_FieldEncoding struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -1651,7 +1810,7 @@ type VariablePackedStruct_FieldEncoding struct {
 
 func (x *VariablePackedStruct_FieldEncoding) Reset() {
 	*x = VariablePackedStruct_FieldEncoding{}
-	mi := &file_encodings_v2_1_proto_msgTypes[20]
+	mi := &file_encodings_v2_1_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1663,7 +1822,7 @@ func (x *VariablePackedStruct_FieldEncoding) String() string {
 func (*VariablePackedStruct_FieldEncoding) ProtoMessage() {}
 
 func (x *VariablePackedStruct_FieldEncoding) ProtoReflect() protoreflect.Message {
-	mi := &file_encodings_v2_1_proto_msgTypes[20]
+	mi := &file_encodings_v2_1_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1832,7 +1991,7 @@ const file_encodings_v2_1_proto_rawDesc = "" +
 	"\vcompression\x18\x01 \x01(\v2$.lance.encodings21.BufferCompressionR\vcompression\x12>\n" +
 	"\x06values\x18\x03 \x01(\v2&.lance.encodings21.CompressiveEncodingR\x06values\"Q\n" +
 	"\x0fByteStreamSplit\x12>\n" +
-	"\x06values\x18\x01 \x01(\v2&.lance.encodings21.CompressiveEncodingR\x06values\"\x97\a\n" +
+	"\x06values\x18\x01 \x01(\v2&.lance.encodings21.CompressiveEncodingR\x06values\"\xfb\a\n" +
 	"\x13CompressiveEncoding\x12-\n" +
 	"\x04flat\x18\x01 \x01(\v2\x17.lance.encodings21.FlatH\x00R\x04flat\x129\n" +
 	"\bvariable\x18\x02 \x01(\v2\x1b.lance.encodings21.VariableH\x00R\bvariable\x129\n" +
@@ -1849,8 +2008,18 @@ const file_encodings_v2_1_proto_rawDesc = "" +
 	" \x01(\v2\x1a.lance.encodings21.GeneralH\x00R\ageneral\x12J\n" +
 	"\x0ffixed_size_list\x18\v \x01(\v2 .lance.encodings21.FixedSizeListH\x00R\rfixedSizeList\x12F\n" +
 	"\rpacked_struct\x18\f \x01(\v2\x1f.lance.encodings21.PackedStructH\x00R\fpackedStruct\x12_\n" +
-	"\x16variable_packed_struct\x18\r \x01(\v2'.lance.encodings21.VariablePackedStructH\x00R\x14variablePackedStructB\r\n" +
-	"\vcompression*\xca\x01\n" +
+	"\x16variable_packed_struct\x18\r \x01(\v2'.lance.encodings21.VariablePackedStructH\x00R\x14variablePackedStruct\x120\n" +
+	"\x05range\x18\x0e \x01(\v2\x18.lance.encodings21.RangeH\x00R\x05range\x120\n" +
+	"\x05delta\x18\x0f \x01(\v2\x18.lance.encodings21.DeltaH\x00R\x05deltaB\r\n" +
+	"\vcompression\"p\n" +
+	"\x05Range\x12=\n" +
+	"\x1buncompressed_bits_per_value\x18\x01 \x01(\x04R\x18uncompressedBitsPerValue\x12\x14\n" +
+	"\x05start\x18\x02 \x01(\x04R\x05start\x12\x12\n" +
+	"\x04step\x18\x03 \x01(\x04R\x04step\"\x9a\x01\n" +
+	"\x05Delta\x12=\n" +
+	"\x1buncompressed_bits_per_value\x18\x01 \x01(\x04R\x18uncompressedBitsPerValue\x12\x12\n" +
+	"\x04base\x18\x02 \x01(\x04R\x04base\x12>\n" +
+	"\x06deltas\x18\x03 \x01(\v2&.lance.encodings21.CompressiveEncodingR\x06deltas*\xca\x01\n" +
 	"\vRepDefLayer\x12\x16\n" +
 	"\x12REPDEF_UNSPECIFIED\x10\x00\x12\x19\n" +
 	"\x15REPDEF_ALL_VALID_ITEM\x10\x01\x12\x19\n" +
@@ -1877,7 +2046,7 @@ func file_encodings_v2_1_proto_rawDescGZIP() []byte {
 }
 
 var file_encodings_v2_1_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_encodings_v2_1_proto_msgTypes = make([]protoimpl.MessageInfo, 21)
+var file_encodings_v2_1_proto_msgTypes = make([]protoimpl.MessageInfo, 23)
 var file_encodings_v2_1_proto_goTypes = []any{
 	(RepDefLayer)(0),                           // 0: lance.encodings21.RepDefLayer
 	(CompressionScheme)(0),                     // 1: lance.encodings21.CompressionScheme
@@ -1901,7 +2070,9 @@ var file_encodings_v2_1_proto_goTypes = []any{
 	(*General)(nil),                            // 19: lance.encodings21.General
 	(*ByteStreamSplit)(nil),                    // 20: lance.encodings21.ByteStreamSplit
 	(*CompressiveEncoding)(nil),                // 21: lance.encodings21.CompressiveEncoding
-	(*VariablePackedStruct_FieldEncoding)(nil), // 22: lance.encodings21.VariablePackedStruct.FieldEncoding
+	(*Range)(nil),                              // 22: lance.encodings21.Range
+	(*Delta)(nil),                              // 23: lance.encodings21.Delta
+	(*VariablePackedStruct_FieldEncoding)(nil), // 24: lance.encodings21.VariablePackedStruct.FieldEncoding
 }
 var file_encodings_v2_1_proto_depIdxs = []int32{
 	21, // 0: lance.encodings21.MiniBlockLayout.rep_compression:type_name -> lance.encodings21.CompressiveEncoding
@@ -1933,7 +2104,7 @@ var file_encodings_v2_1_proto_depIdxs = []int32{
 	21, // 26: lance.encodings21.Rle.run_lengths:type_name -> lance.encodings21.CompressiveEncoding
 	21, // 27: lance.encodings21.FixedSizeList.values:type_name -> lance.encodings21.CompressiveEncoding
 	21, // 28: lance.encodings21.PackedStruct.values:type_name -> lance.encodings21.CompressiveEncoding
-	22, // 29: lance.encodings21.VariablePackedStruct.fields:type_name -> lance.encodings21.VariablePackedStruct.FieldEncoding
+	24, // 29: lance.encodings21.VariablePackedStruct.fields:type_name -> lance.encodings21.VariablePackedStruct.FieldEncoding
 	7,  // 30: lance.encodings21.General.compression:type_name -> lance.encodings21.BufferCompression
 	21, // 31: lance.encodings21.General.values:type_name -> lance.encodings21.CompressiveEncoding
 	21, // 32: lance.encodings21.ByteStreamSplit.values:type_name -> lance.encodings21.CompressiveEncoding
@@ -1950,12 +2121,15 @@ var file_encodings_v2_1_proto_depIdxs = []int32{
 	16, // 43: lance.encodings21.CompressiveEncoding.fixed_size_list:type_name -> lance.encodings21.FixedSizeList
 	17, // 44: lance.encodings21.CompressiveEncoding.packed_struct:type_name -> lance.encodings21.PackedStruct
 	18, // 45: lance.encodings21.CompressiveEncoding.variable_packed_struct:type_name -> lance.encodings21.VariablePackedStruct
-	21, // 46: lance.encodings21.VariablePackedStruct.FieldEncoding.value:type_name -> lance.encodings21.CompressiveEncoding
-	47, // [47:47] is the sub-list for method output_type
-	47, // [47:47] is the sub-list for method input_type
-	47, // [47:47] is the sub-list for extension type_name
-	47, // [47:47] is the sub-list for extension extendee
-	0,  // [0:47] is the sub-list for field type_name
+	22, // 46: lance.encodings21.CompressiveEncoding.range:type_name -> lance.encodings21.Range
+	23, // 47: lance.encodings21.CompressiveEncoding.delta:type_name -> lance.encodings21.Delta
+	21, // 48: lance.encodings21.Delta.deltas:type_name -> lance.encodings21.CompressiveEncoding
+	21, // 49: lance.encodings21.VariablePackedStruct.FieldEncoding.value:type_name -> lance.encodings21.CompressiveEncoding
+	50, // [50:50] is the sub-list for method output_type
+	50, // [50:50] is the sub-list for method input_type
+	50, // [50:50] is the sub-list for extension type_name
+	50, // [50:50] is the sub-list for extension extendee
+	0,  // [0:50] is the sub-list for field type_name
 }
 
 func init() { file_encodings_v2_1_proto_init() }
@@ -1993,8 +2167,10 @@ func file_encodings_v2_1_proto_init() {
 		(*CompressiveEncoding_FixedSizeList)(nil),
 		(*CompressiveEncoding_PackedStruct)(nil),
 		(*CompressiveEncoding_VariablePackedStruct)(nil),
+		(*CompressiveEncoding_Range)(nil),
+		(*CompressiveEncoding_Delta)(nil),
 	}
-	file_encodings_v2_1_proto_msgTypes[20].OneofWrappers = []any{
+	file_encodings_v2_1_proto_msgTypes[22].OneofWrappers = []any{
 		(*VariablePackedStruct_FieldEncoding_BitsPerValue)(nil),
 		(*VariablePackedStruct_FieldEncoding_BitsPerLength)(nil),
 	}
@@ -2004,7 +2180,7 @@ func file_encodings_v2_1_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_encodings_v2_1_proto_rawDesc), len(file_encodings_v2_1_proto_rawDesc)),
 			NumEnums:      2,
-			NumMessages:   21,
+			NumMessages:   23,
 			NumExtensions: 0,
 			NumServices:   0,
 		},
