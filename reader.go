@@ -38,6 +38,8 @@ type File struct {
 	cfg    config
 	cache  *searchcache.Cache
 	stats  fileCounters
+	// v20 is set for 2.0 files, which take their own read path (v20read.go).
+	v20 *v20File
 }
 
 // Open opens the Lance file at url: a local path or file:// URL, or an
@@ -92,15 +94,21 @@ func newFileFromTail(ctx context.Context, url string, src source, tail []byte, c
 	if err != nil {
 		return nil, fmt.Errorf("lance: open %s: %w", url, err)
 	}
-	if !meta.Version.Structural() {
-		return nil, fmt.Errorf("lance: open %s: %w: file version %s (only 2.1 and later are read)", url, ErrUnsupported, meta.Version)
+	var v2 *v20File
+	var fields []*layouts.Field
+	switch {
+	case meta.Version == format.V2_0:
+		fields, v2, err = openV20(meta)
+	case !meta.Version.Structural():
+		return nil, fmt.Errorf("lance: open %s: %w: file version %s", url, ErrUnsupported, meta.Version)
+	default:
+		fields, err = decoderFields(meta.Schema)
 	}
-	fields, err := decoderFields(meta.Schema)
 	if err != nil {
 		return nil, fmt.Errorf("lance: open %s: %w", url, err)
 	}
 	f := &File{url: url, src: src, meta: meta, schema: meta.Schema.ArrowSchema(), fields: fields,
-		cfg: cfg, cache: cfg.cache, paths: map[*layouts.Field][]*layouts.Field{}}
+		cfg: cfg, cache: cfg.cache, paths: map[*layouts.Field][]*layouts.Field{}, v20: v2}
 	for _, top := range fields {
 		leaves := top.Leaves()
 		f.leaves = append(f.leaves, leaves)
