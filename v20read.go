@@ -8,11 +8,9 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/lancego/lancego/format"
 	"github.com/lancego/lancego/format/pb/encodingspb"
-	"github.com/lancego/lancego/format/pb/file2pb"
 	"github.com/lancego/lancego/layouts"
 	"github.com/lancego/lancego/layouts/v20"
 	"github.com/lancego/lancego/searchcache"
-	"google.golang.org/protobuf/proto"
 )
 
 // v20File is what the 2.0 read path knows about a file: every column's
@@ -43,7 +41,7 @@ func openV20(meta *format.FileMetadata) ([]*layouts.Field, *v20File, error) {
 		col := &v.cols[c]
 		col.starts = make([]uint64, 1, len(cm.GetPages())+1)
 		for p, pg := range cm.GetPages() {
-			enc, err := v20Encoding(pg.GetEncoding())
+			enc, err := format.DecodeArrayEncoding(pg)
 			if err != nil {
 				return nil, nil, fmt.Errorf("column %d page %d: %w", c, p, err)
 			}
@@ -60,22 +58,6 @@ func openV20(meta *format.FileMetadata) ([]*layouts.Field, *v20File, error) {
 		fields[i] = lf
 	}
 	return fields, v, nil
-}
-
-// v20Encoding decodes a page's lance.encodings.ArrayEncoding.
-func v20Encoding(enc *file2pb.Encoding) (*encodingspb.ArrayEncoding, error) {
-	a, err := format.DecodeEncodingAny(enc)
-	if err != nil {
-		return nil, err
-	}
-	if name := format.MessageName(a.GetTypeUrl()); name != format.ArrayEncodingMessage {
-		return nil, fmt.Errorf("%w: 2.0 page encoded as %s", format.ErrCorrupt, name)
-	}
-	out := &encodingspb.ArrayEncoding{}
-	if err := proto.Unmarshal(a.GetValue(), out); err != nil {
-		return nil, fmt.Errorf("%w: decoding ArrayEncoding: %v", format.ErrCorrupt, err)
-	}
-	return out, nil
 }
 
 // field converts one schema field (see openV20).

@@ -12,6 +12,7 @@ import (
 	"github.com/lancego/lancego/format"
 	"github.com/lancego/lancego/format/pb/file2pb"
 	"github.com/lancego/lancego/layouts"
+	"github.com/lancego/lancego/layouts/v20"
 )
 
 // inspectReport is what `lance inspect --json` prints.
@@ -125,7 +126,9 @@ func pageReportOf(pg *file2pb.ColumnMetadata_Page) pageReport {
 		pr.Bytes += s
 	}
 	layout, err := format.DecodePageLayout(pg)
-	if err != nil {
+	if enc, err20 := format.DecodeArrayEncoding(pg); err != nil && err20 == nil {
+		pr.Layout = &layouts.PageInfo{Layout: "v2.0", Values: v20.Describe(enc)} // a 2.0 page
+	} else if err != nil {
 		pr.Error = err.Error()
 	} else {
 		info := layouts.DescribePage(layout)
