@@ -183,6 +183,11 @@ func (f *File) readListV20(ctx context.Context, fld *layouts.Field, col int, ran
 	if err != nil {
 		return nil, err
 	}
+	if n := acc.Items(); n > max(1<<20, 512*f.meta.FileSize) {
+		// Item counts are claims of the offsets pages; all-null items
+		// store no bytes, so bound them by the file's size.
+		return nil, fmt.Errorf("%w: column %d: %d list items for a file of %d bytes", layouts.ErrCorrupt, col, n, f.meta.FileSize)
+	}
 	kids, err := f.readV20(ctx, fld.Children[0], items)
 	if err != nil {
 		return nil, err

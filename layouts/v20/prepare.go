@@ -136,7 +136,7 @@ func fslShape(f *pb.FixedSizeList, dt arrow.DataType) (arrow.DataType, uint64, e
 	if !ok {
 		return nil, 0, fmt.Errorf("%w: fixed-size list encoding for %s", ErrCorrupt, dt)
 	}
-	if f.GetDimension() == 0 || int64(f.GetDimension()) != int64(t.Len()) {
+	if f.GetDimension() == 0 || f.GetDimension() > maxValueBits || int64(f.GetDimension()) != int64(t.Len()) {
 		return nil, 0, fmt.Errorf("%w: fixed-size list dimension %d for %s", ErrCorrupt, f.GetDimension(), dt)
 	}
 	return t.Elem(), uint64(f.GetDimension()), nil
