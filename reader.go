@@ -40,6 +40,8 @@ type File struct {
 	stats  fileCounters
 	// v20 is set for 2.0 files, which take their own read path (v20read.go).
 	v20 *v20File
+	// legacy is set for legacy v1 files (legacy.go, OpenLegacy).
+	legacy *legacyFile
 }
 
 // Open opens the Lance file at url: a local path or file:// URL, or an

@@ -145,6 +145,9 @@ func (f *File) readField(ctx context.Context, c int, ranges []rowRange, nrows ui
 	if f.v20 != nil {
 		return f.readFieldV20(ctx, c, ranges, nrows)
 	}
+	if f.legacy != nil {
+		return f.readFieldLegacy(ctx, c, ranges, nrows)
+	}
 	leaves := f.leaves[c]
 	data := make([]layoutsLeafData, len(leaves))
 	defer func() { // give back what no array took over

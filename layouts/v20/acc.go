@@ -123,6 +123,9 @@ func (l *List) add(n uint64, valid bool) {
 	}
 }
 
+// Add appends one list of n items (for other decoders of list offsets).
+func (l *List) Add(n uint64, valid bool) { l.add(n, valid) }
+
 // Len returns the number of lists appended.
 func (l *List) Len() uint64 { return l.valid.n }
 
