@@ -44,11 +44,8 @@ func OpenLegacy(ctx context.Context, url string, fields []*filepb.Field, opts ..
 	if cfg.io.Stats == nil {
 		cfg.io.Stats = lanceio.NewStats()
 	}
-	if cfg.mem == nil {
+	if cfg.mem == nil { // before the scheduler, which takes read buffers from it
 		cfg.mem = bufpool.New(DefaultBufferPoolBytes)
-	}
-	if cfg.cache == nil {
-		cfg.cache = searchcache.New(searchcache.Config{})
 	}
 	src, tail, err := openSource(ctx, url, &cfg)
 	if err != nil {
@@ -64,6 +61,12 @@ func OpenLegacy(ctx context.Context, url string, fields []*filepb.Field, opts ..
 
 // newLegacyFile reads the footer, metadata and page table of a legacy file.
 func newLegacyFile(ctx context.Context, url string, src source, tail []byte, fields []*filepb.Field, cfg config) (*File, error) {
+	if cfg.mem == nil {
+		cfg.mem = bufpool.New(DefaultBufferPoolBytes)
+	}
+	if cfg.cache == nil {
+		cfg.cache = searchcache.New(searchcache.Config{})
+	}
 	size := uint64(src.Size())
 	ft, err := v01.ParseFooter(tail, size)
 	if err != nil {

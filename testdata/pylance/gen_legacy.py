@@ -80,7 +80,20 @@ def legacy_nested(c):
                      "lst": pa.array(lst, pa.list_(pa.struct([("x", pa.int32()), ("y", pa.utf8())])))})
 
 
-CASES = {"legacy_types": legacy_types, "legacy_nested": legacy_nested}
+def legacy_small(c):
+    # the golden legacy file (testdata/legacy): every page kind in 10 rows, 3 batches
+    return pa.table({
+        "i": pa.array([1, None, -3, 4, 5, 6, None, 8, 9, 10], pa.int32()),
+        "b": pa.array([True, False, None, True, False, True, True, None, False, True]),
+        "s": pa.array(["a", None, "", "ccc", "dd", "e", None, "ff", "", "g"]),
+        "l": pa.array([[1, 2], None, [], [3], [4, 5, 6], [7], [], None, [8, 9], [10]], pa.list_(pa.int32())),
+        "st": pa.array([{"x": i, "y": str(i) * (i % 3)} for i in range(10)],
+                       pa.struct([("x", pa.int64()), ("y", pa.utf8())])),
+        "v": pa.array([[float(i), -float(i)] for i in range(10)], pa.list_(pa.float32(), 2)),
+    })
+
+
+CASES = {"legacy_types": legacy_types, "legacy_nested": legacy_nested, "legacy_small": legacy_small}
 
 
 def main():
@@ -88,7 +101,7 @@ def main():
     for name, fn in CASES.items():
         table = fn(name)
         ds = lance.write_dataset(table, os.path.join(out, name), data_storage_version="legacy",
-                                 max_rows_per_group=256)
+                                 max_rows_per_group=4 if name == "legacy_small" else 256)
         assert ds.data_storage_version in ("0.1", "legacy"), ds.data_storage_version
         got = ds.to_table()
         expected = {"case": name, "num_rows": got.num_rows, "schema": lancejson.schema_json(got.schema),
