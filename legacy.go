@@ -25,6 +25,10 @@ type legacyFile struct {
 	pages [][]v01.Page
 	// ids maps every decoder field to its field id.
 	ids map[*layouts.Field]int32
+	// dicts holds where the values of each dictionary field are stored.
+	dicts map[*layouts.Field]*filepb.Dictionary
+	// embedded holds the dictionaries of the file's embedded schema by id.
+	embedded map[int32]*filepb.Dictionary
 }
 
 // OpenLegacy opens a legacy Lance data file (the v1 format, footer 0.1 or
@@ -98,7 +102,12 @@ func newLegacyFile(ctx context.Context, url string, src source, tail []byte, fie
 	if err != nil {
 		return nil, err
 	}
-	lf := &legacyFile{meta: lm, minID: minID, pages: pages, ids: map[*layouts.Field]int32{}}
+	dicts, err := embeddedDictionaries(ctx, src, lm, ft)
+	if err != nil {
+		return nil, err
+	}
+	lf := &legacyFile{meta: lm, minID: minID, pages: pages, ids: map[*layouts.Field]int32{},
+		dicts: map[*layouts.Field]*filepb.Dictionary{}, embedded: dicts}
 	meta := &format.FileMetadata{Version: format.Version(uint32(ft.Major)<<16 | uint32(ft.Minor)), FileSize: size,
 		NumRows: lm.BatchStarts[n], Schema: schema, SchemaMetadata: map[string]string{}}
 	for range pages { // one column per field id, one page per batch (for scan sizing)
@@ -119,6 +128,29 @@ func newLegacyFile(ctx context.Context, url string, src source, tail []byte, fie
 		f.leaves = append(f.leaves, top.Leaves())
 	}
 	return f, nil
+}
+
+// embeddedDictionaries reads the dictionary locations of the schema a
+// legacy file embeds (nil when it embeds none).
+func embeddedDictionaries(ctx context.Context, src source, lm *v01.Metadata, ft v01.Footer) (map[int32]*filepb.Dictionary, error) {
+	if lm.ManifestPosition == 0 || lm.ManifestPosition >= ft.MetadataPosition {
+		return nil, nil
+	}
+	got, err := src.Fetch(ctx, []format.Range{{Offset: lm.ManifestPosition, Length: ft.MetadataPosition - lm.ManifestPosition}}, 0)
+	if err != nil {
+		return nil, err
+	}
+	fields, err := v01.EmbeddedFields(got[0])
+	if err != nil {
+		return nil, err
+	}
+	out := map[int32]*filepb.Dictionary{}
+	for _, f := range fields {
+		if d := f.GetDictionary(); d != nil {
+			out[f.GetId()] = d
+		}
+	}
+	return out, nil
 }
 
 // fieldIDRange returns the smallest and largest field id.
@@ -142,6 +174,11 @@ func (l *legacyFile) field(f *format.Field, dt arrow.DataType, depth int) (*layo
 	}
 	lf := &layouts.Field{Name: f.Name, Type: dt, Nullable: f.Nullable, Column: int(f.ID - l.minID)}
 	l.ids[lf] = f.ID
+	if d := l.embedded[f.ID]; d != nil {
+		l.dicts[lf] = d // where this file stored the values
+	} else if d := f.Proto.GetDictionary(); d != nil {
+		l.dicts[lf] = d
+	}
 	if f.BlobV1 || f.BlobV2 {
 		return nil, fmt.Errorf("%w: blob field %q in a legacy file", ErrUnsupported, f.Name)
 	}
@@ -294,8 +331,14 @@ func (f *File) readLeafLegacy(ctx context.Context, leaf *layouts.Field, ps []leg
 	case arrow.STRING, arrow.BINARY, arrow.LARGE_STRING, arrow.LARGE_BINARY:
 		return f.readBinaryLegacy(ctx, leaf, ps)
 	case arrow.DICTIONARY:
-		return layouts.LeafData{}, fmt.Errorf("%w: legacy dictionary field %q", ErrUnsupported, leaf.Name)
+		return f.readDictionaryLegacy(ctx, leaf, ps)
 	}
+	return f.readPlainLegacy(ctx, leaf, leaf.Type, ps, nil)
+}
+
+// readPlainLegacy reads plain values of type dt into acc (a new one when
+// nil) and returns the leaf's data.
+func (f *File) readPlainLegacy(ctx context.Context, leaf *layouts.Field, dt arrow.DataType, ps []legacyPiece, each func(d v20.Decoded) (v20.Decoded, error)) (layouts.LeafData, error) {
 	want := make([]format.Range, len(ps))
 	offs := make([]uint64, len(ps))
 	for i, p := range ps {
@@ -306,7 +349,7 @@ func (f *File) readLeafLegacy(ctx context.Context, leaf *layouts.Field, ps []leg
 		if p.to > pg.Length {
 			return layouts.LeafData{}, fmt.Errorf("%w: field %d batch %d: rows [%d,%d) of a page of %d", layouts.ErrCorrupt, id, p.batch, p.from, p.to, pg.Length)
 		}
-		lo, hi, bit, err := v01.FixedRange(leaf.Type, p.from, p.to)
+		lo, hi, bit, err := v01.FixedRange(dt, p.from, p.to)
 		if err != nil {
 			return layouts.LeafData{}, fmt.Errorf("field %q: %w", leaf.Name, err)
 		}
@@ -318,7 +361,10 @@ func (f *File) readLeafLegacy(ctx context.Context, leaf *layouts.Field, ps []leg
 	}
 	var acc v20.Leaf
 	for i, p := range ps {
-		d, err := v01.DecodeFixed(leaf.Type, got[i], offs[i], p.to-p.from)
+		d, err := v01.DecodeFixed(dt, got[i], offs[i], p.to-p.from)
+		if err == nil && each != nil {
+			d, err = each(d)
+		}
 		if err == nil {
 			err = acc.Append(d)
 		}
@@ -372,4 +418,52 @@ func (f *File) readBinaryLegacy(ctx context.Context, leaf *layouts.Field, ps []l
 		}
 	}
 	return acc.Finish(leaf.Type)
+}
+
+// readDictionaryLegacy reads a dictionary field: plain indices in each
+// batch's page and the dictionary values where the field's Dictionary
+// (from the manifest) says, read whole once per call.
+func (f *File) readDictionaryLegacy(ctx context.Context, leaf *layouts.Field, ps []legacyPiece) (layouts.LeafData, error) {
+	dt := leaf.Type.(*arrow.DictionaryType)
+	d := f.legacy.dicts[leaf]
+	if d == nil || d.GetOffset() < 0 || d.GetLength() < 0 || uint64(d.GetLength()) > f.meta.FileSize {
+		return layouts.LeafData{}, fmt.Errorf("%w: dictionary field %q without a valid dictionary", layouts.ErrCorrupt, leaf.Name)
+	}
+	items, err := f.readDictionaryValues(ctx, leaf.Name, dt.ValueType, uint64(d.GetOffset()), uint64(d.GetLength()))
+	if err != nil {
+		return layouts.LeafData{}, err
+	}
+	return f.readPlainLegacy(ctx, leaf, dt.IndexType, ps, func(idx v20.Decoded) (v20.Decoded, error) {
+		return v20.GatherDictionary(items, idx.Block)
+	})
+}
+
+// readDictionaryValues reads n dictionary values of type dt stored at pos
+// (binary: their positions array; else plain values).
+func (f *File) readDictionaryValues(ctx context.Context, name string, dt arrow.DataType, pos, n uint64) (v20.Decoded, error) {
+	switch dt.ID() {
+	case arrow.STRING, arrow.BINARY, arrow.LARGE_STRING, arrow.LARGE_BINARY:
+		got, err := f.fetch(ctx, []format.Range{{Offset: pos, Length: (n + 1) * 8}}, 0)
+		if err != nil {
+			return v20.Decoded{}, err
+		}
+		lo, hi, err := v01.Span(got[0], 8, n)
+		if err != nil || hi > f.meta.FileSize {
+			return v20.Decoded{}, fmt.Errorf("%w: dictionary of %q: values [%d,%d): %v", layouts.ErrCorrupt, name, lo, hi, err)
+		}
+		data, err := f.fetch(ctx, []format.Range{{Offset: lo, Length: hi - lo}}, 0)
+		if err != nil {
+			return v20.Decoded{}, err
+		}
+		return v01.DecodeBinary(got[0], data[0], n, false)
+	}
+	lo, hi, bit, err := v01.FixedRange(dt, 0, n)
+	if err != nil {
+		return v20.Decoded{}, err
+	}
+	got, err := f.fetch(ctx, []format.Range{{Offset: pos + lo, Length: hi - lo}}, 0)
+	if err != nil {
+		return v20.Decoded{}, err
+	}
+	return v01.DecodeFixed(dt, got[0], bit, n)
 }

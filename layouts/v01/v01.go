@@ -17,6 +17,7 @@ import (
 	"fmt"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
 
 	"github.com/lancego/lancego/codecs"
@@ -68,6 +69,8 @@ type Metadata struct {
 	BatchStarts []uint64
 	// PageTablePosition is where the page table starts.
 	PageTablePosition uint64
+	// ManifestPosition is where the embedded schema starts (0: none).
+	ManifestPosition uint64
 }
 
 // NumBatches returns the number of batches.
@@ -88,7 +91,8 @@ func ParseMetadata(b []byte) (*Metadata, error) {
 		return nil, fmt.Errorf("%w: decoding Metadata: %v", ErrCorrupt, err)
 	}
 	offs := pm.GetBatchOffsets()
-	m := &Metadata{PageTablePosition: pm.GetPageTablePosition(), BatchStarts: []uint64{0}}
+	m := &Metadata{PageTablePosition: pm.GetPageTablePosition(), ManifestPosition: pm.GetManifestPosition(),
+		BatchStarts: []uint64{0}}
 	for i, o := range offs {
 		if i == 0 && o == 0 {
 			continue // Lance starts the list with 0
@@ -297,4 +301,41 @@ func AppendLists(acc *v20.List, positions []byte, width, n uint64) (from, to uin
 		prev = p
 	}
 	return first, last, nil
+}
+
+// EmbeddedFields decodes the schema a legacy file embeds at its manifest
+// position (a u32 length, then a lance.table.Manifest whose field 1 is the
+// repeated lance.file.Field schema): the only place that records where
+// this file's dictionary values are. Only field 1 is read.
+func EmbeddedFields(b []byte) ([]*filepb.Field, error) {
+	if len(b) < 4 {
+		return nil, fmt.Errorf("%w: embedded schema shorter than its length prefix", ErrCorrupt)
+	}
+	n := uint64(binary.LittleEndian.Uint32(b))
+	if n > uint64(len(b)-4) {
+		return nil, fmt.Errorf("%w: embedded schema of %d bytes in %d", ErrCorrupt, n, len(b)-4)
+	}
+	msg := b[4 : 4+n]
+	var out []*filepb.Field
+	for len(msg) > 0 {
+		num, typ, k := protowire.ConsumeTag(msg)
+		if k < 0 {
+			return nil, fmt.Errorf("%w: embedded schema: %v", ErrCorrupt, protowire.ParseError(k))
+		}
+		msg = msg[k:]
+		k = protowire.ConsumeFieldValue(num, typ, msg)
+		if k < 0 {
+			return nil, fmt.Errorf("%w: embedded schema: %v", ErrCorrupt, protowire.ParseError(k))
+		}
+		if num == 1 && typ == protowire.BytesType {
+			v, _ := protowire.ConsumeBytes(msg)
+			f := &filepb.Field{}
+			if err := proto.Unmarshal(v, f); err != nil {
+				return nil, fmt.Errorf("%w: embedded schema field: %v", ErrCorrupt, err)
+			}
+			out = append(out, f)
+		}
+		msg = msg[k:]
+	}
+	return out, nil
 }

@@ -214,3 +214,25 @@ func (p *Page) decodeFixedSizeBinary(f *pb.FixedSizeBinary, from, to uint64) (co
 	}
 	return codecs.Block{Kind: codecs.KindVariable, NumValues: n, OffsetBits: 64, Offsets: offs, Data: data[from*w : to*w]}, nil
 }
+
+// GatherDictionary returns items[idx[i]] for every index of a block of
+// 8..64-bit unsigned integers (dictionary-encoded values of other formats,
+// such as legacy files, which use indices as they are).
+func GatherDictionary(items Decoded, idx codecs.Block) (Decoded, error) {
+	n := idx.NumValues
+	if err := checkUints(&idx, n, "dictionary indices"); err != nil {
+		return Decoded{}, err
+	}
+	g := gather{dict: &items.Block, n: n}
+	for i := uint64(0); i < n; i++ {
+		k := uintAt(&idx, i)
+		if k >= items.Block.NumValues {
+			return Decoded{}, fmt.Errorf("%w: dictionary index %d of %d items", ErrCorrupt, k, items.Block.NumValues)
+		}
+		null := items.Validity != nil && !getBit(items.Validity, k)
+		if err := g.add(k, null); err != nil {
+			return Decoded{}, err
+		}
+	}
+	return Decoded{Block: g.block(), Validity: g.valid}, nil
+}

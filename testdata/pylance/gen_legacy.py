@@ -57,6 +57,11 @@ def legacy_types(c):
     cols["d32"] = pa.array([r.randint(0, 30000) for _ in range(n)], pa.date32())
     r = rng_for(c, "ts")
     cols["ts"] = pa.array([r.randint(0, 2 ** 50) for _ in range(n)], pa.timestamp("us"))
+    r = rng_for(c, "dict")
+    cols["dict"] = pa.array([with_nulls(r, 0.1, r.choice(["red", "green", "", "blue"])) for _ in range(n)]
+                            ).dictionary_encode()
+    r = rng_for(c, "dict_i")
+    cols["dict_i"] = pa.array([r.choice([7, -1, 300]) for _ in range(n)], pa.int16()).dictionary_encode()
     return pa.table(cols)
 
 
