@@ -45,7 +45,7 @@ type Footer struct {
 
 // ParseFooter decodes the footer from the last 16 bytes of tail.
 func ParseFooter(tail []byte, fileSize uint64) (Footer, error) {
-	if len(tail) < FooterSize || fileSize < FooterSize {
+	if len(tail) < FooterSize || fileSize < FooterSize+4 || uint64(len(tail)) > fileSize {
 		return Footer{}, fmt.Errorf("%w: legacy file shorter than its footer", ErrCorrupt)
 	}
 	b := tail[len(tail)-FooterSize:]
