@@ -5,6 +5,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
 )
 
 // TestPylance20Files writes 2.0 files with pylance 14.0.2 at test time
@@ -31,5 +33,44 @@ func TestPylance20Files(t *testing.T) {
 	ctx := context.Background()
 	for _, path := range files {
 		t.Run(filepath.Base(path), func(t *testing.T) { checkCorpusFile(ctx, t, path) })
+	}
+}
+
+// TestV20ColdTakes takes rows from freshly opened 2.0 files, before any
+// scan has cached their pages, so takes read only their rows' bytes from
+// pages of fixed-width and binary values (takeWindowsV20), and compares
+// with expected.json; a single-row take of a file larger than two open tails must read
+// less than the file.
+func TestV20ColdTakes(t *testing.T) {
+	ctx := context.Background()
+	for _, dir := range corpusDirs(t) {
+		if filepath.Base(dir) != "2.0" {
+			continue
+		}
+		files, _ := filepath.Glob(filepath.Join(dir, "*.lance"))
+		for _, path := range files {
+			t.Run(filepath.Base(dir)+"/"+filepath.Base(path), func(t *testing.T) {
+				_, wantCols := loadExpected(t, path[:len(path)-len(".lance")]+".expected.json")
+				want := wantCols.(map[string]any)
+				mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+				defer mem.AssertSize(t, 0)
+				f, err := Open(ctx, path, WithAllocator(mem))
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer f.Close()
+				if f.NumRows() > 1 && f.Metadata().FileSize > 2*DefaultTailSize { // smaller files come whole with the tail
+					rec, err := f.Take(ctx, []uint64{f.NumRows() / 2}, nil)
+					if err != nil {
+						t.Fatal(err)
+					}
+					rec.Release()
+					if st := f.Stats(); uint64(st.BytesRead) >= f.Metadata().FileSize {
+						t.Errorf("a one-row take read %d bytes of a %d-byte file", st.BytesRead, f.Metadata().FileSize)
+					}
+				}
+				checkTake(ctx, t, f, want)
+			})
+		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/lancego/lancego/format"
 	"github.com/lancego/lancego/format/pb/encodingspb"
+	"github.com/lancego/lancego/format/pb/file2pb"
 	"github.com/lancego/lancego/layouts"
 	"github.com/lancego/lancego/layouts/v20"
 	"github.com/lancego/lancego/searchcache"
@@ -115,9 +116,9 @@ func (v *v20File) indexList(col int) error {
 }
 
 // readFieldV20 reads rows of ranges (in order) of top-level field c.
-func (f *File) readFieldV20(ctx context.Context, c int, ranges []rowRange, nrows uint64) (arrow.Array, error) {
+func (f *File) readFieldV20(ctx context.Context, c int, ranges []rowRange, nrows uint64, take bool) (arrow.Array, error) {
 	top := f.fields[c]
-	leaves, err := f.readV20(ctx, top, ranges)
+	leaves, err := f.readV20(ctx, top, ranges, take)
 	if err == nil && len(leaves) == 0 {
 		err = fmt.Errorf("%w: field has no value columns", ErrUnsupported)
 	}
@@ -137,16 +138,16 @@ func (f *File) readFieldV20(ctx context.Context, c int, ranges []rowRange, nrows
 
 // readV20 reads the rows of ranges of fld and returns the data of each of
 // its leaves, with one path node per layer from fld down.
-func (f *File) readV20(ctx context.Context, fld *layouts.Field, ranges []rowRange) ([]layouts.LeafData, error) {
+func (f *File) readV20(ctx context.Context, fld *layouts.Field, ranges []rowRange, take bool) ([]layouts.LeafData, error) {
 	if fld.IsLeaf() {
-		d, err := f.readLeafV20(ctx, fld, ranges)
+		d, err := f.readLeafV20(ctx, fld, ranges, take)
 		if err != nil {
 			return nil, err
 		}
 		return []layouts.LeafData{d}, nil
 	}
 	if col, ok := f.v20.listCol[fld]; ok {
-		return f.readListV20(ctx, fld, col, ranges)
+		return f.readListV20(ctx, fld, col, ranges, take)
 	}
 	var n uint64
 	for _, r := range ranges {
@@ -154,7 +155,7 @@ func (f *File) readV20(ctx context.Context, fld *layouts.Field, ranges []rowRang
 	}
 	var out []layouts.LeafData
 	for _, c := range fld.Children {
-		kids, err := f.readV20(ctx, c, ranges)
+		kids, err := f.readV20(ctx, c, ranges, take)
 		if err != nil {
 			return nil, err
 		}
@@ -166,10 +167,10 @@ func (f *File) readV20(ctx context.Context, fld *layouts.Field, ranges []rowRang
 }
 
 // readListV20 reads the offsets of a list column, then its items.
-func (f *File) readListV20(ctx context.Context, fld *layouts.Field, col int, ranges []rowRange) ([]layouts.LeafData, error) {
+func (f *File) readListV20(ctx context.Context, fld *layouts.Field, col int, ranges []rowRange, take bool) ([]layouts.LeafData, error) {
 	var acc v20.List
 	var items []rowRange
-	err := f.eachPieceV20(ctx, col, nil, ranges, func(p *v20.Page, page int, from, to uint64) error {
+	err := f.eachPieceV20(ctx, col, nil, ranges, false, func(p *v20.Page, page int, from, to uint64) error {
 		lo, hi, err := p.DecodeList(from, to, &acc)
 		if err != nil {
 			return err
@@ -188,7 +189,7 @@ func (f *File) readListV20(ctx context.Context, fld *layouts.Field, col int, ran
 		// store no bytes, so bound them by the file's size.
 		return nil, fmt.Errorf("%w: column %d: %d list items for a file of %d bytes", layouts.ErrCorrupt, col, n, f.meta.FileSize)
 	}
-	kids, err := f.readV20(ctx, fld.Children[0], items)
+	kids, err := f.readV20(ctx, fld.Children[0], items, take)
 	if err != nil {
 		return nil, err
 	}
@@ -209,12 +210,12 @@ func appendRange(rs []rowRange, r rowRange) []rowRange {
 }
 
 // readLeafV20 decodes the rows of ranges of a value column.
-func (f *File) readLeafV20(ctx context.Context, leaf *layouts.Field, ranges []rowRange) (layouts.LeafData, error) {
+func (f *File) readLeafV20(ctx context.Context, leaf *layouts.Field, ranges []rowRange, take bool) (layouts.LeafData, error) {
 	if leaf.BlobV1 {
-		return f.readBlobV20(ctx, leaf, ranges)
+		return f.readBlobV20(ctx, leaf, ranges, take)
 	}
 	var acc v20.Leaf
-	err := f.eachPieceV20(ctx, leaf.Column, leaf.Type, ranges, func(p *v20.Page, _ int, from, to uint64) error {
+	err := f.eachPieceV20(ctx, leaf.Column, leaf.Type, ranges, take, func(p *v20.Page, _ int, from, to uint64) error {
 		d, err := p.Decode(from, to)
 		if err != nil {
 			return err
@@ -229,38 +230,34 @@ func (f *File) readLeafV20(ctx context.Context, leaf *layouts.Field, ranges []ro
 
 // eachPieceV20 splits ranges (in order) along the pages of col, makes sure
 // every page they touch is loaded (concurrently, through the search cache)
-// and calls fn for each piece in order with page-relative rows.
-func (f *File) eachPieceV20(ctx context.Context, col int, dt arrow.DataType, ranges []rowRange, fn func(p *v20.Page, page int, from, to uint64) error) error {
-	starts := f.v20.cols[col].starts
-	type piece struct {
-		page     int
-		from, to uint64
+// and calls fn for each piece in order with page-relative rows. A take
+// (sc == nil in readField) reads only the bytes of its rows from pages of
+// fixed-width values that are not cached yet (takeWindowsV20).
+func (f *File) eachPieceV20(ctx context.Context, col int, dt arrow.DataType, ranges []rowRange, take bool, fn func(p *v20.Page, page int, from, to uint64) error) error {
+	ps, err := f.piecesV20(col, ranges)
+	if err != nil {
+		return err
 	}
-	var ps []piece
-	var need []int
-	seen := map[int]bool{}
-	for _, r := range ranges {
-		for row := r.from; row < r.to; {
-			i := sort.Search(len(starts)-1, func(i int) bool { return starts[i+1] > row })
-			if i == len(starts)-1 {
-				return fmt.Errorf("%w: row %d beyond column %d (%d rows)", layouts.ErrCorrupt, row, col, starts[i])
-			}
-			end := min(r.to, starts[i+1])
-			ps = append(ps, piece{i, row - starts[i], end - starts[i]})
-			if !seen[i] {
-				seen[i] = true
-				need = append(need, i)
-			}
-			row = end
+	var sub []subPage
+	if take && dt != nil {
+		if sub, err = f.takeWindowsV20(ctx, col, dt, ps); err != nil {
+			return err
 		}
 	}
-	pages := make([]*v20.Page, len(starts)-1)
+	var need []int
+	seen := map[int]bool{}
+	for i, p := range ps {
+		if (sub == nil || sub[i].p == nil) && !seen[p.page] {
+			seen[p.page] = true
+			need = append(need, p.page)
+		}
+	}
+	pages := make([]*v20.Page, len(f.v20.cols[col].starts)-1)
 	load := func(ctx context.Context, k int) error {
 		p, err := f.pageV20(ctx, col, need[k], dt)
 		pages[need[k]] = p
 		return err
 	}
-	var err error
 	if len(need) == 1 {
 		err = load(ctx, 0)
 	} else if len(need) > 1 {
@@ -269,12 +266,226 @@ func (f *File) eachPieceV20(ctx context.Context, col int, dt arrow.DataType, ran
 	if err != nil {
 		return err
 	}
-	for _, p := range ps {
-		if err := fn(pages[p.page], p.page, p.from, p.to); err != nil {
+	for i, p := range ps {
+		pg, from, to := pages[p.page], p.from, p.to
+		if sub != nil && sub[i].p != nil {
+			pg, from, to = sub[i].p, p.from-sub[i].base, p.to-sub[i].base
+		}
+		if err := fn(pg, p.page, from, to); err != nil {
 			return fmt.Errorf("column %d (field %q) page %d: %w", col, f.columnName(col), p.page, err)
 		}
 	}
 	return nil
+}
+
+// piece20 is the rows [from, to) of one page of a 2.0 column.
+type piece20 struct {
+	page     int
+	from, to uint64
+}
+
+// piecesV20 splits row ranges (in order) along the pages of col.
+func (f *File) piecesV20(col int, ranges []rowRange) ([]piece20, error) {
+	starts := f.v20.cols[col].starts
+	var ps []piece20
+	for _, r := range ranges {
+		for row := r.from; row < r.to; {
+			i := sort.Search(len(starts)-1, func(i int) bool { return starts[i+1] > row })
+			if i == len(starts)-1 {
+				return nil, fmt.Errorf("%w: row %d beyond column %d (%d rows)", layouts.ErrCorrupt, row, col, starts[i])
+			}
+			end := min(r.to, starts[i+1])
+			ps = append(ps, piece20{i, row - starts[i], end - starts[i]})
+			row = end
+		}
+	}
+	return ps, nil
+}
+
+// subPage is a piece decoded from the windows of its rows: rows [from,
+// to) of the page are rows [from-base, to-base) of p.
+type subPage struct {
+	p    *v20.Page
+	base uint64
+}
+
+// takeWindowsV20 reads, in one request, the bytes of the pieces on pages
+// of fixed-width values that are not cached, when they are at most a
+// quarter of their page, and makes a sub-page of each such piece. Other
+// pieces get no sub-page and load their page whole.
+func (f *File) takeWindowsV20(ctx context.Context, col int, dt arrow.DataType, ps []piece20) ([]subPage, error) {
+	sub := make([]subPage, len(ps))
+	type plan struct {
+		piece int
+		base  uint64
+		ws    []v20.Window
+	}
+	var plans []plan
+	var want []format.Range
+	var binary []int // pieces of binary pages
+	pages := f.meta.Columns[col].GetPages()
+	for i, p := range ps {
+		key := searchcache.Key{File: f.src.Key(), Column: col, Page: p.page, Kind: "v20page"}
+		if _, ok := f.cache.Get(key); ok {
+			continue
+		}
+		enc := f.v20.cols[col].encs[p.page]
+		base, ws, ok := v20.Windows(enc, dt, p.from, p.to)
+		if !ok && enc.GetBinary() != nil {
+			binary = append(binary, i)
+			continue
+		}
+		if !ok {
+			continue
+		}
+		bufs := zipPageRanges(pages[p.page])
+		var total uint64
+		for _, w := range ws {
+			if uint64(w.Buffer) >= uint64(len(bufs)) || w.Hi > bufs[w.Buffer].Length {
+				ok = false
+				break
+			}
+			total += w.Hi - w.Lo
+		}
+		if !ok || total > pageBytes(pages[p.page])/4 {
+			continue
+		}
+		plans = append(plans, plan{i, base, ws})
+		for _, w := range ws {
+			want = append(want, format.Range{Offset: bufs[w.Buffer].Offset + w.Lo, Length: w.Hi - w.Lo})
+		}
+	}
+	if len(binary) > 0 {
+		if err := f.takeBinaryV20(ctx, col, dt, ps, binary, sub); err != nil {
+			return nil, err
+		}
+	}
+	if len(plans) == 0 {
+		return sub, nil
+	}
+	got, err := f.fetch(ctx, want, 0)
+	if err != nil {
+		return nil, err
+	}
+	k := 0
+	for _, pl := range plans {
+		p := ps[pl.piece]
+		bufs, err := v20.WindowBuffers(pl.ws, got[k:k+len(pl.ws)])
+		if err != nil {
+			return nil, err
+		}
+		k += len(pl.ws)
+		sp, err := v20.NewPage(f.v20.cols[col].encs[p.page], dt, p.to-pl.base, v20.Buffers{Page: bufs})
+		if err != nil {
+			return nil, fmt.Errorf("column %d page %d: %w", col, p.page, err)
+		}
+		sub[pl.piece] = subPage{sp, pl.base}
+	}
+	return sub, nil
+}
+
+// takeBinaryV20 reads the pieces (indices into ps) of binary pages in two
+// requests: the offsets of their rows, then the bytes those offsets span.
+// Pieces whose page does not allow it, or whose bytes exceed a quarter of
+// the page, keep no sub-page (their page is loaded whole).
+func (f *File) takeBinaryV20(ctx context.Context, col int, dt arrow.DataType, ps []piece20, pieces []int, sub []subPage) error {
+	type plan struct {
+		piece      int
+		base       uint64
+		ws         []v20.Window
+		bytesBuf   uint32
+		bufs       [][]byte
+		start, end uint64
+	}
+	pages := f.meta.Columns[col].GetPages()
+	var plans []*plan
+	var want []format.Range
+	for _, i := range pieces {
+		p := ps[i]
+		base, ws, bb, ok := v20.BinaryWindow(f.v20.cols[col].encs[p.page], p.from, p.to)
+		bufs := zipPageRanges(pages[p.page])
+		if !ok || uint64(bb) >= uint64(len(bufs)) {
+			continue
+		}
+		for _, w := range ws {
+			if uint64(w.Buffer) >= uint64(len(bufs)) || w.Hi > bufs[w.Buffer].Length {
+				ok = false
+			}
+		}
+		if !ok {
+			continue
+		}
+		plans = append(plans, &plan{piece: i, base: base, ws: ws, bytesBuf: bb})
+		for _, w := range ws {
+			want = append(want, format.Range{Offset: bufs[w.Buffer].Offset + w.Lo, Length: w.Hi - w.Lo})
+		}
+	}
+	if len(plans) == 0 {
+		return nil
+	}
+	got, err := f.fetch(ctx, want, 0)
+	if err != nil {
+		return err
+	}
+	var spans []format.Range
+	var kept []*plan
+	k := 0
+	for _, pl := range plans {
+		p := ps[pl.piece]
+		enc := f.v20.cols[col].encs[p.page]
+		bufs, err := v20.WindowBuffers(pl.ws, got[k:k+len(pl.ws)])
+		k += len(pl.ws)
+		if err != nil {
+			return err
+		}
+		for uint32(len(bufs)) <= pl.bytesBuf {
+			bufs = append(bufs, nil)
+		}
+		offs, err := v20.NewPage(enc, dt, p.to-pl.base, v20.Buffers{Page: bufs})
+		if err != nil {
+			return fmt.Errorf("column %d page %d: %w", col, p.page, err)
+		}
+		pl.start, pl.end, err = v20.ByteSpan(enc, offs, pl.base, p.from, p.to)
+		if err != nil {
+			return fmt.Errorf("column %d page %d: %w", col, p.page, err)
+		}
+		bytesRange := zipPageRanges(pages[p.page])[pl.bytesBuf]
+		if pl.end > bytesRange.Length {
+			return fmt.Errorf("%w: column %d page %d: values end at %d of %d bytes", layouts.ErrCorrupt, col, p.page, pl.end, bytesRange.Length)
+		}
+		if pl.end-pl.start > pageBytes(pages[p.page])/4 {
+			continue // long values: read the page whole
+		}
+		pl.bufs = bufs
+		kept = append(kept, pl)
+		spans = append(spans, format.Range{Offset: bytesRange.Offset + pl.start, Length: pl.end - pl.start})
+	}
+	data, err := f.fetch(ctx, spans, 0)
+	if err != nil {
+		return err
+	}
+	for j, pl := range kept {
+		p := ps[pl.piece]
+		pl.bufs[pl.bytesBuf] = data[j]
+		base := make([]uint64, len(pl.bufs))
+		base[pl.bytesBuf] = pl.start
+		sp, err := v20.NewPage(f.v20.cols[col].encs[p.page], dt, p.to-pl.base, v20.Buffers{Page: pl.bufs, PageBase: base})
+		if err != nil {
+			return fmt.Errorf("column %d page %d: %w", col, p.page, err)
+		}
+		sub[pl.piece] = subPage{sp, pl.base}
+	}
+	return nil
+}
+
+// zipPageRanges returns a page's buffer ranges.
+func zipPageRanges(pg *file2pb.ColumnMetadata_Page) []format.Range {
+	offs, sizes := pg.GetBufferOffsets(), pg.GetBufferSizes()
+	out := make([]format.Range, min(len(offs), len(sizes)))
+	for i := range out {
+		out[i] = format.Range{Offset: offs[i], Length: sizes[i]}
+	}
+	return out
 }
 
 // pageV20 returns a prepared 2.0 page from the search cache, reading its
@@ -323,9 +534,9 @@ var blobDescriptorType = arrow.StructOf(
 
 // readBlobV20 decodes blob descriptors, then fetches the blobs' bytes. A
 // null blob is stored as position 1, size 0.
-func (f *File) readBlobV20(ctx context.Context, leaf *layouts.Field, ranges []rowRange) (layouts.LeafData, error) {
+func (f *File) readBlobV20(ctx context.Context, leaf *layouts.Field, ranges []rowRange, take bool) (layouts.LeafData, error) {
 	var acc v20.Leaf
-	err := f.eachPieceV20(ctx, leaf.Column, blobDescriptorType, ranges, func(p *v20.Page, _ int, from, to uint64) error {
+	err := f.eachPieceV20(ctx, leaf.Column, blobDescriptorType, ranges, take, func(p *v20.Page, _ int, from, to uint64) error {
 		d, err := p.Decode(from, to)
 		if err != nil {
 			return err

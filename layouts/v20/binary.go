@@ -32,6 +32,7 @@ func (p *Page) decodeBinary(b *pb.Binary, rows, from, to uint64, depth int) (cod
 	if err != nil {
 		return codecs.Block{}, nil, err
 	}
+	dbase := p.pageBase(f.GetBuffer()) // the bytes may be a window
 	adj := b.GetNullAdjustment()
 	norm := func(v uint64) (uint64, bool) {
 		if adj != 0 && v >= adj {
@@ -46,10 +47,13 @@ func (p *Page) decodeBinary(b *pb.Binary, rows, from, to uint64, depth int) (cod
 	}
 	offs := make([]byte, 8*(n+1))
 	var valid []byte
+	if start < dbase {
+		return codecs.Block{}, nil, fmt.Errorf("%w: binary values start at %d, before the bytes read from %d", ErrCorrupt, start, dbase)
+	}
 	prev := start
 	for i := uint64(0); i < n; i++ {
 		end, ok := norm(uintAt(&idx, i+from-lo))
-		if end < prev || end > uint64(len(data)) {
+		if end < prev || end-dbase > uint64(len(data)) {
 			return codecs.Block{}, nil, fmt.Errorf("%w: binary value %d ends at %d (previous %d, %d bytes)", ErrCorrupt, from+i, end, prev, len(data))
 		}
 		if !ok {
@@ -61,7 +65,8 @@ func (p *Page) decodeBinary(b *pb.Binary, rows, from, to uint64, depth int) (cod
 		binary.LittleEndian.PutUint64(offs[8*(i+1):], end-start)
 		prev = end
 	}
-	out := codecs.Block{Kind: codecs.KindVariable, NumValues: n, OffsetBits: 64, Offsets: offs, Data: data[start:prev:prev]}
+	out := codecs.Block{Kind: codecs.KindVariable, NumValues: n, OffsetBits: 64, Offsets: offs,
+		Data: data[start-dbase : prev-dbase : prev-dbase]}
 	return out, valid, nil
 }
 

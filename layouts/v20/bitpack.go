@@ -31,7 +31,7 @@ func (p *Page) prepareBitpacked(b *pb.Bitpacked, rows uint64) error {
 		}
 		out = appendWord(out, v, t)
 	}
-	p.prepared[b] = codecs.Block{Kind: codecs.KindFixed, NumValues: rows, BitsPerValue: t, Data: out}
+	p.keep(b, codecs.Block{Kind: codecs.KindFixed, NumValues: rows, BitsPerValue: t, Data: out})
 	p.size += int64(len(out))
 	return nil
 }
@@ -58,7 +58,7 @@ func (p *Page) prepareFastLanes(b *pb.BitpackedForNonNeg, rows uint64) error {
 			return fmt.Errorf("%w: fastlanes block %d: %v", ErrCorrupt, k, err)
 		}
 	}
-	p.prepared[b] = codecs.Block{Kind: codecs.KindFixed, NumValues: rows, BitsPerValue: t, Data: out[:rows*(t/8)]}
+	p.keep(b, codecs.Block{Kind: codecs.KindFixed, NumValues: rows, BitsPerValue: t, Data: out[:rows*(t/8)]})
 	p.size += int64(len(out))
 	return nil
 }

@@ -41,6 +41,10 @@ const maxRows = 1 << 40
 type Buffers struct {
 	Page   [][]byte
 	Column [][]byte
+	// PageBase, when set, gives the offset inside page buffer i at which
+	// Page[i] starts (a window of the buffer; see BinaryWindow). Only the
+	// bytes buffer of a binary page may be such a window.
+	PageBase []uint64
 }
 
 // Page is one decoded-on-demand 2.0 page: its encoding, the Arrow type it
@@ -66,7 +70,7 @@ func NewPage(enc *pb.ArrayEncoding, dt arrow.DataType, rows uint64, bufs Buffers
 	if rows > maxRows {
 		return nil, fmt.Errorf("%w: page of %d rows", ErrCorrupt, rows)
 	}
-	p := &Page{enc: enc, dt: dt, rows: rows, bufs: bufs, prepared: map[any]any{}}
+	p := &Page{enc: enc, dt: dt, rows: rows, bufs: bufs}
 	for _, b := range bufs.Page {
 		p.size += int64(len(b))
 	}
@@ -136,6 +140,24 @@ func (p *Page) buffer(ref *pb.Buffer) ([]byte, error) {
 		return nil, fmt.Errorf("%w: %v buffer %d of %d", ErrCorrupt, ref.GetBufferType(), i, len(list))
 	}
 	return list[i], nil
+}
+
+// keep records what prepare decoded for an encoding node (the map is made
+// only for pages that need it: most sub-pages of a take need none).
+func (p *Page) keep(node, v any) {
+	if p.prepared == nil {
+		p.prepared = map[any]any{}
+	}
+	p.prepared[node] = v
+}
+
+// pageBase returns where a page buffer's bytes start in the buffer.
+func (p *Page) pageBase(ref *pb.Buffer) uint64 {
+	i := ref.GetBufferIndex()
+	if ref.GetBufferType() != pb.Buffer_page || uint64(i) >= uint64(len(p.bufs.PageBase)) {
+		return 0
+	}
+	return p.bufs.PageBase[i]
 }
 
 // errUnknown reports an encoding node this package does not read.

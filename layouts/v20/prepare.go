@@ -93,7 +93,7 @@ func (p *Page) prepareFlat(f *pb.Flat) error {
 	if err != nil {
 		return fmt.Errorf("%w: flat buffer (%s): %v", ErrCorrupt, scheme, err)
 	}
-	p.prepared[f] = out
+	p.keep(f, out)
 	p.size += int64(len(out))
 	return nil
 }
@@ -104,7 +104,7 @@ func (p *Page) prepareFSST(f *pb.Fsst, dt arrow.DataType, rows uint64, depth int
 	if err != nil {
 		return fmt.Errorf("%w: fsst symbol table: %v", ErrCorrupt, err)
 	}
-	p.prepared[f] = t
+	p.keep(f, t)
 	return p.prepare(f.GetBinary(), dt, rows, depth+1)
 }
 
@@ -125,7 +125,7 @@ func (p *Page) prepareDictionary(d *pb.Dictionary, dt arrow.DataType, rows uint6
 	if err != nil {
 		return fmt.Errorf("dictionary items: %w", err)
 	}
-	p.prepared[d] = Decoded{Block: b, Validity: v}
+	p.keep(d, Decoded{Block: b, Validity: v})
 	p.size += int64(len(b.Data) + len(b.Offsets))
 	return nil
 }
