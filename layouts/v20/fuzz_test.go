@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"google.golang.org/protobuf/proto"
 
@@ -126,19 +127,63 @@ func FuzzPage(f *testing.F) {
 		if err != nil {
 			return
 		}
-		var leaf Leaf
-		if leaf.Append(d) != nil {
-			return
-		}
-		ld, err := leaf.Finish(dt)
-		if err != nil {
-			return
-		}
 		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-		fld := &layouts.Field{Name: "x", Type: dt, Nullable: true, Column: 0}
-		if a, err := layouts.BuildArray(mem, fld, []layouts.LeafData{ld}); err == nil {
-			a.Release()
+		defer mem.AssertSize(t, 0)
+		a := build(mem, dt, d)
+		if a == nil {
+			return
 		}
-		mem.AssertSize(t, 0)
+		defer a.Release()
+		// A read through windows must give the same values.
+		base, ws, ok := Windows(&e, dt, lo, hi)
+		if !ok {
+			return
+		}
+		full := [][]byte{b0, b1, b2}
+		got := make([][]byte, len(ws))
+		for i, w := range ws {
+			if w.Buffer > 2 || w.Hi > uint64(len(full[w.Buffer])) {
+				return // the whole page would not fit either; decode checked less
+			}
+			got[i] = full[w.Buffer][w.Lo:w.Hi]
+		}
+		bufs, err := WindowBuffers(ws, got)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sp, err := NewPage(&e, dt, hi-base, Buffers{Page: bufs})
+		if err != nil {
+			t.Fatalf("sub-page: %v", err)
+		}
+		d2, err := sp.Decode(lo-base, hi-base)
+		if err != nil {
+			t.Fatalf("sub-page decode: %v", err)
+		}
+		a2 := build(mem, dt, d2)
+		if a2 == nil {
+			t.Fatal("sub-page values do not build")
+		}
+		defer a2.Release()
+		if !array.Equal(a, a2) {
+			t.Fatalf("window read differs:\n%v\n%v", a, a2)
+		}
 	})
+}
+
+// build makes an Arrow array of decoded rows, or nil.
+func build(mem memory.Allocator, dt arrow.DataType, d Decoded) arrow.Array {
+	var leaf Leaf
+	if leaf.Append(d) != nil {
+		return nil
+	}
+	ld, err := leaf.Finish(dt)
+	if err != nil {
+		return nil
+	}
+	fld := &layouts.Field{Name: "x", Type: dt, Nullable: true, Column: 0}
+	a, err := layouts.BuildArray(mem, fld, []layouts.LeafData{ld})
+	if err != nil {
+		return nil
+	}
+	return a
 }
