@@ -2,6 +2,7 @@ package lance
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
 	"sort"
 
@@ -32,10 +33,13 @@ type legacyFile struct {
 }
 
 // OpenLegacy opens a legacy Lance data file (the v1 format, footer 0.1 or
-// 0.2, e.g. written by pylance with data_storage_version="legacy"). Such a
-// file stores no schema: fields are the dataset's schema fields this file
-// stores (lance.file.Field, in the manifest's pre-order, with their ids),
-// as found in the dataset's manifest. Scan and Take then read it like any
+// 0.2, e.g. written by pylance with data_storage_version="legacy"). The
+// dataset's manifest holds the schema of such a file: fields are the
+// dataset's schema fields this file stores (lance.file.Field, in the
+// manifest's pre-order, with their ids). With nil fields the schema the
+// writer embedded in the file is used (what Open does for legacy files):
+// right for a file read on its own, but it predates any later schema
+// evolution of the dataset. Scan and Take then read it like any
 // other File, with Lance's legacy semantics: fixed-width values, lists and
 // structs have no nulls (null values were stored as zeros, empty lists or
 // zero-filled structs) and an empty string or binary of a nullable field
@@ -84,6 +88,22 @@ func newLegacyFile(ctx context.Context, url string, src source, tail []byte, fie
 	if err != nil {
 		return nil, err
 	}
+	embedded, err := embeddedFields(ctx, src, lm, ft)
+	if err != nil {
+		return nil, err
+	}
+	if fields == nil {
+		if len(embedded) == 0 {
+			return nil, fmt.Errorf("%w: legacy file without an embedded schema: pass the dataset's fields to OpenLegacy", ErrInvalidArgument)
+		}
+		fields = embedded
+	}
+	dicts := map[int32]*filepb.Dictionary{}
+	for _, f := range embedded {
+		if d := f.GetDictionary(); d != nil {
+			dicts[f.GetId()] = d
+		}
+	}
 	schema, err := format.BuildSchema(&filepb.Schema{Fields: fields}, format.V2_1)
 	if err != nil {
 		return nil, err
@@ -99,10 +119,6 @@ func newLegacyFile(ctx context.Context, url string, src source, tail []byte, fie
 		return nil, err
 	}
 	pages, err := v01.ParsePageTable(pt[0], minID, maxID, n, size)
-	if err != nil {
-		return nil, err
-	}
-	dicts, err := embeddedDictionaries(ctx, src, lm, ft)
 	if err != nil {
 		return nil, err
 	}
@@ -130,9 +146,10 @@ func newLegacyFile(ctx context.Context, url string, src source, tail []byte, fie
 	return f, nil
 }
 
-// embeddedDictionaries reads the dictionary locations of the schema a
-// legacy file embeds (nil when it embeds none).
-func embeddedDictionaries(ctx context.Context, src source, lm *v01.Metadata, ft v01.Footer) (map[int32]*filepb.Dictionary, error) {
+// embeddedFields reads the schema a legacy file embeds (nil when it embeds
+// none): the fields as the writer saw them, with where it stored each
+// dictionary's values.
+func embeddedFields(ctx context.Context, src source, lm *v01.Metadata, ft v01.Footer) ([]*filepb.Field, error) {
 	if lm.ManifestPosition == 0 || lm.ManifestPosition >= ft.MetadataPosition {
 		return nil, nil
 	}
@@ -140,17 +157,18 @@ func embeddedDictionaries(ctx context.Context, src source, lm *v01.Metadata, ft 
 	if err != nil {
 		return nil, err
 	}
-	fields, err := v01.EmbeddedFields(got[0])
-	if err != nil {
-		return nil, err
+	return v01.EmbeddedFields(got[0])
+}
+
+// isLegacyTail reports whether a file's last bytes are a legacy footer
+// (version 0.1 or 0.2 before the magic).
+func isLegacyTail(tail []byte) bool {
+	n := len(tail)
+	if n < v01.FooterSize || string(tail[n-4:]) != format.Magic {
+		return false
 	}
-	out := map[int32]*filepb.Dictionary{}
-	for _, f := range fields {
-		if d := f.GetDictionary(); d != nil {
-			out[f.GetId()] = d
-		}
-	}
-	return out, nil
+	major, minor := binary.LittleEndian.Uint16(tail[n-8:]), binary.LittleEndian.Uint16(tail[n-6:])
+	return major == 0 && minor <= 2
 }
 
 // fieldIDRange returns the smallest and largest field id.

@@ -92,27 +92,45 @@ func TestPylanceLegacyFiles(t *testing.T) {
 				t.Errorf("version %s, want 0.2 (the footer of legacy files)", f.Metadata().Version)
 			}
 			checkFileReads(ctx, t, f, wantRows, wantCols)
+			g, err := Open(ctx, data[0]) // the embedded schema
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer g.Close()
+			checkFileReads(ctx, t, g, wantRows, wantCols)
 		})
 	}
 }
 
-// TestLegacyFileIsRefusedByOpen: Open cannot read a legacy file (it has no
-// schema); the error says so.
-func TestLegacyFileIsRefusedByOpen(t *testing.T) {
+// TestLegacyOpenWithEmbeddedSchema: Open reads a legacy file with the
+// schema its writer embedded (the same values as with the manifest's
+// fields), and a truncated legacy metadata is an ErrCorrupt error.
+func TestLegacyOpenWithEmbeddedSchema(t *testing.T) {
+	path, _ := goldenLegacy(t)
+	wantRows, wantCols := loadExpected(t, filepath.Join("testdata", "legacy", "legacy_small.expected.json"))
+	ctx := context.Background()
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	f, err := Open(ctx, path, WithAllocator(mem))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	checkFileReads(ctx, t, f, wantRows, wantCols)
+
 	b := make([]byte, 64)
 	binary.LittleEndian.PutUint32(b, 1000) // a metadata longer than the file
 	binary.LittleEndian.PutUint16(b[58:], 2)
 	copy(b[60:], "LANC")
-	path := filepath.Join(t.TempDir(), "legacy.lance")
-	if err := os.WriteFile(path, b, 0o644); err != nil {
+	bad := filepath.Join(t.TempDir(), "legacy.lance")
+	if err := os.WriteFile(bad, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err := Open(context.Background(), path)
-	if err == nil {
-		t.Fatal("Open of a legacy file succeeded")
+	if _, err := Open(ctx, bad); !errors.Is(err, layouts.ErrCorrupt) {
+		t.Fatalf("Open of a truncated legacy file: %v", err)
 	}
-	if _, err := OpenLegacy(context.Background(), path, nil); !errors.Is(err, layouts.ErrCorrupt) {
-		t.Fatalf("OpenLegacy of a file with a truncated metadata: %v", err)
+	if _, err := OpenLegacy(ctx, bad, nil); !errors.Is(err, layouts.ErrCorrupt) {
+		t.Fatalf("OpenLegacy of a truncated legacy file: %v", err)
 	}
 }
 

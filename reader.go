@@ -45,7 +45,9 @@ type File struct {
 }
 
 // Open opens the Lance file at url: a local path or file:// URL, or an
-// object-store URL (s3://, gs://, azblob://, mem://; see package io). It
+// object-store URL (s3://, gs://, azblob://, mem://; see package io).
+// Versions 2.0 to 2.3 are read, and legacy v1 data files with the schema
+// their writer embedded (see OpenLegacy to use the dataset's instead). It
 // reads the footer and metadata with one speculative tail read, and one more
 // only when the metadata is larger than the tail.
 func Open(ctx context.Context, url string, opts ...Option) (*File, error) {
@@ -64,6 +66,14 @@ func Open(ctx context.Context, url string, opts ...Option) (*File, error) {
 		return nil, err
 	}
 	f, err := newFileFromTail(ctx, url, withTail(src, tail), tail, cfg)
+	if err != nil && isLegacyTail(tail) { // a legacy v1 file: read with its embedded schema
+		var lerr error
+		if f, lerr = newLegacyFile(ctx, url, withTail(src, tail), tail, nil, cfg); lerr != nil {
+			err = fmt.Errorf("lance: open %s: %w", url, lerr)
+		} else {
+			err = nil
+		}
+	}
 	if err != nil {
 		src.Close()
 		return nil, err

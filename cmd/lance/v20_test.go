@@ -99,3 +99,40 @@ func TestConvertRefusesReadOnlyVersions(t *testing.T) {
 		}
 	}
 }
+
+// TestLegacyCatAndConvert: cat reads a legacy data file (with the schema
+// its writer embedded) and convert rewrites it as 2.2 with the same values.
+func TestLegacyCatAndConvert(t *testing.T) {
+	data, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "legacy", "legacy_small", "data", "*.lance"))
+	if len(data) != 1 {
+		t.Fatalf("golden legacy file missing: %v", data)
+	}
+	raw, err := os.ReadFile(filepath.Join("..", "..", "testdata", "legacy", "legacy_small.expected.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &want); err != nil {
+		t.Fatal(err)
+	}
+	wantCols, _ := valuejson.Decode(bytes.NewReader(want["columns"]))
+	ctx := context.Background()
+	dst := filepath.Join(t.TempDir(), "out.lance")
+	var out bytes.Buffer
+	if err := run(ctx, []string{"convert", data[0], dst}, &out, &out); err != nil {
+		t.Fatalf("convert: %v\n%s", err, out.String())
+	}
+	for _, path := range []string{data[0], dst} {
+		out.Reset()
+		if err := run(ctx, []string{"cat", path, "--format", "json"}, &out, &out); err != nil {
+			t.Fatal(err)
+		}
+		got, err := valuejson.Decode(&out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ok, diff := valuejson.EqualJSON(wantCols, got.(map[string]any)["columns"]); !ok {
+			t.Fatalf("%s: columns differ: %s", path, diff)
+		}
+	}
+}
