@@ -23,7 +23,7 @@ func corpusDirs(t *testing.T) []string {
 		shared = filepath.Join("..", "shared", "corpus")
 	}
 	if _, err := os.Stat(shared); err == nil {
-		for _, v := range []string{"2.1", "2.2", "2.3"} {
+		for _, v := range []string{"2.0", "2.1", "2.2", "2.3"} {
 			dirs = append(dirs, filepath.Join(shared, v))
 		}
 	} else {

@@ -38,10 +38,16 @@ type File struct {
 	cfg    config
 	cache  *searchcache.Cache
 	stats  fileCounters
+	// v20 is set for 2.0 files, which take their own read path (v20read.go).
+	v20 *v20File
+	// legacy is set for legacy v1 files (legacy.go, OpenLegacy).
+	legacy *legacyFile
 }
 
 // Open opens the Lance file at url: a local path or file:// URL, or an
-// object-store URL (s3://, gs://, azblob://, mem://; see package io). It
+// object-store URL (s3://, gs://, azblob://, mem://; see package io).
+// Versions 2.0 to 2.3 are read, and legacy v1 data files with the schema
+// their writer embedded (see OpenLegacy to use the dataset's instead). It
 // reads the footer and metadata with one speculative tail read, and one more
 // only when the metadata is larger than the tail.
 func Open(ctx context.Context, url string, opts ...Option) (*File, error) {
@@ -60,6 +66,14 @@ func Open(ctx context.Context, url string, opts ...Option) (*File, error) {
 		return nil, err
 	}
 	f, err := newFileFromTail(ctx, url, withTail(src, tail), tail, cfg)
+	if err != nil && isLegacyTail(tail) { // a legacy v1 file: read with its embedded schema
+		var lerr error
+		if f, lerr = newLegacyFile(ctx, url, withTail(src, tail), tail, nil, cfg); lerr != nil {
+			err = fmt.Errorf("lance: open %s: %w", url, lerr)
+		} else {
+			err = nil
+		}
+	}
 	if err != nil {
 		src.Close()
 		return nil, err
@@ -92,15 +106,21 @@ func newFileFromTail(ctx context.Context, url string, src source, tail []byte, c
 	if err != nil {
 		return nil, fmt.Errorf("lance: open %s: %w", url, err)
 	}
-	if !meta.Version.Structural() {
-		return nil, fmt.Errorf("lance: open %s: %w: file version %s (only 2.1 and later are read)", url, ErrUnsupported, meta.Version)
+	var v2 *v20File
+	var fields []*layouts.Field
+	switch {
+	case meta.Version == format.V2_0:
+		fields, v2, err = openV20(meta)
+	case !meta.Version.Structural():
+		return nil, fmt.Errorf("lance: open %s: %w: file version %s", url, ErrUnsupported, meta.Version)
+	default:
+		fields, err = decoderFields(meta.Schema)
 	}
-	fields, err := decoderFields(meta.Schema)
 	if err != nil {
 		return nil, fmt.Errorf("lance: open %s: %w", url, err)
 	}
 	f := &File{url: url, src: src, meta: meta, schema: meta.Schema.ArrowSchema(), fields: fields,
-		cfg: cfg, cache: cfg.cache, paths: map[*layouts.Field][]*layouts.Field{}}
+		cfg: cfg, cache: cfg.cache, paths: map[*layouts.Field][]*layouts.Field{}, v20: v2}
 	for _, top := range fields {
 		leaves := top.Leaves()
 		f.leaves = append(f.leaves, leaves)

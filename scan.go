@@ -142,6 +142,12 @@ func (f *File) readField(ctx context.Context, c int, ranges []rowRange, nrows ui
 	if nrows == 0 {
 		return array.MakeArrayOfNull(f.cfg.mem, top.Type, 0), nil
 	}
+	if f.v20 != nil {
+		return f.readFieldV20(ctx, c, ranges, nrows, sc == nil)
+	}
+	if f.legacy != nil {
+		return f.readFieldLegacy(ctx, c, ranges, nrows)
+	}
 	leaves := f.leaves[c]
 	data := make([]layoutsLeafData, len(leaves))
 	defer func() { // give back what no array took over

@@ -30,6 +30,9 @@ type pageJob struct {
 // would initialize its pages one after another: a round trip each on an
 // object store.
 func (f *File) warmForTake(ctx context.Context, cols []int, ranges []rowRange) error {
+	if f.v20 != nil || f.legacy != nil {
+		return nil // 2.0 and legacy reads have no page state to warm
+	}
 	var jobs []pageJob
 	for _, c := range cols {
 		for _, leaf := range f.leaves[c] {

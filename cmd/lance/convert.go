@@ -34,6 +34,16 @@ const convertUsage = `  lance convert SRC DST [--version 2.1|2.2] [--from lance|
       per-zone statistics of every column (docs/zone-seeds.md)
 `
 
+// readOnlyVersion reports the file versions lance reads but never writes:
+// 2.0 (also called 0.3) and the legacy v1 format (0.1, "legacy").
+func readOnlyVersion(v string) bool {
+	switch v {
+	case "2.0", "0.3", "0.1", "0.2", "legacy":
+		return true
+	}
+	return false
+}
+
 // errUnknownFormat reports a source whose format cannot be detected.
 var errUnknownFormat = errors.New("cannot detect the source format (use --from)")
 
@@ -55,6 +65,9 @@ func runConvert(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	rpz := fs.Uint64("rows-per-zone", 8192, "rows per zone of --zone-seeds")
 	if err := fs.Parse(splitArgs(args, map[string]bool{"zone-seeds": true})); err != nil {
 		return err
+	}
+	if readOnlyVersion(*version) {
+		return fmt.Errorf("convert: Lance %s files are read, not written: use --version 2.1 or 2.2", *version)
 	}
 	opts := []lance.WriterOption{lance.WithFileVersion(*version), lance.WithObjectCreator(createObject)}
 	if o, err := zoneSeedOption(fs, *seeds, *rpz); err != nil {

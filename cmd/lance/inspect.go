@@ -12,6 +12,7 @@ import (
 	"github.com/lancego/lancego/format"
 	"github.com/lancego/lancego/format/pb/file2pb"
 	"github.com/lancego/lancego/layouts"
+	"github.com/lancego/lancego/layouts/v20"
 )
 
 // inspectReport is what `lance inspect --json` prints.
@@ -126,7 +127,10 @@ func pageReportOf(pg *file2pb.ColumnMetadata_Page) pageReport {
 		pr.Bytes += s
 	}
 	enc, err := format.DecodePageEncoding(pg)
+	enc20, err20 := format.DecodeArrayEncoding(pg)
 	switch {
+	case err != nil && err20 == nil:
+		pr.Layout = &layouts.PageInfo{Layout: "v2.0", Values: v20.Describe(enc20)} // a 2.0 page
 	case err != nil:
 		pr.Error = err.Error()
 	case enc.Planar != nil:

@@ -417,6 +417,74 @@ func (x *Field) GetUnenforcedPrimaryKey() bool {
 	return false
 }
 
+// Metadata is the metadata of a legacy (v1, footer 0.1/0.2) Lance data
+// file: the position of each batch and of the page table. The schema of such
+// a file lives in its dataset's manifest.
+type Metadata struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// manifest_position is where an embedded manifest starts (0: none).
+	ManifestPosition uint64 `protobuf:"varint,1,opt,name=manifest_position,json=manifestPosition,proto3" json:"manifest_position,omitempty"`
+	// batch_offsets are the cumulative row counts: 0, rows of batch 0, ...
+	BatchOffsets []int32 `protobuf:"varint,2,rep,packed,name=batch_offsets,json=batchOffsets,proto3" json:"batch_offsets,omitempty"`
+	// page_table_position is where the page table starts: for each field id
+	// from the smallest to the largest stored, for each batch, an int64
+	// position and an int64 length (values, or lists + 1 for list positions).
+	PageTablePosition uint64 `protobuf:"varint,3,opt,name=page_table_position,json=pageTablePosition,proto3" json:"page_table_position,omitempty"`
+	unknownFields     protoimpl.UnknownFields
+	sizeCache         protoimpl.SizeCache
+}
+
+func (x *Metadata) Reset() {
+	*x = Metadata{}
+	mi := &file_file_proto_msgTypes[4]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Metadata) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Metadata) ProtoMessage() {}
+
+func (x *Metadata) ProtoReflect() protoreflect.Message {
+	mi := &file_file_proto_msgTypes[4]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Metadata.ProtoReflect.Descriptor instead.
+func (*Metadata) Descriptor() ([]byte, []int) {
+	return file_file_proto_rawDescGZIP(), []int{4}
+}
+
+func (x *Metadata) GetManifestPosition() uint64 {
+	if x != nil {
+		return x.ManifestPosition
+	}
+	return 0
+}
+
+func (x *Metadata) GetBatchOffsets() []int32 {
+	if x != nil {
+		return x.BatchOffsets
+	}
+	return nil
+}
+
+func (x *Metadata) GetPageTablePosition() uint64 {
+	if x != nil {
+		return x.PageTablePosition
+	}
+	return 0
+}
+
 var File_file_proto protoreflect.FileDescriptor
 
 const file_file_proto_rawDesc = "" +
@@ -459,7 +527,11 @@ const file_file_proto_rawDesc = "" +
 	"\n" +
 	"\x06PARENT\x10\x00\x12\f\n" +
 	"\bREPEATED\x10\x01\x12\b\n" +
-	"\x04LEAF\x10\x02J\x04\b\v\x10\f*H\n" +
+	"\x04LEAF\x10\x02J\x04\b\v\x10\f\"\x92\x01\n" +
+	"\bMetadata\x12+\n" +
+	"\x11manifest_position\x18\x01 \x01(\x04R\x10manifestPosition\x12#\n" +
+	"\rbatch_offsets\x18\x02 \x03(\x05R\fbatchOffsets\x12.\n" +
+	"\x13page_table_position\x18\x03 \x01(\x04R\x11pageTablePositionJ\x04\b\x04\x10\x05*H\n" +
 	"\bEncoding\x12\b\n" +
 	"\x04NONE\x10\x00\x12\t\n" +
 	"\x05PLAIN\x10\x01\x12\x0e\n" +
@@ -482,7 +554,7 @@ func file_file_proto_rawDescGZIP() []byte {
 }
 
 var file_file_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_file_proto_msgTypes = make([]protoimpl.MessageInfo, 6)
+var file_file_proto_msgTypes = make([]protoimpl.MessageInfo, 7)
 var file_file_proto_goTypes = []any{
 	(Encoding)(0),          // 0: lance.file.Encoding
 	(Field_Type)(0),        // 1: lance.file.Field.Type
@@ -490,17 +562,18 @@ var file_file_proto_goTypes = []any{
 	(*Schema)(nil),         // 3: lance.file.Schema
 	(*Dictionary)(nil),     // 4: lance.file.Dictionary
 	(*Field)(nil),          // 5: lance.file.Field
-	nil,                    // 6: lance.file.Schema.MetadataEntry
-	nil,                    // 7: lance.file.Field.MetadataEntry
+	(*Metadata)(nil),       // 6: lance.file.Metadata
+	nil,                    // 7: lance.file.Schema.MetadataEntry
+	nil,                    // 8: lance.file.Field.MetadataEntry
 }
 var file_file_proto_depIdxs = []int32{
 	3, // 0: lance.file.FileDescriptor.schema:type_name -> lance.file.Schema
 	5, // 1: lance.file.Schema.fields:type_name -> lance.file.Field
-	6, // 2: lance.file.Schema.metadata:type_name -> lance.file.Schema.MetadataEntry
+	7, // 2: lance.file.Schema.metadata:type_name -> lance.file.Schema.MetadataEntry
 	1, // 3: lance.file.Field.type:type_name -> lance.file.Field.Type
 	0, // 4: lance.file.Field.encoding:type_name -> lance.file.Encoding
 	4, // 5: lance.file.Field.dictionary:type_name -> lance.file.Dictionary
-	7, // 6: lance.file.Field.metadata:type_name -> lance.file.Field.MetadataEntry
+	8, // 6: lance.file.Field.metadata:type_name -> lance.file.Field.MetadataEntry
 	7, // [7:7] is the sub-list for method output_type
 	7, // [7:7] is the sub-list for method input_type
 	7, // [7:7] is the sub-list for extension type_name
@@ -519,7 +592,7 @@ func file_file_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_file_proto_rawDesc), len(file_file_proto_rawDesc)),
 			NumEnums:      2,
-			NumMessages:   6,
+			NumMessages:   7,
 			NumExtensions: 0,
 			NumServices:   0,
 		},
