@@ -159,7 +159,7 @@ func TestGoldenRewriteBytes(t *testing.T) {
 	}
 	want := readGolden(t)
 	checked := 0
-	for _, k := range sortedKeys(got) {
+	for _, k := range goldenKeys(got) {
 		w, ok := want[k]
 		if !ok {
 			t.Errorf("%s: not in %s (regenerate with LANCE_GOLDEN_UPDATE=1)", k, goldenRewritePath)
@@ -185,7 +185,7 @@ func writeGolden(t *testing.T, got map[string]string) {
 	var b strings.Builder
 	b.WriteString("# sha256 of our writer's rewrite of each corpus file: <sum>  <source> -> <version> <config>\n")
 	b.WriteString("# made by TestGoldenRewriteBytes with LANCE_GOLDEN_UPDATE=1 (batch 777, env lookups empty)\n")
-	for _, k := range sortedKeys(got) {
+	for _, k := range goldenKeys(got) {
 		fmt.Fprintf(&b, "%s  %s\n", got[k], k)
 	}
 	if err := os.MkdirAll(filepath.Dir(goldenRewritePath), 0o755); err != nil {
@@ -195,4 +195,14 @@ func writeGolden(t *testing.T, got map[string]string) {
 		t.Fatal(err)
 	}
 	t.Logf("wrote %d sums to %s", len(got), goldenRewritePath)
+}
+
+// goldenKeys returns the keys of m in order.
+func goldenKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }

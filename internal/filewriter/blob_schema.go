@@ -1,4 +1,4 @@
-package lance
+package filewriter
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/lancego/lancego/format"
 	"github.com/lancego/lancego/format/pb/filepb"
+	"github.com/lancego/lancego/internal/lerr"
 )
 
 // blobV2Descriptor is the stored descriptor of a blob v2 value: five
@@ -27,11 +28,11 @@ var blobV2Descriptor = []struct {
 // stored), the five descriptor fields, and one column (file version 2.2).
 func (b *schemaBuilder) addBlobV2(f arrow.Field, parent int32, path []arrow.Field, child []int) error {
 	if b.version < format.V2_2 {
-		return fmt.Errorf("%w: field %q: blob v2 needs file version 2.2", ErrUnsupportedType, f.Name)
+		return fmt.Errorf("%w: field %q: blob v2 needs file version 2.2", lerr.ErrUnsupportedType, f.Name)
 	}
 	st, ok := f.Type.(*arrow.StructType)
 	if !ok || st.NumFields() != 2 || st.Field(0).Type.ID() != arrow.LARGE_BINARY || st.Field(1).Type.ID() != arrow.STRING {
-		return fmt.Errorf("%w: field %q: blob v2 must be struct<data: large_binary, uri: utf8>", ErrUnsupportedType, f.Name)
+		return fmt.Errorf("%w: field %q: blob v2 must be struct<data: large_binary, uri: utf8>", lerr.ErrUnsupportedType, f.Name)
 	}
 	md := map[string][]byte{format.BlobKey: []byte("true"), format.PackedKey: []byte("true")}
 	for i, k := range f.Metadata.Keys() {

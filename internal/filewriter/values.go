@@ -1,4 +1,4 @@
-package lance
+package filewriter
 
 import (
 	"encoding/binary"
@@ -7,6 +7,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
+	"github.com/lancego/lancego/internal/lerr"
 )
 
 // valueKind is the physical shape of a leaf's values.
@@ -71,11 +72,11 @@ func gatherValues(leaf arrow.Array, idx []int, sc *leafScratch) (*values, error)
 	case arrow.FixedWidthDataType:
 		v.kind, v.bits = valFixed, dt.BitWidth()
 		if v.bits%8 != 0 {
-			return nil, fmt.Errorf("%w: %s", ErrUnsupportedType, dt)
+			return nil, fmt.Errorf("%w: %s", lerr.ErrUnsupportedType, dt)
 		}
 		v.data = gatherFixed(leaf, idx, v.bits/8)
 	default:
-		return nil, fmt.Errorf("%w: leaf %s", ErrUnsupportedType, dt)
+		return nil, fmt.Errorf("%w: leaf %s", lerr.ErrUnsupportedType, dt)
 	}
 	return v, nil
 }
@@ -272,7 +273,7 @@ func gatherFSL(v *values, a *array.FixedSizeList, idx []int) error {
 	}
 	dt, ok := cur.DataType().(arrow.FixedWidthDataType)
 	if !ok || dt.BitWidth()%8 != 0 || cur.DataType().ID() == arrow.BOOL {
-		return fmt.Errorf("%w: fixed-size list of %s", ErrUnsupportedType, cur.DataType())
+		return fmt.Errorf("%w: fixed-size list of %s", lerr.ErrUnsupportedType, cur.DataType())
 	}
 	v.bits = dt.BitWidth()
 	v.data = gatherFixed(cur, rows, v.bits/8)

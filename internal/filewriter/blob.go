@@ -1,4 +1,4 @@
-package lance
+package filewriter
 
 import (
 	"encoding/binary"
@@ -7,6 +7,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 
 	pb "github.com/lancego/lancego/format/pb/encodings21pb"
+	"github.com/lancego/lancego/internal/lerr"
 )
 
 // placeExternal writes the external buffers of a page (blob values) and
@@ -34,7 +35,7 @@ func (w *Writer) placeExternal(p *encodedPage) (*encodedPage, error) {
 // ((def << 16) + rep, 0).
 func encodeBlobV1(s *shredded, l *wleaf, cfg *writerConfig) (*encodedPage, error) {
 	if s.rep != nil {
-		return nil, fmt.Errorf("%w: legacy blob inside a list", ErrUnsupportedType)
+		return nil, fmt.Errorf("%w: legacy blob inside a list", lerr.ErrUnsupportedType)
 	}
 	v, err := gatherValues(s.leaf, s.idx, s.sc)
 	if err != nil {
@@ -83,7 +84,7 @@ func encodeBlobV1(s *shredded, l *wleaf, cfg *writerConfig) (*encodedPage, error
 func encodeBlobV2(s *shredded, _ *wleaf, _ *writerConfig) (*encodedPage, error) {
 	st, ok := s.leaf.(*array.Struct)
 	if !ok {
-		return nil, fmt.Errorf("%w: blob v2 leaf %s", ErrUnsupportedType, s.leaf.DataType())
+		return nil, fmt.Errorf("%w: blob v2 leaf %s", lerr.ErrUnsupportedType, s.leaf.DataType())
 	}
 	data, uri := st.Field(0), st.Field(1).(*array.String)
 	var ext [][]byte
@@ -94,7 +95,7 @@ func encodeBlobV2(s *shredded, _ *wleaf, _ *writerConfig) (*encodedPage, error) 
 			continue
 		}
 		if uri.IsValid(i) && uri.Value(i) != "" {
-			return nil, fmt.Errorf("%w: blob v2 with a URI (external blob)", ErrUnsupportedType)
+			return nil, fmt.Errorf("%w: blob v2 with a URI (external blob)", lerr.ErrUnsupportedType)
 		}
 		ref[j] = len(ext)
 		var b []byte

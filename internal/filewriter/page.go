@@ -1,4 +1,4 @@
-package lance
+package filewriter
 
 import (
 	"github.com/apache/arrow-go/v18/arrow"

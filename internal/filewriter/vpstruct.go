@@ -1,4 +1,4 @@
-package lance
+package filewriter
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/lancego/lancego/format"
 	pb "github.com/lancego/lancego/format/pb/encodings21pb"
+	"github.com/lancego/lancego/internal/lerr"
 )
 
 // fixedField is a VariablePackedStruct field of raw fixed-width bytes.
@@ -56,7 +57,7 @@ func encodeVPRows(s *shredded, rows *values, enc *pb.CompressiveEncoding, layers
 // length][bytes]; null rows have no bytes. Child validity is not stored.
 func encodeVPStruct(s *shredded, st *array.Struct, kids []*values, ver format.Version) (*encodedPage, error) {
 	if ver < format.V2_2 {
-		return nil, fmt.Errorf("%w: packed struct with variable-width children needs file version 2.2", ErrUnsupportedType)
+		return nil, fmt.Errorf("%w: packed struct with variable-width children needs file version 2.2", lerr.ErrUnsupportedType)
 	}
 	var fields []*pb.VariablePackedStruct_FieldEncoding
 	for _, k := range kids {
@@ -68,7 +69,7 @@ func encodeVPStruct(s *shredded, st *array.Struct, kids []*values, ver format.Ve
 		case k.kind == valVariable:
 			fields = append(fields, varField(32))
 		default:
-			return nil, fmt.Errorf("%w: packed struct child of kind %d", ErrUnsupportedType, k.kind)
+			return nil, fmt.Errorf("%w: packed struct child of kind %d", lerr.ErrUnsupportedType, k.kind)
 		}
 	}
 	rows := &values{kind: valVariable, n: len(s.idx), offsets: make([]uint64, 1, len(s.idx)+1), valid: make([]bool, len(s.idx))}

@@ -1,4 +1,4 @@
-package lance
+package filewriter
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/lancego/lancego/internal/lerr"
 )
 
 // Field metadata keys read by the writer (stored verbatim in the schema).
@@ -63,7 +64,7 @@ func parseEncodingParams(f arrow.Field, env func(string) string) (encodingParams
 	switch p.compression {
 	case "", "none", "lz4", "zstd", "fsst":
 	default:
-		return p, fmt.Errorf("%w: %s=%q", ErrInvalidArgument, metaCompression, p.compression)
+		return p, fmt.Errorf("%w: %s=%q", lerr.ErrInvalidArgument, metaCompression, p.compression)
 	}
 	if err = parseInt(get(metaCompressionLevel), &p.compressionLevel); err != nil {
 		return p, err
@@ -71,7 +72,7 @@ func parseEncodingParams(f arrow.Field, env func(string) string) (encodingParams
 	if v := get(metaRLEThreshold); v != "" {
 		p.rleUserSet = true
 		if p.rleThreshold, err = strconv.ParseFloat(v, 64); err != nil {
-			return p, fmt.Errorf("%w: %s=%q", ErrInvalidArgument, metaRLEThreshold, v)
+			return p, fmt.Errorf("%w: %s=%q", lerr.ErrInvalidArgument, metaRLEThreshold, v)
 		}
 	}
 	switch v := strings.ToLower(get(metaBSS)); v {
@@ -81,7 +82,7 @@ func parseEncodingParams(f arrow.Field, env func(string) string) (encodingParams
 	p.dictTooSmall = envUint(env("LANCE_ENCODING_DICT_TOO_SMALL"), p.dictTooSmall)
 	p.dictSizeRatio = firstFloat(get(metaDictSizeRatio), env("LANCE_ENCODING_DICT_SIZE_RATIO"), p.dictSizeRatio)
 	if p.dictSizeRatio <= 0 || p.dictSizeRatio > 1 {
-		return p, fmt.Errorf("%w: dict-size-ratio %v not in (0, 1]", ErrInvalidArgument, p.dictSizeRatio)
+		return p, fmt.Errorf("%w: dict-size-ratio %v not in (0, 1]", lerr.ErrInvalidArgument, p.dictSizeRatio)
 	}
 	p.dictDivisor = envUint(get(metaDictDivisor), envUint(env("LANCE_ENCODING_DICT_DIVISOR"), p.dictDivisor))
 	p.dictValuesComp = get(metaDictValuesComp)
@@ -104,7 +105,7 @@ func parseInt(s string, dst *int) error {
 	}
 	n, err := strconv.Atoi(s)
 	if err != nil {
-		return fmt.Errorf("%w: bad integer %q", ErrInvalidArgument, s)
+		return fmt.Errorf("%w: bad integer %q", lerr.ErrInvalidArgument, s)
 	}
 	*dst = n
 	return nil

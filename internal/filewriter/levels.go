@@ -1,4 +1,4 @@
-package lance
+package filewriter
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
 
 	pb "github.com/lancego/lancego/format/pb/encodings21pb"
+	"github.com/lancego/lancego/internal/lerr"
 	"github.com/lancego/lancego/layouts"
 )
 
@@ -260,7 +261,7 @@ func newShredder(top arrow.Array, l *wleaf) (*shredder, error) {
 			continue
 		}
 		if k+1 < n {
-			return nil, fmt.Errorf("%w: cannot descend into %s", ErrUnsupportedType, s.arrays[k].DataType())
+			return nil, fmt.Errorf("%w: cannot descend into %s", lerr.ErrUnsupportedType, s.arrays[k].DataType())
 		}
 	}
 	s.out.leaf = s.arrays[n-1]

@@ -1,4 +1,4 @@
-package lance
+package filewriter
 
 import (
 	pb "github.com/lancego/lancego/format/pb/encodings21pb"

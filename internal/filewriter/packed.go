@@ -1,4 +1,4 @@
-package lance
+package filewriter
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 
 	pb "github.com/lancego/lancego/format/pb/encodings21pb"
+	"github.com/lancego/lancego/internal/lerr"
 )
 
 // encodePacked writes a packed struct column (lance-encoding:packed): each
@@ -25,7 +26,7 @@ func encodePacked(s *shredded, l *wleaf, cfg *writerConfig) (*encodedPage, error
 		}
 		variable = variable || v.kind == valVariable
 		if v.kind != valFixed && v.kind != valVariable {
-			return nil, fmt.Errorf("%w: packed struct child %s", ErrUnsupportedType, st.Field(i).DataType())
+			return nil, fmt.Errorf("%w: packed struct child %s", lerr.ErrUnsupportedType, st.Field(i).DataType())
 		}
 		widths = append(widths, uint64(v.bits))
 		kids = append(kids, v)

@@ -1,4 +1,4 @@
-package lance
+package filewriter
 
 import (
 	"fmt"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/lancego/lancego/format"
 	"github.com/lancego/lancego/format/pb/filepb"
+	"github.com/lancego/lancego/internal/lerr"
 )
 
 // wleaf is one physical column of the file being written: the Arrow fields
@@ -61,7 +62,7 @@ func (b *schemaBuilder) add(f arrow.Field, parent int32, path []arrow.Field, chi
 		return b.addBlobV2(f, parent, path, child)
 	}
 	if f.Type.ID() == arrow.MAP && b.version < format.V2_2 {
-		return fmt.Errorf("%w: field %q: map needs file version 2.2", ErrUnsupportedType, f.Name)
+		return fmt.Errorf("%w: field %q: map needs file version 2.2", lerr.ErrUnsupportedType, f.Name)
 	}
 	id := int32(len(b.fields))
 	pf := &filepb.Field{Name: f.Name, Id: id, ParentId: parent, LogicalType: lt, Nullable: f.Nullable, Encoding: enc}
@@ -302,7 +303,7 @@ func scalarLogicalType(dt arrow.DataType) (string, error) {
 		}
 		return "timestamp:" + unitName(t.Unit) + ":" + tz, nil
 	}
-	return "", fmt.Errorf("%w: %s", ErrUnsupportedType, dt)
+	return "", fmt.Errorf("%w: %s", lerr.ErrUnsupportedType, dt)
 }
 
 func unitName(u arrow.TimeUnit) string {

@@ -1,4 +1,4 @@
-package lance
+package filewriter
 
 import (
 	"encoding/binary"
