@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math/bits"
+
+	"github.com/lancego/lancego/internal/lebits"
 )
 
 // DecodeInlineBitpacking decodes numValues t-bit values stored as a sequence
@@ -178,32 +180,10 @@ func maxBitLen(src []byte, t int) int {
 }
 
 // readUint reads the i-th t-bit little-endian word of src (t ∈ 8,16,32,64).
-func readUint(src []byte, i, t int) uint64 {
-	switch t {
-	case 8:
-		return uint64(src[i])
-	case 16:
-		return uint64(binary.LittleEndian.Uint16(src[2*i:]))
-	case 32:
-		return uint64(binary.LittleEndian.Uint32(src[4*i:]))
-	default:
-		return binary.LittleEndian.Uint64(src[8*i:])
-	}
-}
+func readUint(src []byte, i, t int) uint64 { return lebits.Word(src, i, t) }
 
 // appendUint appends v as a t-bit little-endian word.
-func appendUint(dst []byte, v uint64, t int) []byte {
-	switch t {
-	case 8:
-		return append(dst, byte(v))
-	case 16:
-		return binary.LittleEndian.AppendUint16(dst, uint16(v))
-	case 32:
-		return binary.LittleEndian.AppendUint32(dst, uint32(v))
-	default:
-		return binary.LittleEndian.AppendUint64(dst, v)
-	}
-}
+func appendUint(dst []byte, v uint64, t int) []byte { return lebits.AppendWord(dst, v, t) }
 
 func boolToU64(b bool) uint64 {
 	if b {

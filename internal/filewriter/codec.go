@@ -1,11 +1,11 @@
 package filewriter
 
 import (
-	"encoding/binary"
 	"math/bits"
 
 	"github.com/lancego/lancego/codecs"
 	pb "github.com/lancego/lancego/format/pb/encodings21pb"
+	"github.com/lancego/lancego/internal/lebits"
 )
 
 // Mini-block chunk budgets (Lance: primitive.rs / value.rs / binary.rs).
@@ -124,24 +124,11 @@ func bitpackedSize(v *values) int {
 		e := min(s+bitpackBlock, v.n)
 		var acc uint64
 		for i := s; i < e; i++ {
-			acc |= readLE(v.data[i*w:], w)
+			acc |= lebits.Uint(v.data[i*w:], w)
 		}
 		total += w + 128*bits.Len64(acc)
 	}
 	return total
-}
-
-// readLE reads a little-endian integer of width bytes (1..8).
-func readLE(b []byte, width int) uint64 {
-	switch width {
-	case 1:
-		return uint64(b[0])
-	case 2:
-		return uint64(binary.LittleEndian.Uint16(b))
-	case 4:
-		return uint64(binary.LittleEndian.Uint32(b))
-	}
-	return binary.LittleEndian.Uint64(b)
 }
 
 // rleCodec stores run values and u8 run lengths (two buffers per chunk).
@@ -197,9 +184,9 @@ func countRunsLE(data []byte, w, start, end int) int {
 		return 0
 	}
 	runs, length := 1, 1
-	prev := readLE(data[start*w:], w)
+	prev := lebits.Uint(data[start*w:], w)
 	for i := start + 1; i < end; i++ {
-		x := readLE(data[i*w:], w)
+		x := lebits.Uint(data[i*w:], w)
 		if length == 255 || x != prev {
 			runs++
 			length = 0
@@ -249,7 +236,7 @@ func (c variableCodec) encode(v *values, start, end int, tmp *[]byte) [][]byte {
 	at := len(*tmp)
 	out := *tmp
 	for i := start; i <= end; i++ {
-		out = appendLE(out, table+v.offsets[i]-base, int(w))
+		out = lebits.AppendUint(out, table+v.offsets[i]-base, int(w))
 	}
 	out = append(out, v.data[base:v.offsets[end]]...)
 	for uint64(len(out)-at)%w != 0 {
@@ -257,11 +244,4 @@ func (c variableCodec) encode(v *values, start, end int, tmp *[]byte) [][]byte {
 	}
 	*tmp = out
 	return [][]byte{out[at:]}
-}
-
-// appendLE appends v as a little-endian integer of width bytes.
-func appendLE(dst []byte, v uint64, width int) []byte {
-	var b [8]byte
-	putUint(b[:], v, width)
-	return append(dst, b[:width]...)
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/lancego/lancego/codecs"
 	"github.com/lancego/lancego/format"
 	pb "github.com/lancego/lancego/format/pb/encodings21pb"
+	"github.com/lancego/lancego/internal/lebits"
 )
 
 // Lance's dictionary limits (lance-encoding's should_dictionary_encode and
@@ -180,7 +181,7 @@ func buildDictionary(v *values, b *dictBudget) (*valueSet, *values) {
 	for i := 0; i < v.n; i++ {
 		entries := len(set.first)
 		id := set.add(i)
-		ind.data = appendLE(ind.data, uint64(id), idxBits/8)
+		ind.data = lebits.AppendUint(ind.data, uint64(id), idxBits/8)
 		if b == nil {
 			continue
 		}
@@ -333,10 +334,10 @@ func dictionaryBuffer(v *values, order []int, p encodingParams, ver format.Versi
 // variableBlock64 builds a variable block with 64-bit offsets.
 func variableBlock64(vals [][]byte) codecs.Block {
 	b := codecs.Block{Kind: codecs.KindVariable, NumValues: uint64(len(vals)), OffsetBits: 64}
-	b.Offsets = appendLE(nil, 0, 8)
+	b.Offsets = lebits.AppendUint(nil, 0, 8)
 	for _, x := range vals {
 		b.Data = append(b.Data, x...)
-		b.Offsets = appendLE(b.Offsets, uint64(len(b.Data)), 8)
+		b.Offsets = lebits.AppendUint(b.Offsets, uint64(len(b.Data)), 8)
 	}
 	return b
 }

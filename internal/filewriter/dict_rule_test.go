@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/lancego/lancego/format"
+	"github.com/lancego/lancego/internal/lebits"
 )
 
 // ruleParams are the default dictionary parameters with the given divisor.
@@ -40,9 +41,9 @@ func stringValues(strs []*string, large bool) *values {
 func fixedValues(bits int, ids []int) *values {
 	v := &values{kind: valFixed, n: len(ids), bits: bits}
 	for _, id := range ids {
-		v.data = appendLE(v.data, uint64(id), 8)
+		v.data = lebits.AppendUint(v.data, uint64(id), 8)
 		if bits == 128 {
-			v.data = appendLE(v.data, 0, 8)
+			v.data = lebits.AppendUint(v.data, 0, 8)
 		}
 	}
 	return v

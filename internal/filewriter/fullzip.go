@@ -6,6 +6,7 @@ import (
 	"github.com/lancego/lancego/codecs"
 	"github.com/lancego/lancego/format"
 	pb "github.com/lancego/lancego/format/pb/encodings21pb"
+	"github.com/lancego/lancego/internal/lebits"
 )
 
 // encodeFullZip writes a full-zip page: per level entry a control word
@@ -52,7 +53,7 @@ func encodeFullZip(s *shredded, v *values, p encodingParams, ver format.Version)
 			if compress {
 				val, _ = codecs.CompressZstdLanceWith(v.sc.pool().zstdEncoders(), nil, val, 0)
 			}
-			dst = appendLE(dst, uint64(len(val)), off/8)
+			dst = lebits.AppendUint(dst, uint64(len(val)), off/8)
 			return append(dst, val...)
 		}
 	default:
@@ -133,7 +134,7 @@ func zipEntries(s *shredded, cw, bitsDef, size int, valueAt func(int, []byte) []
 			starts = append(starts, uint64(len(data)))
 		}
 		if cw > 0 {
-			data = appendLE(data, uint64(rep)<<bitsDef|uint64(def), cw)
+			data = lebits.AppendUint(data, uint64(rep)<<bitsDef|uint64(def), cw)
 		}
 		if def <= s.set.MaxVisibleDef {
 			data = valueAt(vis, data)
@@ -157,7 +158,7 @@ func bytePack(offsets []uint64, maxVal uint64) []byte {
 	}
 	out := make([]byte, 0, w*len(offsets))
 	for _, o := range offsets {
-		out = appendLE(out, o, w)
+		out = lebits.AppendUint(out, o, w)
 	}
 	return out
 }
@@ -282,11 +283,11 @@ func encodeFullZipRows(s *shredded, v *values, l *pb.FullZipLayout, cw, offBytes
 				if s.def != nil {
 					def = uint64(s.def[j])
 				}
-				z = appendLE(z, def, cw)
+				z = lebits.AppendUint(z, def, cw)
 			}
 			end := ends[j-lo]
 			if v.valid == nil || v.valid[j] {
-				z = appendLE(z, end-prev, offBytes)
+				z = lebits.AppendUint(z, end-prev, offBytes)
 				z = append(z, vals[prev-base:end-base]...)
 			}
 			prev = end

@@ -1,7 +1,6 @@
 package filewriter
 
 import (
-	"encoding/binary"
 	"fmt"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -328,18 +327,4 @@ func validityOf(a arrow.Array, slots []int) []byte {
 		}
 	}
 	return out
-}
-
-// putUint writes v as a little-endian integer of width bytes.
-func putUint(dst []byte, v uint64, width int) {
-	switch width {
-	case 1:
-		dst[0] = byte(v)
-	case 2:
-		binary.LittleEndian.PutUint16(dst, uint16(v))
-	case 4:
-		binary.LittleEndian.PutUint32(dst, uint32(v))
-	default:
-		binary.LittleEndian.PutUint64(dst, v)
-	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/lancego/lancego/format"
 	pb "github.com/lancego/lancego/format/pb/encodings21pb"
+	"github.com/lancego/lancego/internal/lebits"
 	"github.com/lancego/lancego/internal/lerr"
 )
 
@@ -43,7 +44,7 @@ func encodeVPRows(s *shredded, rows *values, enc *pb.CompressiveEncoding, layers
 			return dst
 		}
 		val := rows.data[rows.offsets[j]:rows.offsets[j+1]]
-		dst = appendLE(dst, uint64(len(val)), 4)
+		dst = lebits.AppendUint(dst, uint64(len(val)), 4)
 		return append(dst, val...)
 	}
 	data, starts := zipEntries(s, cw, bitsDef, s.numItems()*cw+len(rows.data)+4*rows.n, valueAt)
@@ -95,7 +96,7 @@ func appendPackedRow(dst []byte, kids []*values, j int) []byte {
 		if k.large {
 			lw = 8
 		}
-		dst = appendLE(dst, k.valueLen(j), lw)
+		dst = lebits.AppendUint(dst, k.valueLen(j), lw)
 		dst = append(dst, k.data[k.offsets[j]:k.offsets[j+1]]...)
 	}
 	return dst
