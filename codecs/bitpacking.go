@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/bits"
 
+	pb "github.com/lancego/lancego/format/pb/encodings21pb"
 	"github.com/lancego/lancego/internal/lebits"
 )
 
@@ -201,4 +202,52 @@ func growCap(dst []byte, n int) []byte {
 	out := make([]byte, len(dst), max(len(dst)+n, 2*cap(dst)))
 	copy(out, dst)
 	return out
+}
+
+// InlineBitpackingBlock is the number of values per InlineBitpacking chunk.
+const InlineBitpackingBlock = 1024
+
+// InlineBitpackingEncoder stores InlineBitpacking chunks of 1024 values of
+// Bits (8, 16, 32, 64) bits.
+type InlineBitpackingEncoder struct{ Bits int }
+
+// Encoding implements MiniBlockEncoder.
+func (c InlineBitpackingEncoder) Encoding() *pb.CompressiveEncoding {
+	return &pb.CompressiveEncoding{Compression: &pb.CompressiveEncoding_InlineBitpacking{
+		InlineBitpacking: &pb.InlineBitpacking{UncompressedBitsPerValue: uint64(c.Bits)}}}
+}
+
+// NumBuffers implements MiniBlockEncoder.
+func (c InlineBitpackingEncoder) NumBuffers() int { return 1 }
+
+// Name implements MiniBlockEncoder.
+func (c InlineBitpackingEncoder) Name() string { return "inline_bitpacking" }
+
+// Next implements MiniBlockEncoder.
+func (c InlineBitpackingEncoder) Next(v *Values, start, _ int) int {
+	return min(InlineBitpackingBlock, v.N-start)
+}
+
+// Encode implements MiniBlockEncoder.
+func (c InlineBitpackingEncoder) Encode(v *Values, start, end int, tmp *[]byte) [][]byte {
+	w := c.Bits / 8
+	at := len(*tmp)
+	*tmp, _ = EncodeInlineBitpacking(*tmp, v.Data[start*w:end*w], c.Bits, uint64(end-start))
+	return [][]byte{(*tmp)[at:]}
+}
+
+// InlineBitpackedSize estimates the InlineBitpacking size of fixed values
+// (the choice policy compares it with the flat and RLE sizes).
+func InlineBitpackedSize(v *Values) int {
+	w := v.Bits / 8
+	total := 0
+	for s := 0; s < v.N; s += InlineBitpackingBlock {
+		e := min(s+InlineBitpackingBlock, v.N)
+		var acc uint64
+		for i := s; i < e; i++ {
+			acc |= lebits.Uint(v.Data[i*w:], w)
+		}
+		total += w + 128*bits.Len64(acc)
+	}
+	return total
 }

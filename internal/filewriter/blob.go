@@ -6,6 +6,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/array"
 
+	"github.com/lancego/lancego/codecs"
 	pb "github.com/lancego/lancego/format/pb/encodings21pb"
 	"github.com/lancego/lancego/internal/lerr"
 )
@@ -42,29 +43,29 @@ func encodeBlobV1(s *shredded, l *wleaf, cfg *writerConfig) (*encodedPage, error
 		return nil, err
 	}
 	var ext [][]byte
-	ref := make([]int, v.n) // external buffer of value j, -1 if none
+	ref := make([]int, v.N) // external buffer of value j, -1 if none
 	for j := range ref {
 		ref[j] = -1
-		if v.valueLen(j) > 0 {
+		if v.ValueLen(j) > 0 {
 			ref[j] = len(ext)
-			ext = append(ext, v.data[v.offsets[j]:v.offsets[j+1]])
+			ext = append(ext, v.Data[v.Offsets[j]:v.Offsets[j+1]])
 		}
 	}
 	finish := func(pos []uint64) (*encodedPage, error) {
-		rows := &values{kind: valFixed, n: v.n, bits: 128, data: make([]byte, 16*v.n)}
+		rows := &values{Values: codecs.Values{Kind: valFixed, N: v.N, Bits: 128, Data: make([]byte, 16*v.N)}}
 		for j := range ref {
 			var p, size uint64
 			switch {
 			case ref[j] >= 0:
-				p, size = pos[ref[j]], v.valueLen(j)
-			case v.valid != nil && !v.valid[j]:
+				p, size = pos[ref[j]], v.ValueLen(j)
+			case v.Valid != nil && !v.Valid[j]:
 				p = uint64(s.def[j]) << 16
 			}
-			binary.LittleEndian.PutUint64(rows.data[16*j:], p)
-			binary.LittleEndian.PutUint64(rows.data[16*j+8:], size)
+			binary.LittleEndian.PutUint64(rows.Data[16*j:], p)
+			binary.LittleEndian.PutUint64(rows.Data[16*j+8:], size)
 		}
-		inner := &shredded{layers: []pb.RepDefLayer{pb.RepDefLayer_REPDEF_ALL_VALID_ITEM}, numRows: v.n, idx: s.idx, sc: s.sc}
-		codec := packedCodec{flatCodec: flatCodec{bits: 128}, widths: []uint64{64, 64}}
+		inner := &shredded{layers: []pb.RepDefLayer{pb.RepDefLayer_REPDEF_ALL_VALID_ITEM}, numRows: v.N, idx: s.idx, sc: s.sc}
+		codec := codecs.PackedStructEncoder{FlatEncoder: codecs.FlatEncoder{Bits: 128}, Widths: []uint64{64, 64}}
 		page, err := encodeMiniBlock(inner, rows, codec, cfg.version, int(l.params.miniblockValues))
 		if err != nil {
 			return nil, err
@@ -105,16 +106,16 @@ func encodeBlobV2(s *shredded, _ *wleaf, _ *writerConfig) (*encodedPage, error) 
 		ext = append(ext, b)
 	}
 	finish := func(pos []uint64) (*encodedPage, error) {
-		rows := &values{kind: valVariable, n: len(ref), offsets: make([]uint64, 1, len(ref)+1), valid: make([]bool, len(ref))}
+		rows := &values{Values: codecs.Values{Kind: valVariable, N: len(ref), Offsets: make([]uint64, 1, len(ref)+1), Valid: make([]bool, len(ref))}}
 		for j, r := range ref {
 			if r >= 0 {
-				rows.valid[j] = true
-				rows.data = append(rows.data, 0)
-				rows.data = binary.LittleEndian.AppendUint64(rows.data, pos[r])
-				rows.data = binary.LittleEndian.AppendUint64(rows.data, uint64(len(ext[r])))
-				rows.data = append(rows.data, 0, 0, 0, 0, 0, 0, 0, 0)
+				rows.Valid[j] = true
+				rows.Data = append(rows.Data, 0)
+				rows.Data = binary.LittleEndian.AppendUint64(rows.Data, pos[r])
+				rows.Data = binary.LittleEndian.AppendUint64(rows.Data, uint64(len(ext[r])))
+				rows.Data = append(rows.Data, 0, 0, 0, 0, 0, 0, 0, 0)
 			}
-			rows.offsets = append(rows.offsets, uint64(len(rows.data)))
+			rows.Offsets = append(rows.Offsets, uint64(len(rows.Data)))
 		}
 		layers := append([]pb.RepDefLayer{pb.RepDefLayer_REPDEF_ALL_VALID_ITEM}, s.layers...)
 		return encodeVPRows(s, rows, blobV2Encoding(), layers, "blob_v2"), nil

@@ -2,47 +2,18 @@ package filewriter
 
 import (
 	"math"
-
-	"github.com/lancego/lancego/codecs"
-	pb "github.com/lancego/lancego/format/pb/encodings21pb"
 )
 
 // bssSampleValues is how many leading values the byte-position entropy of
 // the auto mode looks at (Lance: statistics.rs, 64).
 const bssSampleValues = 64
 
-// bssCodec stores 32/64-bit values byte-stream-split per chunk of 1024
-// (32-bit) or 512 (64-bit) values (Lance: ByteStreamSplitEncoder).
-type bssCodec struct{ bits int }
-
-func (c bssCodec) encoding() *pb.CompressiveEncoding {
-	return &pb.CompressiveEncoding{Compression: &pb.CompressiveEncoding_ByteStreamSplit{
-		ByteStreamSplit: &pb.ByteStreamSplit{Values: flatEnc(uint64(c.bits))}}}
-}
-func (c bssCodec) numBuffers() int { return 1 }
-func (c bssCodec) name() string    { return "bss" }
-
-func (c bssCodec) next(v *values, start, _ int) int {
-	chunk := 1024
-	if c.bits == 64 {
-		chunk = 512
-	}
-	return min(chunk, v.n-start)
-}
-
-func (c bssCodec) encode(v *values, start, end int, tmp *[]byte) [][]byte {
-	w := c.bits / 8
-	at := len(*tmp)
-	*tmp, _ = codecs.EncodeByteStreamSplit(*tmp, v.data[start*w:end*w], c.bits, uint64(end-start))
-	return [][]byte{(*tmp)[at:]}
-}
-
 // useBSS reports whether Lance would byte-stream-split fixed values v: only
 // 32/64-bit values with lz4/zstd/fsst compression requested; bss=on always,
 // off never, auto when the mean Shannon entropy of the byte positions over
 // the first 64 values is below 4 bits.
 func useBSS(v *values, p encodingParams) bool {
-	if p.compression == "" || p.compression == "none" || (v.bits != 32 && v.bits != 64) {
+	if p.compression == "" || p.compression == "none" || (v.Bits != 32 && v.Bits != 64) {
 		return false
 	}
 	switch p.bss {
@@ -57,8 +28,8 @@ func useBSS(v *values, p encodingParams) bool {
 // meanByteEntropy is the mean over byte positions of the entropy (in bits,
 // truncated to 1/1000 like Lance) of the first bssSampleValues values.
 func meanByteEntropy(v *values) float64 {
-	w := v.bits / 8
-	n := min(v.n, bssSampleValues)
+	w := v.Bits / 8
+	n := min(v.N, bssSampleValues)
 	if n == 0 {
 		return math.Inf(1)
 	}
@@ -66,7 +37,7 @@ func meanByteEntropy(v *values) float64 {
 	for pos := 0; pos < w; pos++ {
 		var counts [256]int
 		for i := 0; i < n; i++ {
-			counts[v.data[i*w+pos]]++
+			counts[v.Data[i*w+pos]]++
 		}
 		e := 0.0
 		for _, c := range counts {

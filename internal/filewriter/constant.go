@@ -14,31 +14,31 @@ import (
 // at least one non-null value and no other.
 func constantValue(v *values) ([]byte, bool) {
 	first := -1
-	for i := 0; i < v.n && first < 0; i++ {
-		if v.valid == nil || v.valid[i] {
+	for i := 0; i < v.N && first < 0; i++ {
+		if v.Valid == nil || v.Valid[i] {
 			first = i
 		}
 	}
 	if first < 0 {
 		return nil, false
 	}
-	switch v.kind {
+	switch v.Kind {
 	case valBool:
-		bit := func(i int) byte { return (v.data[i/8] >> (i % 8)) & 1 }
-		for i := first + 1; i < v.n; i++ {
-			if (v.valid == nil || v.valid[i]) && bit(i) != bit(first) {
+		bit := func(i int) byte { return (v.Data[i/8] >> (i % 8)) & 1 }
+		for i := first + 1; i < v.N; i++ {
+			if (v.Valid == nil || v.Valid[i]) && bit(i) != bit(first) {
 				return nil, false
 			}
 		}
 		return []byte{bit(first)}, true
 	case valFixed:
-		w := v.bits / 8
+		w := v.Bits / 8
 		if w > 32 {
 			return nil, false
 		}
-		val := v.data[first*w : (first+1)*w]
-		for i := first + 1; i < v.n; i++ {
-			if (v.valid == nil || v.valid[i]) && !bytes.Equal(v.data[i*w:(i+1)*w], val) {
+		val := v.Data[first*w : (first+1)*w]
+		for i := first + 1; i < v.N; i++ {
+			if (v.Valid == nil || v.Valid[i]) && !bytes.Equal(v.Data[i*w:(i+1)*w], val) {
 				return nil, false
 			}
 		}
@@ -65,12 +65,12 @@ func encodeConstant(s *shredded, value []byte) *encodedPage {
 // [u32 2][u32 8][u32 len][offsets u32 0, len][bytes] (the only verified
 // form; pages with levels or 64-bit offsets are not made constant).
 func constantString(s *shredded, v *values) ([]byte, bool) {
-	if v.kind != valVariable || v.large || v.valid != nil || v.n == 0 || s.rep != nil || s.def != nil {
+	if v.Kind != valVariable || v.Large || v.Valid != nil || v.N == 0 || s.rep != nil || s.def != nil {
 		return nil, false
 	}
-	val := v.data[v.offsets[0]:v.offsets[1]]
-	for i := 1; i < v.n; i++ {
-		if !bytes.Equal(v.data[v.offsets[i]:v.offsets[i+1]], val) {
+	val := v.Data[v.Offsets[0]:v.Offsets[1]]
+	for i := 1; i < v.N; i++ {
+		if !bytes.Equal(v.Data[v.Offsets[i]:v.Offsets[i+1]], val) {
 			return nil, false
 		}
 	}

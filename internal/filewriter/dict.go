@@ -41,7 +41,7 @@ func encodeDictionaryLeaf(s *shredded, l *wleaf, cfg *writerConfig) (*encodedPag
 	if err != nil {
 		return nil, err
 	}
-	if v.kind != valVariable && v.kind != valFixed {
+	if v.Kind != valVariable && v.Kind != valFixed {
 		return encodeValues(s, v, l, cfg)
 	}
 	return encodeDictionary(s, v, l.params, cfg.version)
@@ -49,11 +49,11 @@ func encodeDictionaryLeaf(s *shredded, l *wleaf, cfg *writerConfig) (*encodedPag
 
 // dictEligible reports whether Lance would consider dictionary encoding v.
 func dictEligible(v *values, ver format.Version) bool {
-	switch v.kind {
+	switch v.Kind {
 	case valVariable:
 		return true
 	case valFixed:
-		return v.bits == 128 || (ver >= format.V2_2 && v.bits == 64)
+		return v.Bits == 128 || (ver >= format.V2_2 && v.Bits == 64)
 	}
 	return false
 }
@@ -89,7 +89,7 @@ type dictBudget struct {
 // nearly unique nor project more distinct values than the threshold
 // min(n/divisor, 100 000). It returns the budget of the exact build.
 func shouldDictionary(v *values, p encodingParams, ver format.Version) (dictBudget, bool) {
-	n := uint64(v.n)
+	n := uint64(v.N)
 	if !dictEligible(v, ver) || n < p.dictTooSmall {
 		return dictBudget{}, false
 	}
@@ -114,16 +114,16 @@ func sampleAdmits(r float64, n, limit uint64) bool {
 // dictDataSize is the size Lance compares a dictionary against: the value
 // bytes, plus the n+1 offsets for variable width.
 func dictDataSize(v *values) uint64 {
-	n := uint64(v.n)
-	if v.kind == valFixed {
-		return n * uint64(v.bits/8)
+	n := uint64(v.N)
+	if v.Kind == valFixed {
+		return n * uint64(v.Bits/8)
 	}
-	return uint64(len(v.data)) + (n+1)*offsetBytes(v)
+	return uint64(len(v.Data)) + (n+1)*offsetBytes(v)
 }
 
 // offsetBytes is the width of a variable-width block's offsets.
 func offsetBytes(v *values) uint64 {
-	if v.large {
+	if v.Large {
 		return 8
 	}
 	return 4
@@ -149,13 +149,13 @@ func sampleSlots(n int) (blocks, perBlock, total int, ok bool) {
 // sampleUniqueRatio is the fraction of distinct values in the sample of v
 // (sampleSlots); ok is false when the page is too small to sample.
 func sampleUniqueRatio(v *values) (r float64, ok bool) {
-	blocks, perBlock, total, ok := sampleSlots(v.n)
+	blocks, perBlock, total, ok := sampleSlots(v.N)
 	if !ok {
 		return 0, false
 	}
 	set := newValueSet(v, total)
 	for b := 0; b < blocks; b++ {
-		start, next := b*v.n/blocks, (b+1)*v.n/blocks
+		start, next := b*v.N/blocks, (b+1)*v.N/blocks
 		for i := start; i < start+min(perBlock, next-start); i++ {
 			set.add(i)
 		}
@@ -170,18 +170,18 @@ func sampleUniqueRatio(v *values) (r float64, ok bool) {
 // as Lance writes them for every value type.
 func buildDictionary(v *values, b *dictBudget) (*valueSet, *values) {
 	const idxBits = dictIndexBytes * 8
-	ind := &values{kind: valFixed, n: v.n, bits: idxBits, valid: v.valid, data: make([]byte, 0, v.n*idxBits/8)}
+	ind := &values{Values: codecs.Values{Kind: valFixed, N: v.N, Bits: idxBits, Valid: v.Valid, Data: make([]byte, 0, v.N*idxBits/8)}}
 	set := newValueSet(v, 1024)
 	var itemBytes, encoded uint64 // dictionary value bytes; Lance's running encoded size
 	perItem := uint64(0)          // offset bytes per dictionary entry
-	if v.kind == valVariable {
+	if v.Kind == valVariable {
 		perItem = offsetBytes(v)
 		encoded = perItem // the leading offset
 	}
-	for i := 0; i < v.n; i++ {
+	for i := 0; i < v.N; i++ {
 		entries := len(set.first)
 		id := set.add(i)
-		ind.data = lebits.AppendUint(ind.data, uint64(id), idxBits/8)
+		ind.Data = lebits.AppendUint(ind.Data, uint64(id), idxBits/8)
 		if b == nil {
 			continue
 		}
@@ -190,7 +190,7 @@ func buildDictionary(v *values, b *dictBudget) (*valueSet, *values) {
 			size := uint64(len(valueBytes(v, i)))
 			itemBytes += size
 			encoded += size + perItem
-			if uint64(id) >= b.maxEntries || (v.kind == valVariable && itemBytes > b.maxValueBytes) {
+			if uint64(id) >= b.maxEntries || (v.Kind == valVariable && itemBytes > b.maxValueBytes) {
 				return nil, nil
 			}
 		}
@@ -215,7 +215,7 @@ func newValueSet(v *values, hint int) *valueSet {
 	for size < 2*hint && size < 1<<30 {
 		size *= 2
 	}
-	return &valueSet{v: v, seed: maphash.MakeSeed(), slots: v.sc.i32sZero(size), first: v.sc.intsCap(min(hint+1, v.n))}
+	return &valueSet{v: v, seed: maphash.MakeSeed(), slots: v.sc.i32sZero(size), first: v.sc.intsCap(min(hint+1, v.N))}
 }
 
 // add returns the id of value i (a new id for a new value).
@@ -263,11 +263,11 @@ func (s *valueSet) grow() {
 
 // valueBytes returns the bytes of value i (fixed or variable).
 func valueBytes(v *values, i int) []byte {
-	if v.kind == valVariable {
-		return v.data[v.offsets[i]:v.offsets[i+1]]
+	if v.Kind == valVariable {
+		return v.Data[v.Offsets[i]:v.Offsets[i+1]]
 	}
-	w := v.bits / 8
-	return v.data[i*w : (i+1)*w]
+	w := v.Bits / 8
+	return v.Data[i*w : (i+1)*w]
 }
 
 // encodeDictionary writes v as a mini-block page of indices with a
@@ -302,14 +302,14 @@ func dictionaryPage(s *shredded, v *values, set *valueSet, ind *values, p encodi
 func dictionaryBuffer(v *values, order []int, p encodingParams, ver format.Version) ([]byte, *pb.CompressiveEncoding, error) {
 	var raw []byte
 	var enc *pb.CompressiveEncoding
-	if v.kind == valVariable {
+	if v.Kind == valVariable {
 		vals := make([][]byte, len(order))
 		for j, i := range order {
 			vals[j] = valueBytes(v, i)
 		}
 		blk := codecs.NewVariableBlock(vals)
 		bitsOff := 32
-		if v.large {
+		if v.Large {
 			blk = variableBlock64(vals)
 			bitsOff = 64
 		}
@@ -317,12 +317,12 @@ func dictionaryBuffer(v *values, order []int, p encodingParams, ver format.Versi
 		if raw, err = codecs.EncodeVariableBlock(nil, blk); err != nil {
 			return nil, nil, err
 		}
-		enc = variableCodec{offsetBits: bitsOff}.encoding()
+		enc = codecs.VariableEncoder{OffsetBits: bitsOff}.Encoding()
 	} else {
 		for _, i := range order {
 			raw = append(raw, valueBytes(v, i)...)
 		}
-		enc = flatEnc(uint64(v.bits))
+		enc = codecs.FlatEncoding(uint64(v.Bits))
 	}
 	scheme := p.dictValuesComp
 	if scheme == "" && ver >= format.V2_2 {
@@ -349,7 +349,7 @@ func generalBlock(pools *writerPools, raw []byte, inner *pb.CompressiveEncoding,
 	var s pb.CompressionScheme
 	switch scheme {
 	case "lz4":
-		out, s = compressLZ4(raw), pb.CompressionScheme_COMPRESSION_ALGORITHM_LZ4
+		out, s = codecs.CompressLZ4Block(raw), pb.CompressionScheme_COMPRESSION_ALGORITHM_LZ4
 	case "zstd":
 		out, err = codecs.CompressZstdLanceWith(pools.zstdEncoders(), nil, raw, level)
 		s = pb.CompressionScheme_COMPRESSION_ALGORITHM_ZSTD
@@ -359,25 +359,5 @@ func generalBlock(pools *writerPools, raw []byte, inner *pb.CompressiveEncoding,
 	if err != nil {
 		return nil, nil, err
 	}
-	return out, generalEnc(s, level, inner), nil
-}
-
-// compressLZ4 compresses with Lance's LZ4 framing (never fails for sane sizes).
-func compressLZ4(raw []byte) []byte {
-	out, err := codecs.CompressLZ4(nil, raw)
-	if err != nil {
-		return nil
-	}
-	return out
-}
-
-// generalEnc builds General{compression, values}.
-func generalEnc(s pb.CompressionScheme, level int, inner *pb.CompressiveEncoding) *pb.CompressiveEncoding {
-	bc := &pb.BufferCompression{Scheme: s}
-	if level != 0 {
-		l := int32(level)
-		bc.Level = &l
-	}
-	return &pb.CompressiveEncoding{Compression: &pb.CompressiveEncoding_General{General: &pb.General{
-		Compression: bc, Values: inner}}}
+	return out, codecs.GeneralEncoding(s, level, inner), nil
 }

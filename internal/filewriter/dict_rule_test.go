@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/lancego/lancego/codecs"
 	"github.com/lancego/lancego/format"
 	"github.com/lancego/lancego/internal/lebits"
 )
@@ -17,33 +18,33 @@ func ruleParams(divisor uint64) encodingParams {
 // stringValues builds a variable-width value block; a nil entry of strs is
 // a null slot (stored as a zero-length value, as the writer gathers it).
 func stringValues(strs []*string, large bool) *values {
-	v := &values{kind: valVariable, n: len(strs), large: large, offsets: make([]uint64, 1, len(strs)+1)}
+	v := &values{Values: codecs.Values{Kind: valVariable, N: len(strs), Large: large, Offsets: make([]uint64, 1, len(strs)+1)}}
 	for i, s := range strs {
 		if s == nil {
-			if v.valid == nil {
-				v.valid = make([]bool, len(strs))
+			if v.Valid == nil {
+				v.Valid = make([]bool, len(strs))
 				for j := range i {
-					v.valid[j] = true
+					v.Valid[j] = true
 				}
 			}
 		} else {
-			v.data = append(v.data, *s...)
-			if v.valid != nil {
-				v.valid[i] = true
+			v.Data = append(v.Data, *s...)
+			if v.Valid != nil {
+				v.Valid[i] = true
 			}
 		}
-		v.offsets = append(v.offsets, uint64(len(v.data)))
+		v.Offsets = append(v.Offsets, uint64(len(v.Data)))
 	}
 	return v
 }
 
 // fixedValues builds a 64- or 128-bit block whose value i is ids[i].
 func fixedValues(bits int, ids []int) *values {
-	v := &values{kind: valFixed, n: len(ids), bits: bits}
+	v := &values{Values: codecs.Values{Kind: valFixed, N: len(ids), Bits: bits}}
 	for _, id := range ids {
-		v.data = lebits.AppendUint(v.data, uint64(id), 8)
+		v.Data = lebits.AppendUint(v.Data, uint64(id), 8)
 		if bits == 128 {
-			v.data = lebits.AppendUint(v.data, 0, 8)
+			v.Data = lebits.AppendUint(v.Data, 0, 8)
 		}
 	}
 	return v
@@ -144,8 +145,8 @@ func TestDictRuleDecision(t *testing.T) {
 			if gate {
 				set, ind := buildDictionary(tc.v, &b)
 				dict = set != nil
-				if dict && (ind.n != tc.v.n || uint64(len(set.first)) > b.maxEntries) {
-					t.Fatalf("build: %d indices, %d entries (max %d)", ind.n, len(set.first), b.maxEntries)
+				if dict && (ind.N != tc.v.N || uint64(len(set.first)) > b.maxEntries) {
+					t.Fatalf("build: %d indices, %d entries (max %d)", ind.N, len(set.first), b.maxEntries)
 				}
 			}
 			if gate != tc.gate || dict != tc.dict {
@@ -163,7 +164,7 @@ func TestDictRuleBuildMatchesEncode(t *testing.T) {
 	b := dictBudget{maxEntries: 10, maxEncoded: 1 << 20, maxValueBytes: 1 << 20}
 	s1, i1 := buildDictionary(v, &b)
 	s2, i2 := buildDictionary(v, nil)
-	if s1 == nil || !bytes.Equal(i1.data, i2.data) || len(s1.first) != 4 || len(s2.first) != 4 {
+	if s1 == nil || !bytes.Equal(i1.Data, i2.Data) || len(s1.first) != 4 || len(s2.first) != 4 {
 		t.Fatalf("budgeted %v, unbudgeted %v", i1, i2)
 	}
 }

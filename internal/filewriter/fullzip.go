@@ -15,41 +15,41 @@ func encodeFullZip(s *shredded, v *values, p encodingParams, ver format.Version)
 	bitsRep, bitsDef := bits.Len16(maxLevel(s.rep)), bits.Len16(maxLevel(s.def))
 	cw := controlWordBytes(bitsRep + bitsDef)
 	l := &pb.FullZipLayout{BitsRep: uint32(bitsRep), BitsDef: uint32(bitsDef), NumItems: uint32(s.numItems()),
-		NumVisibleItems: uint32(v.n), Layers: s.layers}
+		NumVisibleItems: uint32(v.N), Layers: s.layers}
 	var valueAt func(j int, dst []byte) []byte
 	size := s.numItems() * cw // bytes of the zipped data, when known
-	switch v.kind {
+	switch v.Kind {
 	case valVariable:
 		off := 32
-		if v.large {
+		if v.Large {
 			off = 64
 		}
 		l.Details = &pb.FullZipLayout_BitsPerOffset{BitsPerOffset: uint32(off)}
-		l.ValueCompression = variableCodec{offsetBits: off}.encoding()
+		l.ValueCompression = codecs.VariableEncoder{OffsetBits: off}.Encoding()
 		compress := useFullZipGeneral(v, p)
 		if s.rep == nil {
 			return encodeFullZipRows(s, v, l, cw, off/8, compress, !compress && wantFSST(v, p, off)), nil
 		}
 		if compress {
-			l.ValueCompression = generalEnc(pb.CompressionScheme_COMPRESSION_ALGORITHM_ZSTD, 0, l.ValueCompression)
+			l.ValueCompression = codecs.GeneralEncoding(pb.CompressionScheme_COMPRESSION_ALGORITHM_ZSTD, 0, l.ValueCompression)
 		} else if wantFSST(v, p, off) {
 			var tab []byte
 			tab, v = fsstCompress(v)
-			l.ValueCompression = fsstEnc(tab, l.ValueCompression)
+			l.ValueCompression = codecs.FSSTEncoding(tab, l.ValueCompression)
 		}
 		if !compress {
-			size += len(v.data)
-			for j := 0; j < v.n; j++ {
-				if v.valid == nil || v.valid[j] {
+			size += len(v.Data)
+			for j := 0; j < v.N; j++ {
+				if v.Valid == nil || v.Valid[j] {
 					size += off / 8
 				}
 			}
 		}
 		valueAt = func(j int, dst []byte) []byte {
-			if v.valid != nil && !v.valid[j] {
+			if v.Valid != nil && !v.Valid[j] {
 				return dst
 			}
-			val := v.data[v.offsets[j]:v.offsets[j+1]]
+			val := v.Data[v.Offsets[j]:v.Offsets[j+1]]
 			if compress {
 				val, _ = codecs.CompressZstdLanceWith(v.sc.pool().zstdEncoders(), nil, val, 0)
 			}
@@ -61,17 +61,17 @@ func encodeFullZip(s *shredded, v *values, p encodingParams, ver format.Version)
 		l.Details = &pb.FullZipLayout_BitsPerValue{BitsPerValue: uint32(8 * rowBytes)}
 		l.ValueCompression = fullZipFixedEncoding(v)
 		valueAt = func(j int, dst []byte) []byte { return appendFullZipRow(dst, v, j) }
-		size += v.n * rowBytes
+		size += v.N * rowBytes
 	}
 	var data []byte
 	var starts []uint64
 	if rowsAreData(s, v, cw) {
-		data = v.data // no control words, rows back to back: the values as they are
+		data = v.Data // no control words, rows back to back: the values as they are
 	} else {
 		data, starts = zipEntries(s, cw, bitsDef, size, valueAt)
 	}
 	bufs := [][]byte{data}
-	if v.kind == valVariable || s.rep != nil {
+	if v.Kind == valVariable || s.rep != nil {
 		bufs = append(bufs, bytePack(starts, uint64(len(data))))
 	}
 	return &encodedPage{buffers: bufs, numRows: uint64(s.numRows), desc: "fullzip/" + describeShort(l.ValueCompression),
@@ -104,15 +104,15 @@ func controlWordBytes(n int) int {
 // is v.data itself: no control words, no list levels (no row starts
 // buffer), no FSL validity, not booleans.
 func rowsAreData(s *shredded, v *values, cw int) bool {
-	if cw != 0 || s.rep != nil || (v.kind != valFixed && v.kind != valFSL) || s.numItems() != v.n {
+	if cw != 0 || s.rep != nil || (v.Kind != valFixed && v.Kind != valFSL) || s.numItems() != v.N {
 		return false
 	}
-	for _, l := range v.fsl {
-		if l.validity != nil {
+	for _, l := range v.FSL {
+		if l.Validity != nil {
 			return false
 		}
 	}
-	return len(v.data) == v.n*fullZipRowBytes(v)
+	return len(v.Data) == v.N*fullZipRowBytes(v)
 }
 
 // zipEntries interleaves control words and values; it returns the data and
@@ -167,40 +167,40 @@ func bytePack(offsets []uint64, maxVal uint64) []byte {
 // validity ⌈items/8⌉ bytes, then the items.
 func fullZipRowBytes(v *values) int {
 	n, cum := 0, 1
-	for _, l := range v.fsl {
-		cum *= l.dim
-		if l.validity != nil {
+	for _, l := range v.FSL {
+		cum *= l.Dim
+		if l.Validity != nil {
 			n += (cum + 7) / 8
 		}
 	}
-	if v.kind == valBool {
+	if v.Kind == valBool {
 		return 1
 	}
-	return n + cum*v.bits/8
+	return n + cum*v.Bits/8
 }
 
 // fullZipFixedEncoding is Flat or FixedSizeList…→Flat.
 func fullZipFixedEncoding(v *values) *pb.CompressiveEncoding {
-	if v.kind == valFSL {
-		return fslCodec{v: v}.encoding()
+	if v.Kind == valFSL {
+		return codecs.FSLEncoder{V: &v.Values}.Encoding()
 	}
-	return flatEnc(uint64(v.bits))
+	return codecs.FlatEncoding(uint64(v.Bits))
 }
 
 // appendFullZipRow appends fixed value (or FSL row) j.
 func appendFullZipRow(dst []byte, v *values, j int) []byte {
-	if v.kind == valBool {
-		return append(dst, (v.data[j/8]>>(j%8))&1)
+	if v.Kind == valBool {
+		return append(dst, (v.Data[j/8]>>(j%8))&1)
 	}
 	cum := 1
-	for _, l := range v.fsl {
-		cum *= l.dim
-		if l.validity != nil {
-			dst = append(dst, sliceBits(l.validity, j*cum, (j+1)*cum)...)
+	for _, l := range v.FSL {
+		cum *= l.Dim
+		if l.Validity != nil {
+			dst = append(dst, sliceBits(l.Validity, j*cum, (j+1)*cum)...)
 		}
 	}
-	w := cum * v.bits / 8
-	return append(dst, v.data[j*w:(j+1)*w]...)
+	w := cum * v.Bits / 8
+	return append(dst, v.Data[j*w:(j+1)*w]...)
 }
 
 // describeShort names a codec tree for summaries.
@@ -218,7 +218,7 @@ const (
 // one by one with zstd: values over 32 KiB or a requested lz4/zstd
 // compression, and at least 32 KiB of data.
 func useFullZipGeneral(v *values, p encodingParams) bool {
-	if p.compression == "none" || p.compression == "fsst" || len(v.data) < fullZipGeneralData {
+	if p.compression == "none" || p.compression == "fsst" || len(v.Data) < fullZipGeneralData {
 		return false
 	}
 	return p.compression == "lz4" || p.compression == "zstd" || maxValueBytes(v) > fullZipGeneralMaxLen
@@ -233,16 +233,16 @@ func encodeFullZipRows(s *shredded, v *values, l *pb.FullZipLayout, cw, offBytes
 	var enc *codecs.FSSTEncoder
 	switch {
 	case zstd:
-		l.ValueCompression = generalEnc(pb.CompressionScheme_COMPRESSION_ALGORITHM_ZSTD, 0, l.ValueCompression)
+		l.ValueCompression = codecs.GeneralEncoding(pb.CompressionScheme_COMPRESSION_ALGORITHM_ZSTD, 0, l.ValueCompression)
 	case fsst:
-		tab := pools.fsstScratch().BuildTable(v.data, v.offsets)
+		tab := pools.fsstScratch().BuildTable(v.Data, v.Offsets)
 		enc = pools.fsstScratch().NewEncoder(tab)
 		defer enc.Release()
-		l.ValueCompression = fsstEnc(tab.Serialize(), l.ValueCompression)
+		l.ValueCompression = codecs.FSSTEncoding(tab.Serialize(), l.ValueCompression)
 	}
-	parts := splitByBytes(v.offsets, fsstPieceBytes)
+	parts := splitByBytes(v.Offsets, fsstPieceBytes)
 	pieces := make([][]byte, len(parts)-1)
-	starts := s.sc.u64sZero(v.n + 1)
+	starts := s.sc.u64sZero(v.N + 1)
 	parallelFor(len(pieces), func(k int) {
 		lo, hi := parts[k], parts[k+1]
 		// encoded values of the piece: bytes and end offsets (from lo)
@@ -251,26 +251,26 @@ func encodeFullZipRows(s *shredded, v *values, l *pb.FullZipLayout, cw, offBytes
 		switch {
 		case enc != nil:
 			ends = make([]uint64, hi-lo)
-			scratch = pools.getBytes(2*int(v.offsets[hi]-v.offsets[lo]) + 16)
-			vals = enc.CompressValues(scratch, v.data, v.offsets[lo:hi+1], ends)
+			scratch = pools.getBytes(2*int(v.Offsets[hi]-v.Offsets[lo]) + 16)
+			vals = enc.CompressValues(scratch, v.Data, v.Offsets[lo:hi+1], ends)
 		case zstd:
 			ends = make([]uint64, hi-lo)
 			for j := lo; j < hi; j++ {
-				if v.valid == nil || v.valid[j] {
-					vals, _ = codecs.CompressZstdLanceWith(pools.zstdEncoders(), vals, v.data[v.offsets[j]:v.offsets[j+1]], 0)
+				if v.Valid == nil || v.Valid[j] {
+					vals, _ = codecs.CompressZstdLanceWith(pools.zstdEncoders(), vals, v.Data[v.Offsets[j]:v.Offsets[j+1]], 0)
 				}
 				ends[j-lo] = uint64(len(vals))
 			}
 		default:
-			vals, ends = v.data[v.offsets[lo]:v.offsets[hi]], v.offsets[lo+1:hi+1]
+			vals, ends = v.Data[v.Offsets[lo]:v.Offsets[hi]], v.Offsets[lo+1:hi+1]
 		}
 		base := uint64(0)
 		if enc == nil && !zstd {
-			base = v.offsets[lo]
+			base = v.Offsets[lo]
 		}
 		size := (hi-lo)*cw + len(vals)
 		for j := lo; j < hi; j++ {
-			if v.valid == nil || v.valid[j] {
+			if v.Valid == nil || v.Valid[j] {
 				size += offBytes
 			}
 		}
@@ -286,7 +286,7 @@ func encodeFullZipRows(s *shredded, v *values, l *pb.FullZipLayout, cw, offBytes
 				z = lebits.AppendUint(z, def, cw)
 			}
 			end := ends[j-lo]
-			if v.valid == nil || v.valid[j] {
+			if v.Valid == nil || v.Valid[j] {
 				z = lebits.AppendUint(z, end-prev, offBytes)
 				z = append(z, vals[prev-base:end-base]...)
 			}
@@ -304,7 +304,7 @@ func encodeFullZipRows(s *shredded, v *values, l *pb.FullZipLayout, cw, offBytes
 		}
 		total += uint64(len(z))
 	}
-	starts[v.n] = total
+	starts[v.N] = total
 	return &encodedPage{buffers: [][]byte{nil, bytePack(starts, total)}, split: [][][]byte{pieces}, scratch: pieces,
 		numRows: uint64(s.numRows), desc: "fullzip/" + describeShort(l.ValueCompression),
 		layout: &pb.PageLayout{Layout: &pb.PageLayout_FullZipLayout{FullZipLayout: l}}}

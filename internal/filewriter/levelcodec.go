@@ -28,13 +28,13 @@ func chooseLevelCodec(levels []uint16, v format.Version) levelCodec {
 	packed := (len(levels)*w + 7) / 8
 	if v >= format.V2_2 && levelRuns(levels)*3+8 < packed {
 		return levelCodec{rle: true, enc: &pb.CompressiveEncoding{Compression: &pb.CompressiveEncoding_Rle{Rle: &pb.Rle{
-			Values: flatEnc(16), RunLengths: flatEnc(8)}}}}
+			Values: codecs.FlatEncoding(16), RunLengths: codecs.FlatEncoding(8)}}}}
 	}
 	if w == 0 || w >= 16 {
-		return levelCodec{enc: flatEnc(16)}
+		return levelCodec{enc: codecs.FlatEncoding(16)}
 	}
 	return levelCodec{width: w, enc: &pb.CompressiveEncoding{Compression: &pb.CompressiveEncoding_OutOfLineBitpacking{
-		OutOfLineBitpacking: &pb.OutOfLineBitpacking{UncompressedBitsPerValue: 16, Values: flatEnc(uint64(w))}}}}
+		OutOfLineBitpacking: &pb.OutOfLineBitpacking{UncompressedBitsPerValue: 16, Values: codecs.FlatEncoding(uint64(w))}}}}
 }
 
 // levelRuns counts runs of equal levels (runs split at 255).

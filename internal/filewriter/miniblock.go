@@ -60,8 +60,8 @@ func encodeMiniBlock(s *shredded, v *values, codec miniCodec, ver format.Version
 	}
 	b.hidden = s.rep != nil && s.def != nil && s.set.MaxVisibleDef < s.set.MaxDef
 	b.data = s.sc.pool().getBytes(miniDataEstimate(s, v))
-	for start, lvl := 0, 0; start < v.n; {
-		n := codec.next(v, start, maxValues)
+	for start, lvl := 0, 0; start < v.N; {
+		n := codec.Next(&v.Values, start, maxValues)
 		for {
 			end := start + n
 			mark := len(b.data)
@@ -74,7 +74,7 @@ func encodeMiniBlock(s *shredded, v *values, codec miniCodec, ver format.Version
 				}
 				continue
 			}
-			if err := b.addChunk(len(b.data)-mark, n, end == v.n, lvl, lvlEnd); err != nil {
+			if err := b.addChunk(len(b.data)-mark, n, end == v.N, lvl, lvlEnd); err != nil {
 				return nil, err
 			}
 			start, lvl = end, lvlEnd
@@ -111,9 +111,9 @@ func (b *miniBuilder) levelEnd(lvl, n int) int {
 // miniDataEstimate is the capacity reserved for a page's chunks: the
 // values and levels as they are plus per-chunk headers and padding.
 func miniDataEstimate(s *shredded, v *values) int {
-	n := len(v.data) + v.n/8 + 64
-	if v.kind == valVariable {
-		n += 8 * (v.n + 1)
+	n := len(v.Data) + v.N/8 + 64
+	if v.Kind == valVariable {
+		n += 8 * (v.N + 1)
 	}
 	n += 2 * (len(s.rep) + len(s.def))
 	return n + n/16
@@ -123,7 +123,7 @@ func miniDataEstimate(s *shredded, v *values) int {
 // end) whose levels start at lvl; it returns the end of its levels.
 func (b *miniBuilder) chunk(start, end, lvl int) int {
 	lvlEnd := b.s.numItems()
-	if end < b.v.n {
+	if end < b.v.N {
 		lvlEnd = b.levelEnd(lvl, end-start)
 	}
 	var rep, def []byte
@@ -134,7 +134,7 @@ func (b *miniBuilder) chunk(start, end, lvl int) int {
 	if b.s.def != nil {
 		def = b.defC.encodeTo(&b.tmp, b.s.def[lvl:lvlEnd])
 	}
-	vals := b.codec.encode(b.v, start, end, &b.tmp)
+	vals := b.codec.Encode(&b.v.Values, start, end, &b.tmp)
 	var hdr []byte
 	if rep != nil || def != nil {
 		hdr = binary.LittleEndian.AppendUint16(hdr, uint16(lvlEnd-lvl))
@@ -231,8 +231,8 @@ func (b *miniBuilder) addRepIndex(rep []uint16, last bool) {
 
 // page returns the finished page.
 func (b *miniBuilder) page() *encodedPage {
-	l := &pb.MiniBlockLayout{ValueCompression: b.codec.encoding(), Layers: b.s.layers,
-		NumBuffers: uint64(b.codec.numBuffers()), NumItems: uint64(b.v.n), HasLargeChunk: b.ver >= format.V2_2}
+	l := &pb.MiniBlockLayout{ValueCompression: b.codec.Encoding(), Layers: b.s.layers,
+		NumBuffers: uint64(b.codec.NumBuffers()), NumItems: uint64(b.v.N), HasLargeChunk: b.ver >= format.V2_2}
 	bufs := [][]byte{b.words, b.data}
 	if b.s.rep != nil {
 		l.RepCompression = b.repC.enc
@@ -249,6 +249,6 @@ func (b *miniBuilder) page() *encodedPage {
 		}
 		bufs = append(bufs, idx)
 	}
-	return &encodedPage{buffers: bufs, scratch: [][]byte{b.data}, numRows: uint64(b.s.numRows), desc: "miniblock/" + b.codec.name(),
+	return &encodedPage{buffers: bufs, scratch: [][]byte{b.data}, numRows: uint64(b.s.numRows), desc: "miniblock/" + b.codec.Name(),
 		layout: &pb.PageLayout{Layout: &pb.PageLayout_MiniBlockLayout{MiniBlockLayout: l}}}
 }

@@ -5,7 +5,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/array"
 
-	pb "github.com/lancego/lancego/format/pb/encodings21pb"
+	"github.com/lancego/lancego/codecs"
 	"github.com/lancego/lancego/internal/lerr"
 )
 
@@ -24,11 +24,11 @@ func encodePacked(s *shredded, l *wleaf, cfg *writerConfig) (*encodedPage, error
 		if err != nil {
 			return nil, err
 		}
-		variable = variable || v.kind == valVariable
-		if v.kind != valFixed && v.kind != valVariable {
+		variable = variable || v.Kind == valVariable
+		if v.Kind != valFixed && v.Kind != valVariable {
 			return nil, fmt.Errorf("%w: packed struct child %s", lerr.ErrUnsupportedType, st.Field(i).DataType())
 		}
-		widths = append(widths, uint64(v.bits))
+		widths = append(widths, uint64(v.Bits))
 		kids = append(kids, v)
 	}
 	if variable {
@@ -38,26 +38,13 @@ func encodePacked(s *shredded, l *wleaf, cfg *writerConfig) (*encodedPage, error
 	for _, w := range widths {
 		total += int(w)
 	}
-	rows := &values{kind: valFixed, n: len(s.idx), bits: total, data: make([]byte, 0, len(s.idx)*total/8)}
+	rows := &values{Values: codecs.Values{Kind: valFixed, N: len(s.idx), Bits: total, Data: make([]byte, 0, len(s.idx)*total/8)}}
 	for j := range s.idx {
 		for _, k := range kids {
-			w := k.bits / 8
-			rows.data = append(rows.data, k.data[j*w:(j+1)*w]...)
+			w := k.Bits / 8
+			rows.Data = append(rows.Data, k.Data[j*w:(j+1)*w]...)
 		}
 	}
-	codec := packedCodec{flatCodec: flatCodec{bits: total}, widths: widths}
+	codec := codecs.PackedStructEncoder{FlatEncoder: codecs.FlatEncoder{Bits: total}, Widths: widths}
 	return encodeMiniBlock(s, rows, codec, cfg.version, int(l.params.miniblockValues))
 }
-
-// packedCodec is flat chunking with a PackedStruct encoding.
-type packedCodec struct {
-	flatCodec
-	widths []uint64
-}
-
-func (c packedCodec) encoding() *pb.CompressiveEncoding {
-	return &pb.CompressiveEncoding{Compression: &pb.CompressiveEncoding_PackedStruct{PackedStruct: &pb.PackedStruct{
-		BitsPerValue: c.widths, Values: flatEnc(uint64(c.bits))}}}
-}
-
-func (c packedCodec) name() string { return "packed_struct" }

@@ -3,6 +3,7 @@ package filewriter
 import (
 	"github.com/apache/arrow-go/v18/arrow"
 
+	"github.com/lancego/lancego/codecs"
 	"github.com/lancego/lancego/format"
 	pb "github.com/lancego/lancego/format/pb/encodings21pb"
 )
@@ -62,62 +63,62 @@ func encodeValues(s *shredded, v *values, l *wleaf, cfg *writerConfig) (*encoded
 
 // maxValueBytes is the size of the largest value.
 func maxValueBytes(v *values) int {
-	switch v.kind {
+	switch v.Kind {
 	case valVariable:
 		m := uint64(0)
-		for i := 0; i < v.n; i++ {
-			m = max(m, v.valueLen(i))
+		for i := 0; i < v.N; i++ {
+			m = max(m, v.ValueLen(i))
 		}
 		return int(m)
 	case valBool:
 		return 1
 	}
-	return v.rowBits() / 8
+	return v.RowBits() / 8
 }
 
 // chooseMiniCodec selects the mini-block value codec like Lance: RLE or
 // bit-packing when they make the data smaller, else flat.
 func chooseMiniCodec(v *values, p encodingParams, ver format.Version) miniCodec {
-	switch v.kind {
+	switch v.Kind {
 	case valBool:
-		return flatCodec{bits: 1}
+		return codecs.FlatEncoder{Bits: 1}
 	case valFSL:
-		return fslCodec{v: v}
+		return codecs.FSLEncoder{V: &v.Values}
 	case valVariable:
 		return chooseVariableCodec(v, p)
 	}
-	if p.compression == "none" || (v.bits != 8 && v.bits != 16 && v.bits != 32 && v.bits != 64) {
-		return flatCodec{bits: v.bits}
+	if p.compression == "none" || (v.Bits != 8 && v.Bits != 16 && v.Bits != 32 && v.Bits != 64) {
+		return codecs.FlatEncoder{Bits: v.Bits}
 	}
 	if useBSS(v, p) {
-		return bssCodec{bits: v.bits}
+		return codecs.BSSEncoder{Bits: v.Bits}
 	}
-	flat := v.n * v.bits / 8
-	packed := bitpackedSize(v)
-	runs := countRuns(v, 0, v.n)
-	rle := runs * (v.bits/8 + 1)
-	if p.rleUserSet && float64(runs) < p.rleThreshold*float64(v.n) {
-		return rleCodec{bits: v.bits}
+	flat := v.N * v.Bits / 8
+	packed := codecs.InlineBitpackedSize(&v.Values)
+	runs := codecs.CountRuns(&v.Values, 0, v.N)
+	rle := runs * (v.Bits/8 + 1)
+	if p.rleUserSet && float64(runs) < p.rleThreshold*float64(v.N) {
+		return codecs.RLEEncoder{Bits: v.Bits}
 	}
 	if !p.rleUserSet && rle < packed && rle < flat {
-		return rleCodec{bits: v.bits}
+		return codecs.RLEEncoder{Bits: v.Bits}
 	}
 	if packed < flat {
-		return bitpackCodec{bits: v.bits}
+		return codecs.InlineBitpackingEncoder{Bits: v.Bits}
 	}
-	return flatCodec{bits: v.bits}
+	return codecs.FlatEncoder{Bits: v.Bits}
 }
 
 // chooseVariableCodec picks Variable (FSST when it pays off).
 func chooseVariableCodec(v *values, p encodingParams) miniCodec {
 	bitsOff := 32
-	if v.large {
+	if v.Large {
 		bitsOff = 64
 	}
 	if c, ok := tryFSST(v, p, bitsOff); ok {
 		return c
 	}
-	return variableCodec{offsetBits: bitsOff}
+	return codecs.VariableEncoder{OffsetBits: bitsOff}
 }
 
 // encodeAllNull writes a page without values: simple (no buffers) for a
@@ -143,7 +144,7 @@ func constantLevels(l *pb.ConstantLayout, s *shredded, v format.Version) [][]byt
 	rle := levelCodec{rle: true}
 	enc := func() *pb.CompressiveEncoding {
 		return &pb.CompressiveEncoding{Compression: &pb.CompressiveEncoding_Rle{Rle: &pb.Rle{
-			Values: flatEnc(16), RunLengths: flatEnc(8)}}}
+			Values: codecs.FlatEncoding(16), RunLengths: codecs.FlatEncoding(8)}}}
 	}
 	if s.rep != nil {
 		bufs[0], l.RepCompression, l.NumRepValues = rle.encode(s.rep), enc(), uint64(len(s.rep))

@@ -6,74 +6,53 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
+	"github.com/lancego/lancego/codecs"
 	"github.com/lancego/lancego/internal/lerr"
 )
 
 // valueKind is the physical shape of a leaf's values.
-type valueKind uint8
+type valueKind = codecs.ValueKind
 
 const (
-	valFixed    valueKind = iota + 1 // bits per value a multiple of 8
-	valBool                          // 1 bit per value
-	valVariable                      // offsets + data
-	valFSL                           // fixed-size list(s) of fixed-width items
+	valFixed    = codecs.ValFixed    // bits per value a multiple of 8
+	valBool     = codecs.ValBool     // 1 bit per value
+	valVariable = codecs.ValVariable // offsets + data
+	valFSL      = codecs.ValFSL      // fixed-size list(s) of fixed-width items
 )
 
 // fslLayer is one fixed-size-list dimension of the gathered values.
-type fslLayer struct {
-	dim      int
-	validity []byte // LSB-first bitmap over rows×cumulative dim items, nil if all valid
-}
+type fslLayer = codecs.FSLDim
 
-// values are the gathered leaf values of one page (one per visible entry).
+// values are the gathered leaf values of one page (one per visible entry):
+// the encoders' codecs.Values plus the pooled temporaries of the page.
 type values struct {
-	kind    valueKind
-	n       int // number of values (rows for FSL)
-	bits    int // bits per value (fixed/bool) or per item (FSL)
-	data    []byte
-	offsets []uint64 // variable: n+1 offsets into data
-	large   bool     // variable: 64-bit offsets
-	binary  bool     // variable: binary (not string) values
-	fsl     []fslLayer
-	valid   []bool // per value: not null (nil = all valid)
-	sc      *leafScratch
+	codecs.Values
+	sc *leafScratch
 }
-
-// rowBits is the number of bits of one FSL row or fixed value.
-func (v *values) rowBits() int {
-	b := v.bits
-	for _, l := range v.fsl {
-		b *= l.dim
-	}
-	return b
-}
-
-// valueLen returns the byte length of variable value i.
-func (v *values) valueLen(i int) uint64 { return v.offsets[i+1] - v.offsets[i] }
 
 // gatherValues collects the values at idx (-1 = null slot) from leaf.
 // Contiguous slots are not copied: v.data may then alias the Arrow
 // buffers of leaf (read-only, valid while leaf is).
 func gatherValues(leaf arrow.Array, idx []int, sc *leafScratch) (*values, error) {
-	v := &values{n: len(idx), sc: sc}
-	v.valid = validSlots(leaf, idx, sc)
+	v := &values{Values: codecs.Values{N: len(idx)}, sc: sc}
+	v.Valid = validSlots(leaf, idx, sc)
 	switch dt := leaf.DataType().(type) {
 	case *arrow.BooleanType:
-		v.kind, v.bits = valBool, 1
-		v.data = gatherBools(leaf.(*array.Boolean), idx)
+		v.Kind, v.Bits = valBool, 1
+		v.Data = gatherBools(leaf.(*array.Boolean), idx)
 	case *arrow.FixedSizeListType:
 		return v, gatherFSL(v, leaf.(*array.FixedSizeList), idx)
 	case arrow.BinaryDataType:
-		v.kind = valVariable
-		v.large = dt.Layout().Buffers[1].ByteWidth == 8
-		v.binary = dt.ID() == arrow.BINARY || dt.ID() == arrow.LARGE_BINARY
+		v.Kind = valVariable
+		v.Large = dt.Layout().Buffers[1].ByteWidth == 8
+		v.Binary = dt.ID() == arrow.BINARY || dt.ID() == arrow.LARGE_BINARY
 		gatherVariable(v, leaf, idx)
 	case arrow.FixedWidthDataType:
-		v.kind, v.bits = valFixed, dt.BitWidth()
-		if v.bits%8 != 0 {
+		v.Kind, v.Bits = valFixed, dt.BitWidth()
+		if v.Bits%8 != 0 {
 			return nil, fmt.Errorf("%w: %s", lerr.ErrUnsupportedType, dt)
 		}
-		v.data = gatherFixed(leaf, idx, v.bits/8)
+		v.Data = gatherFixed(leaf, idx, v.Bits/8)
 	default:
 		return nil, fmt.Errorf("%w: leaf %s", lerr.ErrUnsupportedType, dt)
 	}
@@ -190,12 +169,12 @@ func gatherVariable(v *values, a arrow.Array, idx []int) {
 	case *array.LargeBinary:
 		gatherOffsets(v, t.ValueOffsets(), data, idx)
 	default:
-		v.offsets = make([]uint64, 1, len(idx)+1)
+		v.Offsets = make([]uint64, 1, len(idx)+1)
 		for _, i := range idx {
 			if i >= 0 && a.IsValid(i) {
-				v.data = append(v.data, binaryValue(a, i)...)
+				v.Data = append(v.Data, binaryValue(a, i)...)
 			}
-			v.offsets = append(v.offsets, uint64(len(v.data)))
+			v.Offsets = append(v.Offsets, uint64(len(v.Data)))
 		}
 	}
 }
@@ -205,23 +184,23 @@ func gatherVariable(v *values, a arrow.Array, idx []int) {
 // slots are empty are not copied: v.data is then a sub-slice of data.
 func gatherOffsets[T int32 | int64](v *values, off []T, data []byte, idx []int) {
 	n := len(idx)
-	v.offsets = v.sc.u64sZero(n + 1)
-	valid := func(j int) bool { return v.valid == nil || v.valid[j] }
+	v.Offsets = v.sc.u64sZero(n + 1)
+	valid := func(j int) bool { return v.Valid == nil || v.Valid[j] }
 	if contiguous(idx) {
 		lo, hi := off[idx[0]], off[idx[n-1]+1]
 		share := true
-		if v.valid != nil {
+		if v.Valid != nil {
 			for j, i := range idx {
-				if !v.valid[j] && off[i+1] != off[i] {
+				if !v.Valid[j] && off[i+1] != off[i] {
 					share = false
 					break
 				}
 			}
 		}
 		if share {
-			v.data = data[lo:hi:hi]
+			v.Data = data[lo:hi:hi]
 			for j, o := range off[idx[0]+1 : idx[n-1]+2] {
-				v.offsets[j+1] = uint64(o - lo)
+				v.Offsets[j+1] = uint64(o - lo)
 			}
 			return
 		}
@@ -237,14 +216,14 @@ func gatherOffsets[T int32 | int64](v *values, off []T, data []byte, idx []int) 
 		if valid(j) {
 			out = append(out, data[off[i]:off[i+1]]...)
 		}
-		v.offsets[j+1] = uint64(len(out))
+		v.Offsets[j+1] = uint64(len(out))
 	}
-	v.data = out
+	v.Data = out
 }
 
 // gatherFSL collects fixed-size-list rows of fixed-width items.
 func gatherFSL(v *values, a *array.FixedSizeList, idx []int) error {
-	v.kind = valFSL
+	v.Kind = valFSL
 	if gatherFSLContiguous(v, a, idx) {
 		return nil
 	}
@@ -267,15 +246,15 @@ func gatherFSL(v *values, a *array.FixedSizeList, idx []int) error {
 				}
 			}
 		}
-		v.fsl = append(v.fsl, fslLayer{dim: dim, validity: validityOf(child, items)})
+		v.FSL = append(v.FSL, fslLayer{Dim: dim, Validity: validityOf(child, items)})
 		rows, cur = items, child
 	}
 	dt, ok := cur.DataType().(arrow.FixedWidthDataType)
 	if !ok || dt.BitWidth()%8 != 0 || cur.DataType().ID() == arrow.BOOL {
 		return fmt.Errorf("%w: fixed-size list of %s", lerr.ErrUnsupportedType, cur.DataType())
 	}
-	v.bits = dt.BitWidth()
-	v.data = gatherFixed(cur, rows, v.bits/8)
+	v.Bits = dt.BitWidth()
+	v.Data = gatherFixed(cur, rows, v.Bits/8)
 	return nil
 }
 
@@ -299,7 +278,7 @@ func gatherFSLContiguous(v *values, a *array.FixedSizeList, idx []int) bool {
 			return false
 		}
 		dim := int(fl.DataType().(*arrow.FixedSizeListType).Len())
-		layers = append(layers, fslLayer{dim: dim})
+		layers = append(layers, fslLayer{Dim: dim})
 		off := fl.Data().Offset()
 		lo, hi = (lo+off)*dim, (hi+off)*dim
 		cur = child
@@ -308,10 +287,10 @@ func gatherFSLContiguous(v *values, a *array.FixedSizeList, idx []int) bool {
 	if !ok || dt.BitWidth()%8 != 0 || cur.DataType().ID() == arrow.BOOL {
 		return false
 	}
-	v.fsl, v.bits = layers, dt.BitWidth()
-	w := v.bits / 8
+	v.FSL, v.Bits = layers, dt.BitWidth()
+	w := v.Bits / 8
 	src := fixedBytes(cur, w)
-	v.data = src[lo*w : hi*w : hi*w]
+	v.Data = src[lo*w : hi*w : hi*w]
 	return true
 }
 

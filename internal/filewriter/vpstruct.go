@@ -6,6 +6,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/array"
 
+	"github.com/lancego/lancego/codecs"
 	"github.com/lancego/lancego/format"
 	pb "github.com/lancego/lancego/format/pb/encodings21pb"
 	"github.com/lancego/lancego/internal/lebits"
@@ -14,13 +15,13 @@ import (
 
 // fixedField is a VariablePackedStruct field of raw fixed-width bytes.
 func fixedField(bits int) *pb.VariablePackedStruct_FieldEncoding {
-	return &pb.VariablePackedStruct_FieldEncoding{Value: flatEnc(uint64(bits)),
+	return &pb.VariablePackedStruct_FieldEncoding{Value: codecs.FlatEncoding(uint64(bits)),
 		Layout: &pb.VariablePackedStruct_FieldEncoding_BitsPerValue{BitsPerValue: uint64(bits)}}
 }
 
 // varField is a VariablePackedStruct field stored as [length][bytes].
 func varField(lenBits int) *pb.VariablePackedStruct_FieldEncoding {
-	return &pb.VariablePackedStruct_FieldEncoding{Value: variableCodec{offsetBits: lenBits}.encoding(),
+	return &pb.VariablePackedStruct_FieldEncoding{Value: codecs.VariableEncoder{OffsetBits: lenBits}.Encoding(),
 		Layout: &pb.VariablePackedStruct_FieldEncoding_BitsPerLength{BitsPerLength: uint64(lenBits)}}
 }
 
@@ -37,17 +38,17 @@ func encodeVPRows(s *shredded, rows *values, enc *pb.CompressiveEncoding, layers
 	bitsRep, bitsDef := bits.Len16(maxLevel(s.rep)), bits.Len16(maxLevel(s.def))
 	cw := controlWordBytes(bitsRep + bitsDef)
 	l := &pb.FullZipLayout{BitsRep: uint32(bitsRep), BitsDef: uint32(bitsDef), NumItems: uint32(s.numItems()),
-		NumVisibleItems: uint32(rows.n), Layers: layers, ValueCompression: enc,
+		NumVisibleItems: uint32(rows.N), Layers: layers, ValueCompression: enc,
 		Details: &pb.FullZipLayout_BitsPerOffset{BitsPerOffset: 32}}
 	valueAt := func(j int, dst []byte) []byte {
-		if !rows.valid[j] {
+		if !rows.Valid[j] {
 			return dst
 		}
-		val := rows.data[rows.offsets[j]:rows.offsets[j+1]]
+		val := rows.Data[rows.Offsets[j]:rows.Offsets[j+1]]
 		dst = lebits.AppendUint(dst, uint64(len(val)), 4)
 		return append(dst, val...)
 	}
-	data, starts := zipEntries(s, cw, bitsDef, s.numItems()*cw+len(rows.data)+4*rows.n, valueAt)
+	data, starts := zipEntries(s, cw, bitsDef, s.numItems()*cw+len(rows.Data)+4*rows.N, valueAt)
 	return &encodedPage{buffers: [][]byte{data, bytePack(starts, uint64(len(data)))}, numRows: uint64(s.numRows),
 		desc: "fullzip/" + desc, layout: &pb.PageLayout{Layout: &pb.PageLayout_FullZipLayout{FullZipLayout: l}}}
 }
@@ -63,23 +64,23 @@ func encodeVPStruct(s *shredded, st *array.Struct, kids []*values, ver format.Ve
 	var fields []*pb.VariablePackedStruct_FieldEncoding
 	for _, k := range kids {
 		switch {
-		case k.kind == valFixed:
-			fields = append(fields, fixedField(k.bits))
-		case k.kind == valVariable && k.large:
+		case k.Kind == valFixed:
+			fields = append(fields, fixedField(k.Bits))
+		case k.Kind == valVariable && k.Large:
 			fields = append(fields, varField(64))
-		case k.kind == valVariable:
+		case k.Kind == valVariable:
 			fields = append(fields, varField(32))
 		default:
-			return nil, fmt.Errorf("%w: packed struct child of kind %d", lerr.ErrUnsupportedType, k.kind)
+			return nil, fmt.Errorf("%w: packed struct child of kind %d", lerr.ErrUnsupportedType, k.Kind)
 		}
 	}
-	rows := &values{kind: valVariable, n: len(s.idx), offsets: make([]uint64, 1, len(s.idx)+1), valid: make([]bool, len(s.idx))}
+	rows := &values{Values: codecs.Values{Kind: valVariable, N: len(s.idx), Offsets: make([]uint64, 1, len(s.idx)+1), Valid: make([]bool, len(s.idx))}}
 	for j, i := range s.idx {
 		if i >= 0 && st.IsValid(i) {
-			rows.valid[j] = true
-			rows.data = appendPackedRow(rows.data, kids, j)
+			rows.Valid[j] = true
+			rows.Data = appendPackedRow(rows.Data, kids, j)
 		}
-		rows.offsets = append(rows.offsets, uint64(len(rows.data)))
+		rows.Offsets = append(rows.Offsets, uint64(len(rows.Data)))
 	}
 	return encodeVPRows(s, rows, vpsEnc(fields), s.layers, "variable_packed_struct"), nil
 }
@@ -87,17 +88,17 @@ func encodeVPStruct(s *shredded, st *array.Struct, kids []*values, ver format.Ve
 // appendPackedRow appends row j of the children.
 func appendPackedRow(dst []byte, kids []*values, j int) []byte {
 	for _, k := range kids {
-		if k.kind == valFixed {
-			w := k.bits / 8
-			dst = append(dst, k.data[j*w:(j+1)*w]...)
+		if k.Kind == valFixed {
+			w := k.Bits / 8
+			dst = append(dst, k.Data[j*w:(j+1)*w]...)
 			continue
 		}
 		lw := 4
-		if k.large {
+		if k.Large {
 			lw = 8
 		}
-		dst = lebits.AppendUint(dst, k.valueLen(j), lw)
-		dst = append(dst, k.data[k.offsets[j]:k.offsets[j+1]]...)
+		dst = lebits.AppendUint(dst, k.ValueLen(j), lw)
+		dst = append(dst, k.Data[k.Offsets[j]:k.Offsets[j+1]]...)
 	}
 	return dst
 }

@@ -77,3 +77,22 @@ func ClearBit(b []byte, i int) { b[i>>3] &^= 1 << (uint(i) & 7) }
 
 // Bit reports bit i of the LSB-first bitmap b.
 func Bit(b []byte, i int) bool { return b[i>>3]&(1<<(uint(i)&7)) != 0 }
+
+// CopyRange copies bits [start, end) of the LSB-first bitmap src to bit 0
+// of the zeroed out, which holds exactly (end-start+7)/8 bytes; the bits of
+// out past end-start are zero.
+func CopyRange(out, src []byte, start, end int) {
+	if start%8 == 0 {
+		copy(out, src[start/8:])
+		if r := (end - start) % 8; r != 0 {
+			out[len(out)-1] &= byte(1)<<r - 1
+		}
+		return
+	}
+	for i := start; i < end; i++ {
+		if src[i/8]&(1<<(i%8)) != 0 {
+			j := i - start
+			out[j/8] |= 1 << (j % 8)
+		}
+	}
+}
