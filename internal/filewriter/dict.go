@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/binary"
 	"hash/maphash"
-	"math"
 
 	"github.com/apache/arrow-go/v18/arrow/array"
 
@@ -12,18 +11,6 @@ import (
 	"github.com/lancego/lancego/format"
 	pb "github.com/lancego/lancego/format/pb/encodings21pb"
 	"github.com/lancego/lancego/internal/lebits"
-)
-
-// Lance's dictionary limits (lance-encoding's should_dictionary_encode and
-// dictionary_encode defaults).
-const (
-	maxDictEntries      = 100_000 // cap of the cardinality threshold (DICT_MAX_CARDINALITY)
-	maxDictValueBytes   = 8 << 20 // cap of a variable-width dictionary's value bytes (dict-max-size)
-	dictSampleMax       = 4096    // values sampled before a dictionary is tried
-	dictSampleBlocks    = 32      // evenly spaced runs the sample is drawn from
-	dictSampleMin       = 1024    // smaller samples are not trusted: no sampling gate
-	dictSampleUniqueMax = 0.98    // a sample this unique never gets a dictionary
-	dictIndexBytes      = 4       // Lance budgets every index as 32 bits
 )
 
 // encodeDictionaryLeaf writes an Arrow dictionary column: the values are
@@ -45,80 +32,6 @@ func encodeDictionaryLeaf(s *shredded, l *wleaf, cfg *writerConfig) (*encodedPag
 		return encodeValues(s, v, l, cfg)
 	}
 	return encodeDictionary(s, v, l.params, cfg.version)
-}
-
-// dictEligible reports whether Lance would consider dictionary encoding v.
-func dictEligible(v *values, ver format.Version) bool {
-	switch v.Kind {
-	case valVariable:
-		return true
-	case valFixed:
-		return v.Bits == 128 || (ver >= format.V2_2 && v.Bits == 64)
-	}
-	return false
-}
-
-// tryDictionary dictionary-encodes v when Lance would: the sampling gate of
-// shouldDictionary admits it and the exact dictionary stays within budget.
-// Like Lance, it does so whatever lance-encoding:compression says.
-func tryDictionary(s *shredded, v *values, p encodingParams, ver format.Version) (*encodedPage, bool, error) {
-	b, ok := shouldDictionary(v, p, ver)
-	if !ok {
-		return nil, false, nil
-	}
-	set, ind := buildDictionary(v, &b)
-	if set == nil {
-		return nil, false, nil
-	}
-	page, err := dictionaryPage(s, v, set, ind, p, ver)
-	return page, err == nil, err
-}
-
-// dictBudget bounds an exact dictionary build: it is abandoned once it
-// needs more than maxEntries entries, more than maxValueBytes value bytes
-// (variable width only) or more than maxEncoded bytes of dictionary values,
-// dictionary offsets and 32-bit indices together.
-type dictBudget struct {
-	maxEntries    uint64
-	maxEncoded    uint64
-	maxValueBytes uint64
-}
-
-// shouldDictionary is Lance's should_dictionary_encode: the page must be
-// eligible and not too small, and a sample of its values must be neither
-// nearly unique nor project more distinct values than the threshold
-// min(n/divisor, 100 000). It returns the budget of the exact build.
-func shouldDictionary(v *values, p encodingParams, ver format.Version) (dictBudget, bool) {
-	n := uint64(v.N)
-	if !dictEligible(v, ver) || n < p.dictTooSmall {
-		return dictBudget{}, false
-	}
-	limit := min(n/max(p.dictDivisor, 1), maxDictEntries)
-	size := dictDataSize(v)
-	if limit == 0 || size == 0 {
-		return dictBudget{}, false
-	}
-	if r, ok := sampleUniqueRatio(v); ok && !sampleAdmits(r, n, limit) {
-		return dictBudget{}, false
-	}
-	return dictBudget{maxEntries: limit, maxEncoded: uint64(float64(size) * p.dictSizeRatio),
-		maxValueBytes: maxDictValueBytes}, true
-}
-
-// sampleAdmits is the sampling gate: a sample unique ratio r below 0.98
-// whose projection ceil(r*n) onto the n values is at most limit.
-func sampleAdmits(r float64, n, limit uint64) bool {
-	return r < dictSampleUniqueMax && uint64(math.Ceil(r*float64(n))) <= limit
-}
-
-// dictDataSize is the size Lance compares a dictionary against: the value
-// bytes, plus the n+1 offsets for variable width.
-func dictDataSize(v *values) uint64 {
-	n := uint64(v.N)
-	if v.Kind == valFixed {
-		return n * uint64(v.Bits/8)
-	}
-	return uint64(len(v.Data)) + (n+1)*offsetBytes(v)
 }
 
 // offsetBytes is the width of a variable-width block's offsets.

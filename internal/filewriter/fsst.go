@@ -4,22 +4,6 @@ import (
 	"github.com/lancego/lancego/codecs"
 )
 
-// wantFSST reports whether Lance would FSST-compress the variable values v:
-// when asked to (compression=fsst), or when the longest value has at least 5
-// bytes and the page's data plus offsets reach 32 KiB (unless
-// compression is requested: none, or lz4/zstd which wrap plain Variable).
-// Lance never picks it on its own for binary columns. Below 32 KiB of data the table is switched off.
-func wantFSST(v *values, p encodingParams, bitsOff int) bool {
-	switch {
-	case p.compression == "fsst":
-		return true
-	case p.compression != "" || v.Binary:
-		return false // none, or lz4/zstd: General over plain Variable
-	}
-	size := len(v.Data) + (v.N+1)*bitsOff/8
-	return maxValueBytes(v) >= codecs.FSSTMinMaxLen && size >= codecs.FSSTMinInputBytes
-}
-
 // fsstCompress builds a symbol table for v and returns it serialized with
 // the compressed values (same nulls, same offset width). Large pages are
 // compressed in parallel pieces; the result does not depend on the split.
@@ -58,13 +42,4 @@ func fsstCompress(v *values) ([]byte, *values) {
 		pools.putBytes(b)
 	}
 	return tab.Serialize(), cv
-}
-
-// tryFSST returns an FSST codec when Lance would use one.
-func tryFSST(v *values, p encodingParams, bitsOff int) (miniCodec, bool) {
-	if !wantFSST(v, p, bitsOff) {
-		return nil, false
-	}
-	tab, cv := fsstCompress(v)
-	return codecs.FSSTMiniBlockEncoder{Table: tab, Compressed: &cv.Values, Inner: codecs.VariableEncoder{OffsetBits: bitsOff}}, true
 }

@@ -208,22 +208,6 @@ func describeShort(e *pb.CompressiveEncoding) string {
 	return codecs.Describe(e)
 }
 
-// Full-zip general compression thresholds (Lance compression.rs).
-const (
-	fullZipGeneralMaxLen = 32 << 10
-	fullZipGeneralData   = 32 << 10
-)
-
-// useFullZipGeneral reports whether variable full-zip values are compressed
-// one by one with zstd: values over 32 KiB or a requested lz4/zstd
-// compression, and at least 32 KiB of data.
-func useFullZipGeneral(v *values, p encodingParams) bool {
-	if p.compression == "none" || p.compression == "fsst" || len(v.Data) < fullZipGeneralData {
-		return false
-	}
-	return p.compression == "lz4" || p.compression == "zstd" || maxValueBytes(v) > fullZipGeneralMaxLen
-}
-
 // encodeFullZipRows is encodeFullZip for variable values without lists
 // (one entry per value, all visible): pieces of values are encoded (zstd
 // one by one, FSST, or as they are) and zipped in parallel, and the data

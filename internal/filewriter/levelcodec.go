@@ -2,10 +2,8 @@ package filewriter
 
 import (
 	"encoding/binary"
-	"math/bits"
 
 	"github.com/lancego/lancego/codecs"
-	"github.com/lancego/lancego/format"
 	pb "github.com/lancego/lancego/format/pb/encodings21pb"
 )
 
@@ -14,40 +12,6 @@ type levelCodec struct {
 	enc   *pb.CompressiveEncoding
 	width int  // bit-packing width (0 = flat 16 or rle)
 	rle   bool // 2.2 RLE block form
-}
-
-// chooseLevelCodec picks the block codec for a page's levels: out-of-line
-// bit-packing at the page's maximum width, or (2.2) the RLE block form when
-// that is smaller.
-func chooseLevelCodec(levels []uint16, v format.Version) levelCodec {
-	var acc uint16
-	for _, l := range levels {
-		acc |= l
-	}
-	w := bits.Len16(acc)
-	packed := (len(levels)*w + 7) / 8
-	if v >= format.V2_2 && levelRuns(levels)*3+8 < packed {
-		return levelCodec{rle: true, enc: &pb.CompressiveEncoding{Compression: &pb.CompressiveEncoding_Rle{Rle: &pb.Rle{
-			Values: codecs.FlatEncoding(16), RunLengths: codecs.FlatEncoding(8)}}}}
-	}
-	if w == 0 || w >= 16 {
-		return levelCodec{enc: codecs.FlatEncoding(16)}
-	}
-	return levelCodec{width: w, enc: &pb.CompressiveEncoding{Compression: &pb.CompressiveEncoding_OutOfLineBitpacking{
-		OutOfLineBitpacking: &pb.OutOfLineBitpacking{UncompressedBitsPerValue: 16, Values: codecs.FlatEncoding(uint64(w))}}}}
-}
-
-// levelRuns counts runs of equal levels (runs split at 255).
-func levelRuns(levels []uint16) int {
-	runs, n := 0, 0
-	for i, l := range levels {
-		if i == 0 || n == 255 || l != levels[i-1] {
-			runs++
-			n = 0
-		}
-		n++
-	}
-	return runs
 }
 
 // encode compresses one chunk's levels.
