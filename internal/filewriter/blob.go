@@ -9,6 +9,7 @@ import (
 	"github.com/lancego/lancego/codecs"
 	pb "github.com/lancego/lancego/format/pb/encodings21pb"
 	"github.com/lancego/lancego/internal/lerr"
+	"github.com/lancego/lancego/layouts"
 )
 
 // placeExternal writes the external buffers of a page (blob values) and
@@ -35,10 +36,10 @@ func (w *Writer) placeExternal(p *encodedPage) (*encodedPage, error) {
 // {position u64, size u64}; empty values are (0, 0) and nulls
 // ((def << 16) + rep, 0).
 func encodeBlobV1(s *shredded, l *wleaf, cfg *writerConfig) (*encodedPage, error) {
-	if s.rep != nil {
+	if s.Rep != nil {
 		return nil, fmt.Errorf("%w: legacy blob inside a list", lerr.ErrUnsupportedType)
 	}
-	v, err := gatherValues(s.leaf, s.idx, s.sc)
+	v, err := gatherValues(s.Leaf, s.Idx, s.sc)
 	if err != nil {
 		return nil, err
 	}
@@ -59,19 +60,19 @@ func encodeBlobV1(s *shredded, l *wleaf, cfg *writerConfig) (*encodedPage, error
 			case ref[j] >= 0:
 				p, size = pos[ref[j]], v.ValueLen(j)
 			case v.Valid != nil && !v.Valid[j]:
-				p = uint64(s.def[j]) << 16
+				p = uint64(s.Def[j]) << 16
 			}
 			binary.LittleEndian.PutUint64(rows.Data[16*j:], p)
 			binary.LittleEndian.PutUint64(rows.Data[16*j+8:], size)
 		}
-		inner := &shredded{layers: []pb.RepDefLayer{pb.RepDefLayer_REPDEF_ALL_VALID_ITEM}, numRows: v.N, idx: s.idx, sc: s.sc}
+		inner := &shredded{Shredded: layouts.Shredded{Layers: []pb.RepDefLayer{pb.RepDefLayer_REPDEF_ALL_VALID_ITEM}, NumRows: v.N, Idx: s.Idx}, sc: s.sc}
 		codec := codecs.PackedStructEncoder{FlatEncoder: codecs.FlatEncoder{Bits: 128}, Widths: []uint64{64, 64}}
 		page, err := encodeMiniBlock(inner, rows, codec, cfg.version, int(l.params.miniblockValues))
 		if err != nil {
 			return nil, err
 		}
-		bl := &pb.BlobLayout{InnerLayout: page.layout, Layers: s.layers}
-		return &encodedPage{buffers: page.buffers, scratch: page.scratch, numRows: uint64(s.numRows), desc: "blob/" + page.desc,
+		bl := &pb.BlobLayout{InnerLayout: page.layout, Layers: s.Layers}
+		return &encodedPage{buffers: page.buffers, scratch: page.scratch, numRows: uint64(s.NumRows), desc: "blob/" + page.desc,
 			layout: &pb.PageLayout{Layout: &pb.PageLayout_BlobLayout{BlobLayout: bl}}}, nil
 	}
 	return &encodedPage{external: ext, finish: finish}, nil
@@ -83,14 +84,14 @@ func encodeBlobV1(s *shredded, l *wleaf, cfg *writerConfig) (*encodedPage, error
 // {kind=0, position, size, blob_id=0, blob_uri=""}. Null blobs have no
 // descriptor. Blobs with a URI (external storage) are not written.
 func encodeBlobV2(s *shredded, _ *wleaf, _ *writerConfig) (*encodedPage, error) {
-	st, ok := s.leaf.(*array.Struct)
+	st, ok := s.Leaf.(*array.Struct)
 	if !ok {
-		return nil, fmt.Errorf("%w: blob v2 leaf %s", lerr.ErrUnsupportedType, s.leaf.DataType())
+		return nil, fmt.Errorf("%w: blob v2 leaf %s", lerr.ErrUnsupportedType, s.Leaf.DataType())
 	}
 	data, uri := st.Field(0), st.Field(1).(*array.String)
 	var ext [][]byte
-	ref := make([]int, len(s.idx))
-	for j, i := range s.idx {
+	ref := make([]int, len(s.Idx))
+	for j, i := range s.Idx {
 		ref[j] = -1
 		if i < 0 || st.IsNull(i) {
 			continue
@@ -117,7 +118,7 @@ func encodeBlobV2(s *shredded, _ *wleaf, _ *writerConfig) (*encodedPage, error) 
 			}
 			rows.Offsets = append(rows.Offsets, uint64(len(rows.Data)))
 		}
-		layers := append([]pb.RepDefLayer{pb.RepDefLayer_REPDEF_ALL_VALID_ITEM}, s.layers...)
+		layers := append([]pb.RepDefLayer{pb.RepDefLayer_REPDEF_ALL_VALID_ITEM}, s.Layers...)
 		return encodeVPRows(s, rows, blobV2Encoding(), layers, "blob_v2"), nil
 	}
 	return &encodedPage{external: ext, finish: finish}, nil

@@ -51,12 +51,12 @@ func constantValue(v *values) ([]byte, bool) {
 // the page has levels, raw u16 [rep][def] buffers (rep empty without
 // lists), as Lance 2.2 does.
 func encodeConstant(s *shredded, value []byte) *encodedPage {
-	l := &pb.ConstantLayout{Layers: s.layers, InlineValue: value}
+	l := &pb.ConstantLayout{Layers: s.Layers, InlineValue: value}
 	var bufs [][]byte
-	if s.rep != nil || s.def != nil {
-		bufs = [][]byte{u16Bytes(s.rep), u16Bytes(s.def)}
+	if s.Rep != nil || s.Def != nil {
+		bufs = [][]byte{u16Bytes(s.Rep), u16Bytes(s.Def)}
 	}
-	return &encodedPage{buffers: bufs, numRows: uint64(s.numRows), desc: "constant",
+	return &encodedPage{buffers: bufs, numRows: uint64(s.NumRows), desc: "constant",
 		layout: &pb.PageLayout{Layout: &pb.PageLayout_ConstantLayout{ConstantLayout: l}}}
 }
 
@@ -65,7 +65,7 @@ func encodeConstant(s *shredded, value []byte) *encodedPage {
 // [u32 2][u32 8][u32 len][offsets u32 0, len][bytes] (the only verified
 // form; pages with levels or 64-bit offsets are not made constant).
 func constantString(s *shredded, v *values) ([]byte, bool) {
-	if v.Kind != valVariable || v.Large || v.Valid != nil || v.N == 0 || s.rep != nil || s.def != nil {
+	if v.Kind != valVariable || v.Large || v.Valid != nil || v.N == 0 || s.Rep != nil || s.Def != nil {
 		return nil, false
 	}
 	val := v.Data[v.Offsets[0]:v.Offsets[1]]
@@ -84,7 +84,7 @@ func constantString(s *shredded, v *values) ([]byte, bool) {
 
 // encodeConstantBuffer writes a ConstantLayout whose value is in buffer 0.
 func encodeConstantBuffer(s *shredded, value []byte) *encodedPage {
-	l := &pb.ConstantLayout{Layers: s.layers}
-	return &encodedPage{buffers: [][]byte{value}, numRows: uint64(s.numRows), desc: "constant",
+	l := &pb.ConstantLayout{Layers: s.Layers}
+	return &encodedPage{buffers: [][]byte{value}, numRows: uint64(s.NumRows), desc: "constant",
 		layout: &pb.PageLayout{Layout: &pb.PageLayout_ConstantLayout{ConstantLayout: l}}}
 }

@@ -16,9 +16,9 @@ import (
 // encodeDictionaryLeaf writes an Arrow dictionary column: the values are
 // materialized and always dictionary-encoded again.
 func encodeDictionaryLeaf(s *shredded, l *wleaf, cfg *writerConfig) (*encodedPage, error) {
-	d := s.leaf.(*array.Dictionary)
-	slots := make([]int, len(s.idx))
-	for j, i := range s.idx {
+	d := s.Leaf.(*array.Dictionary)
+	slots := make([]int, len(s.Idx))
+	for j, i := range s.Idx {
 		slots[j] = -1
 		if i >= 0 && d.IsValid(i) {
 			slots[j] = d.GetValueIndex(i)

@@ -12,12 +12,12 @@ import (
 // encodeFullZip writes a full-zip page: per level entry a control word
 // (rep << bits_def | def) followed by the value bytes of visible entries.
 func encodeFullZip(s *shredded, v *values, p encodingParams, ver format.Version) (*encodedPage, error) {
-	bitsRep, bitsDef := bits.Len16(maxLevel(s.rep)), bits.Len16(maxLevel(s.def))
+	bitsRep, bitsDef := bits.Len16(maxLevel(s.Rep)), bits.Len16(maxLevel(s.Def))
 	cw := controlWordBytes(bitsRep + bitsDef)
-	l := &pb.FullZipLayout{BitsRep: uint32(bitsRep), BitsDef: uint32(bitsDef), NumItems: uint32(s.numItems()),
-		NumVisibleItems: uint32(v.N), Layers: s.layers}
+	l := &pb.FullZipLayout{BitsRep: uint32(bitsRep), BitsDef: uint32(bitsDef), NumItems: uint32(s.NumItems()),
+		NumVisibleItems: uint32(v.N), Layers: s.Layers}
 	var valueAt func(j int, dst []byte) []byte
-	size := s.numItems() * cw // bytes of the zipped data, when known
+	size := s.NumItems() * cw // bytes of the zipped data, when known
 	switch v.Kind {
 	case valVariable:
 		off := 32
@@ -27,7 +27,7 @@ func encodeFullZip(s *shredded, v *values, p encodingParams, ver format.Version)
 		l.Details = &pb.FullZipLayout_BitsPerOffset{BitsPerOffset: uint32(off)}
 		l.ValueCompression = codecs.VariableEncoder{OffsetBits: off}.Encoding()
 		compress := useFullZipGeneral(v, p)
-		if s.rep == nil {
+		if s.Rep == nil {
 			return encodeFullZipRows(s, v, l, cw, off/8, compress, !compress && wantFSST(v, p, off)), nil
 		}
 		if compress {
@@ -71,10 +71,10 @@ func encodeFullZip(s *shredded, v *values, p encodingParams, ver format.Version)
 		data, starts = zipEntries(s, cw, bitsDef, size, valueAt)
 	}
 	bufs := [][]byte{data}
-	if v.Kind == valVariable || s.rep != nil {
+	if v.Kind == valVariable || s.Rep != nil {
 		bufs = append(bufs, bytePack(starts, uint64(len(data))))
 	}
-	return &encodedPage{buffers: bufs, numRows: uint64(s.numRows), desc: "fullzip/" + describeShort(l.ValueCompression),
+	return &encodedPage{buffers: bufs, numRows: uint64(s.NumRows), desc: "fullzip/" + describeShort(l.ValueCompression),
 		layout: &pb.PageLayout{Layout: &pb.PageLayout_FullZipLayout{FullZipLayout: l}}}, nil
 }
 
@@ -104,7 +104,7 @@ func controlWordBytes(n int) int {
 // is v.data itself: no control words, no list levels (no row starts
 // buffer), no FSL validity, not booleans.
 func rowsAreData(s *shredded, v *values, cw int) bool {
-	if cw != 0 || s.rep != nil || (v.Kind != valFixed && v.Kind != valFSL) || s.numItems() != v.N {
+	if cw != 0 || s.Rep != nil || (v.Kind != valFixed && v.Kind != valFSL) || s.NumItems() != v.N {
 		return false
 	}
 	for _, l := range v.FSL {
@@ -120,23 +120,23 @@ func rowsAreData(s *shredded, v *values, cw int) bool {
 // (a capacity hint).
 func zipEntries(s *shredded, cw, bitsDef, size int, valueAt func(int, []byte) []byte) ([]byte, []uint64) {
 	data := make([]byte, 0, size)
-	starts := make([]uint64, 0, s.numRows+1)
+	starts := make([]uint64, 0, s.NumRows+1)
 	vis := 0
-	for i := 0; i < s.numItems(); i++ {
+	for i := 0; i < s.NumItems(); i++ {
 		var rep, def uint16
-		if s.rep != nil {
-			rep = s.rep[i]
+		if s.Rep != nil {
+			rep = s.Rep[i]
 		}
-		if s.def != nil {
-			def = s.def[i]
+		if s.Def != nil {
+			def = s.Def[i]
 		}
-		if s.rep == nil || rep == s.set.MaxRep {
+		if s.Rep == nil || rep == s.Set.MaxRep {
 			starts = append(starts, uint64(len(data)))
 		}
 		if cw > 0 {
 			data = lebits.AppendUint(data, uint64(rep)<<bitsDef|uint64(def), cw)
 		}
-		if def <= s.set.MaxVisibleDef {
+		if def <= s.Set.MaxVisibleDef {
 			data = valueAt(vis, data)
 			vis++
 		}
@@ -264,8 +264,8 @@ func encodeFullZipRows(s *shredded, v *values, l *pb.FullZipLayout, cw, offBytes
 			starts[j] = uint64(len(z))
 			if cw > 0 {
 				var def uint64
-				if s.def != nil {
-					def = uint64(s.def[j])
+				if s.Def != nil {
+					def = uint64(s.Def[j])
 				}
 				z = lebits.AppendUint(z, def, cw)
 			}
@@ -290,6 +290,6 @@ func encodeFullZipRows(s *shredded, v *values, l *pb.FullZipLayout, cw, offBytes
 	}
 	starts[v.N] = total
 	return &encodedPage{buffers: [][]byte{nil, bytePack(starts, total)}, split: [][][]byte{pieces}, scratch: pieces,
-		numRows: uint64(s.numRows), desc: "fullzip/" + describeShort(l.ValueCompression),
+		numRows: uint64(s.NumRows), desc: "fullzip/" + describeShort(l.ValueCompression),
 		layout: &pb.PageLayout{Layout: &pb.PageLayout_FullZipLayout{FullZipLayout: l}}}
 }

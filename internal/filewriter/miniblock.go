@@ -52,13 +52,13 @@ type miniBuilder struct {
 // encodeMiniBlock encodes a page as a mini-block layout.
 func encodeMiniBlock(s *shredded, v *values, codec miniCodec, ver format.Version, maxValues int) (*encodedPage, error) {
 	b := &miniBuilder{s: s, v: v, codec: codec, ver: ver}
-	if s.rep != nil {
-		b.repC = chooseLevelCodec(s.rep, ver)
+	if s.Rep != nil {
+		b.repC = chooseLevelCodec(s.Rep, ver)
 	}
-	if s.def != nil {
-		b.defC = chooseLevelCodec(s.def, ver)
+	if s.Def != nil {
+		b.defC = chooseLevelCodec(s.Def, ver)
 	}
-	b.hidden = s.rep != nil && s.def != nil && s.set.MaxVisibleDef < s.set.MaxDef
+	b.hidden = s.Rep != nil && s.Def != nil && s.Set.MaxVisibleDef < s.Set.MaxDef
 	b.data = s.sc.pool().getBytes(miniDataEstimate(s, v))
 	for start, lvl := 0, 0; start < v.N; {
 		n := codec.Next(&v.Values, start, maxValues)
@@ -97,15 +97,15 @@ func (b *miniBuilder) levelEnd(lvl, n int) int {
 	if !b.hidden {
 		return lvl + n
 	}
-	maxVis := b.s.set.MaxVisibleDef
-	for i, d := range b.s.def[lvl:] {
+	maxVis := b.s.Set.MaxVisibleDef
+	for i, d := range b.s.Def[lvl:] {
 		if d <= maxVis {
 			if n--; n == 0 {
 				return lvl + i + 1
 			}
 		}
 	}
-	return len(b.s.def)
+	return len(b.s.Def)
 }
 
 // miniDataEstimate is the capacity reserved for a page's chunks: the
@@ -115,24 +115,24 @@ func miniDataEstimate(s *shredded, v *values) int {
 	if v.Kind == valVariable {
 		n += 8 * (v.N + 1)
 	}
-	n += 2 * (len(s.rep) + len(s.def))
+	n += 2 * (len(s.Rep) + len(s.Def))
 	return n + n/16
 }
 
 // chunk appends to b.data the bytes of the chunk holding values [start,
 // end) whose levels start at lvl; it returns the end of its levels.
 func (b *miniBuilder) chunk(start, end, lvl int) int {
-	lvlEnd := b.s.numItems()
+	lvlEnd := b.s.NumItems()
 	if end < b.v.N {
 		lvlEnd = b.levelEnd(lvl, end-start)
 	}
 	var rep, def []byte
 	b.tmp = b.tmp[:0]
-	if b.s.rep != nil {
-		rep = b.repC.encodeTo(&b.tmp, b.s.rep[lvl:lvlEnd])
+	if b.s.Rep != nil {
+		rep = b.repC.encodeTo(&b.tmp, b.s.Rep[lvl:lvlEnd])
 	}
-	if b.s.def != nil {
-		def = b.defC.encodeTo(&b.tmp, b.s.def[lvl:lvlEnd])
+	if b.s.Def != nil {
+		def = b.defC.encodeTo(&b.tmp, b.s.Def[lvl:lvlEnd])
 	}
 	vals := b.codec.Encode(&b.v.Values, start, end, &b.tmp)
 	var hdr []byte
@@ -141,10 +141,10 @@ func (b *miniBuilder) chunk(start, end, lvl int) int {
 	} else {
 		hdr = binary.LittleEndian.AppendUint16(hdr, 0)
 	}
-	if b.s.rep != nil {
+	if b.s.Rep != nil {
 		hdr = binary.LittleEndian.AppendUint16(hdr, uint16(len(rep)))
 	}
-	if b.s.def != nil {
+	if b.s.Def != nil {
 		hdr = binary.LittleEndian.AppendUint16(hdr, uint16(len(def)))
 	}
 	for _, vb := range vals {
@@ -157,10 +157,10 @@ func (b *miniBuilder) chunk(start, end, lvl int) int {
 	// chunks start at multiples of 8 in b.data, so padding to a multiple
 	// of 8 there pads the chunk's parts
 	out := pad8(append(b.data, hdr...), 0xFE)
-	if b.s.rep != nil {
+	if b.s.Rep != nil {
 		out = pad8(append(out, rep...), 0)
 	}
-	if b.s.def != nil {
+	if b.s.Def != nil {
 		out = pad8(append(out, def...), 0)
 	}
 	for _, vb := range vals {
@@ -194,8 +194,8 @@ func (b *miniBuilder) addChunk(size, n int, last bool, lvl, lvlEnd int) error {
 	} else {
 		b.words = binary.LittleEndian.AppendUint16(b.words, uint16(word))
 	}
-	if b.s.rep != nil {
-		b.addRepIndex(b.s.rep[lvl:lvlEnd], last)
+	if b.s.Rep != nil {
+		b.addRepIndex(b.s.Rep[lvl:lvlEnd], last)
 	}
 	return nil
 }
@@ -203,7 +203,7 @@ func (b *miniBuilder) addChunk(size, n int, last bool, lvl, lvlEnd int) error {
 // addRepIndex appends the (ends, partial) pair of a chunk, with the fix-up
 // of the previous chunk when this one starts a row.
 func (b *miniBuilder) addRepIndex(rep []uint16, last bool) {
-	maxRep := b.s.set.MaxRep
+	maxRep := b.s.Set.MaxRep
 	var ends, partial uint64
 	lastStart := -1
 	for i, r := range rep {
@@ -231,17 +231,17 @@ func (b *miniBuilder) addRepIndex(rep []uint16, last bool) {
 
 // page returns the finished page.
 func (b *miniBuilder) page() *encodedPage {
-	l := &pb.MiniBlockLayout{ValueCompression: b.codec.Encoding(), Layers: b.s.layers,
+	l := &pb.MiniBlockLayout{ValueCompression: b.codec.Encoding(), Layers: b.s.Layers,
 		NumBuffers: uint64(b.codec.NumBuffers()), NumItems: uint64(b.v.N), HasLargeChunk: b.ver >= format.V2_2}
 	bufs := [][]byte{b.words, b.data}
-	if b.s.rep != nil {
+	if b.s.Rep != nil {
 		l.RepCompression = b.repC.enc
 		l.RepetitionIndexDepth = 1
 	}
-	if b.s.def != nil {
+	if b.s.Def != nil {
 		l.DefCompression = b.defC.enc
 	}
-	if b.s.rep != nil {
+	if b.s.Rep != nil {
 		idx := make([]byte, 0, 16*len(b.repIndex))
 		for _, e := range b.repIndex {
 			idx = binary.LittleEndian.AppendUint64(idx, e[0])
@@ -249,6 +249,6 @@ func (b *miniBuilder) page() *encodedPage {
 		}
 		bufs = append(bufs, idx)
 	}
-	return &encodedPage{buffers: bufs, scratch: [][]byte{b.data}, numRows: uint64(b.s.numRows), desc: "miniblock/" + b.codec.Name(),
+	return &encodedPage{buffers: bufs, scratch: [][]byte{b.data}, numRows: uint64(b.s.NumRows), desc: "miniblock/" + b.codec.Name(),
 		layout: &pb.PageLayout{Layout: &pb.PageLayout_MiniBlockLayout{MiniBlockLayout: l}}}
 }

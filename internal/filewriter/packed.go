@@ -15,12 +15,12 @@ import (
 // Lance); with variable-width children it is a 2.2 full-zip variable
 // packed struct (encodeVPStruct).
 func encodePacked(s *shredded, l *wleaf, cfg *writerConfig) (*encodedPage, error) {
-	st := s.leaf.(*array.Struct)
+	st := s.Leaf.(*array.Struct)
 	var widths []uint64
 	var kids []*values
 	variable := false
 	for i := 0; i < st.NumField(); i++ {
-		v, err := gatherValues(st.Field(i), s.idx, s.sc)
+		v, err := gatherValues(st.Field(i), s.Idx, s.sc)
 		if err != nil {
 			return nil, err
 		}
@@ -38,8 +38,8 @@ func encodePacked(s *shredded, l *wleaf, cfg *writerConfig) (*encodedPage, error
 	for _, w := range widths {
 		total += int(w)
 	}
-	rows := &values{Values: codecs.Values{Kind: valFixed, N: len(s.idx), Bits: total, Data: make([]byte, 0, len(s.idx)*total/8)}}
-	for j := range s.idx {
+	rows := &values{Values: codecs.Values{Kind: valFixed, N: len(s.Idx), Bits: total, Data: make([]byte, 0, len(s.Idx)*total/8)}}
+	for j := range s.Idx {
 		for _, k := range kids {
 			w := k.Bits / 8
 			rows.Data = append(rows.Data, k.Data[j*w:(j+1)*w]...)

@@ -14,7 +14,7 @@ func encodeLeaf(top arrow.Array, l *wleaf, cfg *writerConfig, sc *leafScratch) (
 	if err != nil {
 		return nil, err
 	}
-	if len(s.idx) == 0 || s.numNull == len(s.idx) {
+	if len(s.Idx) == 0 || s.NumNull == len(s.Idx) {
 		return encodeAllNull(s, cfg.version), nil
 	}
 	if l.leafType().ID() == arrow.DICTIONARY {
@@ -28,7 +28,7 @@ func encodeLeaf(top arrow.Array, l *wleaf, cfg *writerConfig, sc *leafScratch) (
 	case l.blob:
 		return encodeBlobV1(s, l, cfg)
 	}
-	v, err := gatherValues(s.leaf, s.idx, sc)
+	v, err := gatherValues(s.Leaf, s.Idx, sc)
 	if err != nil {
 		return nil, err
 	}
@@ -38,13 +38,13 @@ func encodeLeaf(top arrow.Array, l *wleaf, cfg *writerConfig, sc *leafScratch) (
 // encodeAllNull writes a page without values: simple (no buffers) for a
 // flat nullable column, else raw u16 rep and def buffers.
 func encodeAllNull(s *shredded, v format.Version) *encodedPage {
-	l := &pb.ConstantLayout{Layers: s.layers}
+	l := &pb.ConstantLayout{Layers: s.Layers}
 	var bufs [][]byte
-	simple := len(s.layers) == 1 && s.rep == nil
+	simple := len(s.Layers) == 1 && s.Rep == nil
 	if !simple {
 		bufs = constantLevels(l, s, v)
 	}
-	return &encodedPage{buffers: bufs, numRows: uint64(s.numRows), desc: "all_null",
+	return &encodedPage{buffers: bufs, numRows: uint64(s.NumRows), desc: "all_null",
 		layout: &pb.PageLayout{Layout: &pb.PageLayout_ConstantLayout{ConstantLayout: l}}}
 }
 
@@ -52,7 +52,7 @@ func encodeAllNull(s *shredded, v format.Version) *encodedPage {
 // in 2.1, the RLE block form in 2.2 (counts in num_rep/def_values).
 func constantLevels(l *pb.ConstantLayout, s *shredded, v format.Version) [][]byte {
 	if v < format.V2_2 {
-		return [][]byte{u16Bytes(s.rep), u16Bytes(s.def)}
+		return [][]byte{u16Bytes(s.Rep), u16Bytes(s.Def)}
 	}
 	bufs := [][]byte{nil, nil}
 	rle := levelCodec{rle: true}
@@ -60,11 +60,11 @@ func constantLevels(l *pb.ConstantLayout, s *shredded, v format.Version) [][]byt
 		return &pb.CompressiveEncoding{Compression: &pb.CompressiveEncoding_Rle{Rle: &pb.Rle{
 			Values: codecs.FlatEncoding(16), RunLengths: codecs.FlatEncoding(8)}}}
 	}
-	if s.rep != nil {
-		bufs[0], l.RepCompression, l.NumRepValues = rle.encode(s.rep), enc(), uint64(len(s.rep))
+	if s.Rep != nil {
+		bufs[0], l.RepCompression, l.NumRepValues = rle.encode(s.Rep), enc(), uint64(len(s.Rep))
 	}
-	if s.def != nil {
-		bufs[1], l.DefCompression, l.NumDefValues = rle.encode(s.def), enc(), uint64(len(s.def))
+	if s.Def != nil {
+		bufs[1], l.DefCompression, l.NumDefValues = rle.encode(s.Def), enc(), uint64(len(s.Def))
 	}
 	return bufs
 }

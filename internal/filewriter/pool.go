@@ -351,3 +351,12 @@ func (p *writerPools) sharedIdentity(lo, hi int) []int {
 	}
 	return s[lo:hi:hi]
 }
+
+// U16sCap implements layouts.ShredScratch.
+func (sc *leafScratch) U16sCap(n int) []uint16 { return sc.u16sCap(n) }
+
+// IntsCap implements layouts.ShredScratch.
+func (sc *leafScratch) IntsCap(n int) []int { return sc.intsCap(n) }
+
+// Identity implements layouts.ShredScratch.
+func (sc *leafScratch) Identity(lo, hi int) []int { return sc.identity(lo, hi) }

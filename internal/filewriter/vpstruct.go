@@ -35,9 +35,9 @@ func vpsEnc(fields []*pb.VariablePackedStruct_FieldEncoding) *pb.CompressiveEnco
 // invalid = null row without bytes): per level entry a control word, then
 // for each non-null visible row [u32 length][row bytes].
 func encodeVPRows(s *shredded, rows *values, enc *pb.CompressiveEncoding, layers []pb.RepDefLayer, desc string) *encodedPage {
-	bitsRep, bitsDef := bits.Len16(maxLevel(s.rep)), bits.Len16(maxLevel(s.def))
+	bitsRep, bitsDef := bits.Len16(maxLevel(s.Rep)), bits.Len16(maxLevel(s.Def))
 	cw := controlWordBytes(bitsRep + bitsDef)
-	l := &pb.FullZipLayout{BitsRep: uint32(bitsRep), BitsDef: uint32(bitsDef), NumItems: uint32(s.numItems()),
+	l := &pb.FullZipLayout{BitsRep: uint32(bitsRep), BitsDef: uint32(bitsDef), NumItems: uint32(s.NumItems()),
 		NumVisibleItems: uint32(rows.N), Layers: layers, ValueCompression: enc,
 		Details: &pb.FullZipLayout_BitsPerOffset{BitsPerOffset: 32}}
 	valueAt := func(j int, dst []byte) []byte {
@@ -48,8 +48,8 @@ func encodeVPRows(s *shredded, rows *values, enc *pb.CompressiveEncoding, layers
 		dst = lebits.AppendUint(dst, uint64(len(val)), 4)
 		return append(dst, val...)
 	}
-	data, starts := zipEntries(s, cw, bitsDef, s.numItems()*cw+len(rows.Data)+4*rows.N, valueAt)
-	return &encodedPage{buffers: [][]byte{data, bytePack(starts, uint64(len(data)))}, numRows: uint64(s.numRows),
+	data, starts := zipEntries(s, cw, bitsDef, s.NumItems()*cw+len(rows.Data)+4*rows.N, valueAt)
+	return &encodedPage{buffers: [][]byte{data, bytePack(starts, uint64(len(data)))}, numRows: uint64(s.NumRows),
 		desc: "fullzip/" + desc, layout: &pb.PageLayout{Layout: &pb.PageLayout_FullZipLayout{FullZipLayout: l}}}
 }
 
@@ -74,15 +74,15 @@ func encodeVPStruct(s *shredded, st *array.Struct, kids []*values, ver format.Ve
 			return nil, fmt.Errorf("%w: packed struct child of kind %d", lerr.ErrUnsupportedType, k.Kind)
 		}
 	}
-	rows := &values{Values: codecs.Values{Kind: valVariable, N: len(s.idx), Offsets: make([]uint64, 1, len(s.idx)+1), Valid: make([]bool, len(s.idx))}}
-	for j, i := range s.idx {
+	rows := &values{Values: codecs.Values{Kind: valVariable, N: len(s.Idx), Offsets: make([]uint64, 1, len(s.Idx)+1), Valid: make([]bool, len(s.Idx))}}
+	for j, i := range s.Idx {
 		if i >= 0 && st.IsValid(i) {
 			rows.Valid[j] = true
 			rows.Data = appendPackedRow(rows.Data, kids, j)
 		}
 		rows.Offsets = append(rows.Offsets, uint64(len(rows.Data)))
 	}
-	return encodeVPRows(s, rows, vpsEnc(fields), s.layers, "variable_packed_struct"), nil
+	return encodeVPRows(s, rows, vpsEnc(fields), s.Layers, "variable_packed_struct"), nil
 }
 
 // appendPackedRow appends row j of the children.

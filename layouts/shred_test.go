@@ -1,4 +1,4 @@
-package filewriter
+package layouts
 
 import (
 	"fmt"
@@ -9,16 +9,14 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
-	"github.com/lancego/lancego/format"
 	"github.com/lancego/lancego/internal/lebits"
-	"github.com/lancego/lancego/layouts"
 )
 
 // TestShredUnravelIdentity is the round-trip property of rep/def levels:
 // for random nested shapes (lists, large lists and structs over an int32
 // leaf, up to four layers deep, with random nulls at every layer, empty
 // lists and sliced arrays), shredding a column into levels (shred) and
-// unraveling the levels (layouts.Unravel) gives back, layer by layer, the
+// unraveling the levels (Unravel) gives back, layer by layer, the
 // column's own structure: slot counts, validity and list offsets.
 func TestShredUnravelIdentity(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
@@ -38,27 +36,22 @@ func TestShredUnravelIdentity(t *testing.T) {
 // checkShredUnravel shreds the leaf of col and compares the unraveled
 // levels with the column's structure.
 func checkShredUnravel(t *testing.T, name string, col arrow.Array) {
-	schema := arrow.NewSchema([]arrow.Field{{Name: "c", Type: col.DataType(), Nullable: true}}, nil)
-	_, tops, err := buildSchemaProto(schema, format.V2_2, func(string) string { return "" })
-	if err != nil {
-		t.Fatalf("%s: %v", name, err)
-	}
-	leaf := tops[0][0]
-	s, err := shred(col, leaf, nil)
+	child := pathTo(col.DataType())
+	s, err := Shred(col, child, nil)
 	if err != nil {
 		t.Fatalf("%s: shred: %v", name, err)
 	}
-	got, err := layouts.Unravel(s.set, layouts.Levels{Rep: s.rep, Def: s.def, N: s.numItems()})
+	got, err := Unravel(s.Set, Levels{Rep: s.Rep, Def: s.Def, N: s.NumItems()})
 	if err != nil {
 		t.Fatalf("%s: unravel: %v", name, err)
 	}
-	want := layerOf(col, leaf.child, nil)
+	want := layerOf(col, child, nil)
 	if err := sameStructure(got, want); err != nil {
-		t.Fatalf("%s: %v\nrep %v\ndef %v", name, err, s.rep, s.def)
+		t.Fatalf("%s: %v\nrep %v\ndef %v", name, err, s.Rep, s.Def)
 	}
 	// visible entries: one per leaf slot, pointing at the leaf's own slot
-	if got.Leaf().Len != len(s.idx) {
-		t.Fatalf("%s: %d leaf slots, %d visible entries", name, got.Leaf().Len, len(s.idx))
+	if got.Leaf().Len != len(s.Idx) {
+		t.Fatalf("%s: %d leaf slots, %d visible entries", name, got.Leaf().Len, len(s.Idx))
 	}
 }
 
@@ -116,7 +109,7 @@ func layerOf(a arrow.Array, child []int, slots []int) *node {
 }
 
 // sameStructure compares unraveled path nodes with the expected layers.
-func sameStructure(got *layouts.PathNode, want *node) error {
+func sameStructure(got *PathNode, want *node) error {
 	for depth := 0; want != nil; depth++ {
 		if got == nil {
 			return fmt.Errorf("layer %d missing", depth)
@@ -191,5 +184,59 @@ func appendRandom(r *rand.Rand, b array.Builder, nullP float64) {
 	case *array.StructBuilder:
 		t.Append(true)
 		appendRandom(r, t.FieldBuilder(0), nullP)
+	}
+}
+
+// pathTo is the child path of the only leaf of dt (every struct here has
+// one field).
+func pathTo(dt arrow.DataType) []int {
+	var child []int
+	for {
+		switch t := dt.(type) {
+		case arrow.ListLikeType:
+			dt = t.Elem()
+		case *arrow.StructType:
+			dt = t.Field(0).Type
+		default:
+			return child
+		}
+		child = append(child, 0)
+	}
+}
+
+// TestShredWorkedExample checks the example of shred.go's doc comment.
+func TestShredWorkedExample(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	b := array.NewListBuilder(mem, arrow.PrimitiveTypes.Int32)
+	defer b.Release()
+	vb := b.ValueBuilder().(*array.Int32Builder)
+	b.Append(true)
+	vb.AppendValues([]int32{0, 1}, []bool{true, false})
+	b.Append(true) // []
+	b.AppendNull()
+	b.Append(true)
+	vb.Append(2)
+	col := b.NewArray()
+	defer col.Release()
+	s, err := Shred(col, []int{0}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(s.Rep) != "[1 0 1 1 1]" || fmt.Sprint(s.Def) != "[0 1 3 2 0]" || fmt.Sprint(s.Idx) != "[0 -1 2]" {
+		t.Fatalf("rep %v def %v idx %v", s.Rep, s.Def, s.Idx)
+	}
+	if fmt.Sprint(s.Layers) != "[REPDEF_NULLABLE_ITEM REPDEF_NULL_AND_EMPTY_LIST]" {
+		t.Fatalf("layers %v", s.Layers)
+	}
+	node, err := Unravel(s.Set, Levels{Rep: s.Rep, Def: s.Def, N: s.NumItems()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(node.Offsets) != "[0 2 2 2 3]" || node.Validity[0]&0xF != 0b1011 {
+		t.Fatalf("offsets %v validity %08b", node.Offsets, node.Validity)
+	}
+	if item := node.Child; item.Len != 3 || item.Validity[0]&7 != 0b101 {
+		t.Fatalf("items %d validity %08b", item.Len, item.Validity)
 	}
 }
