@@ -16,18 +16,18 @@ import (
 // returns the finished page; pages without external buffers are returned
 // as they are.
 func (w *Writer) placeExternal(p *encodedPage) (*encodedPage, error) {
-	if p.finish == nil {
+	if p.Finish == nil {
 		return p, nil
 	}
-	pos := make([]uint64, len(p.external))
-	for i, b := range p.external {
+	pos := make([]uint64, len(p.External))
+	for i, b := range p.External {
 		at, err := w.sink.writeAligned(b)
 		if err != nil {
 			return nil, err
 		}
 		pos[i] = at
 	}
-	return p.finish(pos)
+	return p.Finish(pos)
 }
 
 // encodeBlobV1 writes a 2.1 legacy blob column (large_binary with
@@ -71,11 +71,11 @@ func encodeBlobV1(s *shredded, l *wleaf, cfg *writerConfig) (*encodedPage, error
 		if err != nil {
 			return nil, err
 		}
-		bl := &pb.BlobLayout{InnerLayout: page.layout, Layers: s.Layers}
-		return &encodedPage{buffers: page.buffers, scratch: page.scratch, numRows: uint64(s.NumRows), desc: "blob/" + page.desc,
-			layout: &pb.PageLayout{Layout: &pb.PageLayout_BlobLayout{BlobLayout: bl}}}, nil
+		bl := &pb.BlobLayout{InnerLayout: page.Layout, Layers: s.Layers}
+		return &encodedPage{Buffers: page.Buffers, Scratch: page.Scratch, NumRows: uint64(s.NumRows), Desc: "blob/" + page.Desc,
+			Layout: &pb.PageLayout{Layout: &pb.PageLayout_BlobLayout{BlobLayout: bl}}}, nil
 	}
-	return &encodedPage{external: ext, finish: finish}, nil
+	return &encodedPage{External: ext, Finish: finish}, nil
 }
 
 // encodeBlobV2 writes a 2.2 blob v2 column: each value of a non-null blob
@@ -121,7 +121,7 @@ func encodeBlobV2(s *shredded, _ *wleaf, _ *writerConfig) (*encodedPage, error) 
 		layers := append([]pb.RepDefLayer{pb.RepDefLayer_REPDEF_ALL_VALID_ITEM}, s.Layers...)
 		return encodeVPRows(s, rows, blobV2Encoding(), layers, "blob_v2"), nil
 	}
-	return &encodedPage{external: ext, finish: finish}, nil
+	return &encodedPage{External: ext, Finish: finish}, nil
 }
 
 // blobV2Encoding is the VariablePackedStruct of blob v2 descriptors.

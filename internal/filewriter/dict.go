@@ -203,10 +203,10 @@ func dictionaryPage(s *shredded, v *values, set *valueSet, ind *values, p encodi
 	if err != nil {
 		return nil, err
 	}
-	ml := page.layout.GetMiniBlockLayout()
+	ml := page.Layout.GetMiniBlockLayout()
 	ml.Dictionary, ml.NumDictionaryItems = dictEnc, uint64(len(order))
-	page.buffers = append(page.buffers[:2], append([][]byte{dictBuf}, page.buffers[2:]...)...)
-	page.desc = "miniblock/dictionary"
+	page.Buffers = append(page.Buffers[:2], append([][]byte{dictBuf}, page.Buffers[2:]...)...)
+	page.Desc = "miniblock/dictionary"
 	return page, nil
 }
 

@@ -151,15 +151,15 @@ func (w *Writer) writeJob(j *topJob) error {
 			return err
 		}
 		// written: the page's pooled buffers can be reused
-		for _, b := range page.scratch {
+		for _, b := range page.Scratch {
 			w.pools.putBytes(b)
 		}
 		if page != j.pages[k] {
-			for _, b := range j.pages[k].scratch {
+			for _, b := range j.pages[k].Scratch {
 				w.pools.putBytes(b)
 			}
 		}
-		page.scratch, j.pages[k].scratch = nil, nil
+		page.Scratch, j.pages[k].Scratch = nil, nil
 	}
 	for _, sc := range j.sc {
 		sc.release()

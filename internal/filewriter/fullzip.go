@@ -74,8 +74,8 @@ func encodeFullZip(s *shredded, v *values, p encodingParams, ver format.Version)
 	if v.Kind == valVariable || s.Rep != nil {
 		bufs = append(bufs, bytePack(starts, uint64(len(data))))
 	}
-	return &encodedPage{buffers: bufs, numRows: uint64(s.NumRows), desc: "fullzip/" + describeShort(l.ValueCompression),
-		layout: &pb.PageLayout{Layout: &pb.PageLayout_FullZipLayout{FullZipLayout: l}}}, nil
+	return &encodedPage{Buffers: bufs, NumRows: uint64(s.NumRows), Desc: "fullzip/" + describeShort(l.ValueCompression),
+		Layout: &pb.PageLayout{Layout: &pb.PageLayout_FullZipLayout{FullZipLayout: l}}}, nil
 }
 
 // maxLevel returns the largest level (0 for nil).
@@ -289,7 +289,7 @@ func encodeFullZipRows(s *shredded, v *values, l *pb.FullZipLayout, cw, offBytes
 		total += uint64(len(z))
 	}
 	starts[v.N] = total
-	return &encodedPage{buffers: [][]byte{nil, bytePack(starts, total)}, split: [][][]byte{pieces}, scratch: pieces,
-		numRows: uint64(s.NumRows), desc: "fullzip/" + describeShort(l.ValueCompression),
-		layout: &pb.PageLayout{Layout: &pb.PageLayout_FullZipLayout{FullZipLayout: l}}}
+	return &encodedPage{Buffers: [][]byte{nil, bytePack(starts, total)}, Split: [][][]byte{pieces}, Scratch: pieces,
+		NumRows: uint64(s.NumRows), Desc: "fullzip/" + describeShort(l.ValueCompression),
+		Layout: &pb.PageLayout{Layout: &pb.PageLayout_FullZipLayout{FullZipLayout: l}}}
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/lancego/lancego/format"
 	pb "github.com/lancego/lancego/format/pb/encodings21pb"
+	"github.com/lancego/lancego/layouts"
 )
 
 // Mini-block limits.
@@ -14,25 +15,6 @@ const (
 	maxChunkBytes21 = 32 << 10 // 12-bit chunk size field × 8
 	maxChunkLevels  = 65535    // u16 level count per chunk
 )
-
-// encodedPage is one page ready to be written.
-type encodedPage struct {
-	buffers [][]byte
-	// split, when split[i] is not nil, holds buffer i as pieces written
-	// back to back (buffers[i] is then unused).
-	split [][][]byte
-	// scratch lists buffers to return to the scratch pool once the page
-	// is written.
-	scratch [][]byte
-	layout  *pb.PageLayout
-	numRows uint64
-	desc    string
-	// external holds value bytes (blobs) written as their own 64-aligned
-	// buffers before the page; finish then builds the page from the
-	// positions they were written at.
-	external [][]byte
-	finish   func(positions []uint64) (*encodedPage, error)
-}
 
 // miniBuilder assembles the chunks of one mini-block page.
 type miniBuilder struct {
@@ -129,10 +111,10 @@ func (b *miniBuilder) chunk(start, end, lvl int) int {
 	var rep, def []byte
 	b.tmp = b.tmp[:0]
 	if b.s.Rep != nil {
-		rep = b.repC.encodeTo(&b.tmp, b.s.Rep[lvl:lvlEnd])
+		rep = b.repC.EncodeTo(&b.tmp, b.s.Rep[lvl:lvlEnd])
 	}
 	if b.s.Def != nil {
-		def = b.defC.encodeTo(&b.tmp, b.s.Def[lvl:lvlEnd])
+		def = b.defC.EncodeTo(&b.tmp, b.s.Def[lvl:lvlEnd])
 	}
 	vals := b.codec.Encode(&b.v.Values, start, end, &b.tmp)
 	var hdr []byte
@@ -235,11 +217,11 @@ func (b *miniBuilder) page() *encodedPage {
 		NumBuffers: uint64(b.codec.NumBuffers()), NumItems: uint64(b.v.N), HasLargeChunk: b.ver >= format.V2_2}
 	bufs := [][]byte{b.words, b.data}
 	if b.s.Rep != nil {
-		l.RepCompression = b.repC.enc
+		l.RepCompression = b.repC.Enc
 		l.RepetitionIndexDepth = 1
 	}
 	if b.s.Def != nil {
-		l.DefCompression = b.defC.enc
+		l.DefCompression = b.defC.Enc
 	}
 	if b.s.Rep != nil {
 		idx := make([]byte, 0, 16*len(b.repIndex))
@@ -249,6 +231,9 @@ func (b *miniBuilder) page() *encodedPage {
 		}
 		bufs = append(bufs, idx)
 	}
-	return &encodedPage{buffers: bufs, scratch: [][]byte{b.data}, numRows: uint64(b.s.NumRows), desc: "miniblock/" + b.codec.Name(),
-		layout: &pb.PageLayout{Layout: &pb.PageLayout_MiniBlockLayout{MiniBlockLayout: l}}}
+	return &encodedPage{Buffers: bufs, Scratch: [][]byte{b.data}, NumRows: uint64(b.s.NumRows), Desc: "miniblock/" + b.codec.Name(),
+		Layout: &pb.PageLayout{Layout: &pb.PageLayout_MiniBlockLayout{MiniBlockLayout: l}}}
 }
+
+// encodedPage is one page ready to be written.
+type encodedPage = layouts.EncodedPage

@@ -6,6 +6,7 @@ import (
 	"github.com/lancego/lancego/codecs"
 	"github.com/lancego/lancego/format"
 	pb "github.com/lancego/lancego/format/pb/encodings21pb"
+	"github.com/lancego/lancego/layouts"
 )
 
 // encodeLeaf encodes one page of leaf column l from the top-level array.
@@ -44,27 +45,27 @@ func encodeAllNull(s *shredded, v format.Version) *encodedPage {
 	if !simple {
 		bufs = constantLevels(l, s, v)
 	}
-	return &encodedPage{buffers: bufs, numRows: uint64(s.NumRows), desc: "all_null",
-		layout: &pb.PageLayout{Layout: &pb.PageLayout_ConstantLayout{ConstantLayout: l}}}
+	return &encodedPage{Buffers: bufs, NumRows: uint64(s.NumRows), Desc: "all_null",
+		Layout: &pb.PageLayout{Layout: &pb.PageLayout_ConstantLayout{ConstantLayout: l}}}
 }
 
 // constantLevels returns the [rep, def] buffers of a constant page: raw u16
 // in 2.1, the RLE block form in 2.2 (counts in num_rep/def_values).
 func constantLevels(l *pb.ConstantLayout, s *shredded, v format.Version) [][]byte {
 	if v < format.V2_2 {
-		return [][]byte{u16Bytes(s.Rep), u16Bytes(s.Def)}
+		return [][]byte{layouts.U16Bytes(s.Rep), layouts.U16Bytes(s.Def)}
 	}
 	bufs := [][]byte{nil, nil}
-	rle := levelCodec{rle: true}
+	rle := levelCodec{RLE: true}
 	enc := func() *pb.CompressiveEncoding {
 		return &pb.CompressiveEncoding{Compression: &pb.CompressiveEncoding_Rle{Rle: &pb.Rle{
 			Values: codecs.FlatEncoding(16), RunLengths: codecs.FlatEncoding(8)}}}
 	}
 	if s.Rep != nil {
-		bufs[0], l.RepCompression, l.NumRepValues = rle.encode(s.Rep), enc(), uint64(len(s.Rep))
+		bufs[0], l.RepCompression, l.NumRepValues = rle.Encode(s.Rep), enc(), uint64(len(s.Rep))
 	}
 	if s.Def != nil {
-		bufs[1], l.DefCompression, l.NumDefValues = rle.encode(s.Def), enc(), uint64(len(s.Def))
+		bufs[1], l.DefCompression, l.NumDefValues = rle.Encode(s.Def), enc(), uint64(len(s.Def))
 	}
 	return bufs
 }

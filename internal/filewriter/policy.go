@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	pb "github.com/lancego/lancego/format/pb/encodings21pb"
+	"github.com/lancego/lancego/layouts"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/lancego/lancego/codecs"
@@ -167,11 +168,11 @@ const fullZipThreshold = 256
 // encodeValues picks the structural layout and codec for gathered values.
 func encodeValues(s *shredded, v *values, l *wleaf, cfg *writerConfig) (*encodedPage, error) {
 	if cfg.version >= format.V2_2 {
-		if c, ok := constantValue(v); ok {
-			return encodeConstant(s, c), nil
+		if c, ok := layouts.ConstantValue(&v.Values); ok {
+			return layouts.EncodeConstant(&s.Shredded, c), nil
 		}
-		if c, ok := constantString(s, v); ok {
-			return encodeConstantBuffer(s, c), nil
+		if c, ok := layouts.ConstantString(&s.Shredded, &v.Values); ok {
+			return layouts.EncodeConstantBuffer(&s.Shredded, c), nil
 		}
 	}
 	p := l.params
@@ -474,13 +475,13 @@ func chooseLevelCodec(levels []uint16, v format.Version) levelCodec {
 	w := bits.Len16(acc)
 	packed := (len(levels)*w + 7) / 8
 	if v >= format.V2_2 && levelRuns(levels)*3+8 < packed {
-		return levelCodec{rle: true, enc: &pb.CompressiveEncoding{Compression: &pb.CompressiveEncoding_Rle{Rle: &pb.Rle{
+		return levelCodec{RLE: true, Enc: &pb.CompressiveEncoding{Compression: &pb.CompressiveEncoding_Rle{Rle: &pb.Rle{
 			Values: codecs.FlatEncoding(16), RunLengths: codecs.FlatEncoding(8)}}}}
 	}
 	if w == 0 || w >= 16 {
-		return levelCodec{enc: codecs.FlatEncoding(16)}
+		return levelCodec{Enc: codecs.FlatEncoding(16)}
 	}
-	return levelCodec{width: w, enc: &pb.CompressiveEncoding{Compression: &pb.CompressiveEncoding_OutOfLineBitpacking{
+	return levelCodec{Width: w, Enc: &pb.CompressiveEncoding{Compression: &pb.CompressiveEncoding_OutOfLineBitpacking{
 		OutOfLineBitpacking: &pb.OutOfLineBitpacking{UncompressedBitsPerValue: 16, Values: codecs.FlatEncoding(uint64(w))}}}}
 }
 

@@ -49,8 +49,8 @@ func encodeVPRows(s *shredded, rows *values, enc *pb.CompressiveEncoding, layers
 		return append(dst, val...)
 	}
 	data, starts := zipEntries(s, cw, bitsDef, s.NumItems()*cw+len(rows.Data)+4*rows.N, valueAt)
-	return &encodedPage{buffers: [][]byte{data, bytePack(starts, uint64(len(data)))}, numRows: uint64(s.NumRows),
-		desc: "fullzip/" + desc, layout: &pb.PageLayout{Layout: &pb.PageLayout_FullZipLayout{FullZipLayout: l}}}
+	return &encodedPage{Buffers: [][]byte{data, bytePack(starts, uint64(len(data)))}, NumRows: uint64(s.NumRows),
+		Desc: "fullzip/" + desc, Layout: &pb.PageLayout{Layout: &pb.PageLayout_FullZipLayout{FullZipLayout: l}}}
 }
 
 // encodeVPStruct writes a 2.2 packed struct with variable-width children

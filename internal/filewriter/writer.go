@@ -221,15 +221,15 @@ func (w *Writer) Close(ctx context.Context) error {
 
 // writePage writes a page's buffers and records it in its column.
 func (w *Writer) writePage(col int, p *encodedPage, firstRow uint64) error {
-	enc, err := pageEncoding(p.layout)
+	enc, err := pageEncoding(p.Layout)
 	if err != nil {
 		return err
 	}
-	pg := &file2pb.ColumnMetadata_Page{Length: p.numRows, Encoding: enc, Priority: firstRow}
-	for i, b := range p.buffers {
+	pg := &file2pb.ColumnMetadata_Page{Length: p.NumRows, Encoding: enc, Priority: firstRow}
+	for i, b := range p.Buffers {
 		parts := [][]byte{b}
-		if i < len(p.split) && p.split[i] != nil {
-			parts = p.split[i]
+		if i < len(p.Split) && p.Split[i] != nil {
+			parts = p.Split[i]
 		}
 		pos, size, err := w.sink.writeAlignedParts(parts)
 		if err != nil {
@@ -240,7 +240,7 @@ func (w *Writer) writePage(col int, p *encodedPage, firstRow uint64) error {
 	}
 	w.cols[col].Pages = append(w.cols[col].Pages, pg)
 	w.stats.Pages++
-	w.stats.Encodings[p.desc]++
+	w.stats.Encodings[p.Desc]++
 	return nil
 }
 
