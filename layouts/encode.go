@@ -4,9 +4,10 @@ import (
 	pb "github.com/lancego/lancego/format/pb/encodings21pb"
 )
 
-// The structural encoders (constant.go, levels.go; the mini-block and
-// full-zip ones are still in internal/filewriter) build EncodedPages from a
-// Shredded page and its codecs.Values; the writer engine chooses which
+// The structural encoders (shred.go for the levels, levels.go for their
+// codecs, miniblock_encode.go, constant.go; full-zip and blob are still in
+// internal/filewriter) build EncodedPages from a Shredded page and its
+// codecs.Values; the writer engine chooses which
 // (internal/filewriter/policy.go) and writes them.
 
 // EncodedPage is one page made by a structural encoder, ready to be
