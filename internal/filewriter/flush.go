@@ -5,11 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
-	"sync"
 	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"golang.org/x/sync/errgroup"
 )
 
 // topJob is the encoding of the buffered rows of one top-level field:
@@ -95,32 +95,30 @@ func (w *Writer) flushTops(ctx context.Context, tops []int) error {
 		}
 		return nil
 	}
-	// At most window jobs are encoded but not yet written (tokens are
-	// taken before a job index, so jobs start in order).
-	window := make(chan struct{}, 2*workers)
-	var next atomic.Int64
+	// Jobs start in order, at most window of them encoded but not yet
+	// written; the errgroup runs at most workers at once and joins them.
+	// Encoding errors stay with their job so that the first error in job
+	// order is reported, whatever the timing.
+	window := 2 * workers
+	var g errgroup.Group
+	g.SetLimit(workers)
 	var stop atomic.Bool
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				window <- struct{}{}
-				k := int(next.Add(1) - 1)
-				if k >= len(jobs) {
-					<-window
-					return
-				}
-				j := jobs[k]
-				if stop.Load() {
-					j.err = errFlushSkipped
-				} else {
-					j.encode(ctx, w)
-				}
-				close(j.done)
+	started := 0
+	start := func() {
+		j := jobs[started]
+		started++
+		g.Go(func() error {
+			if stop.Load() {
+				j.err = errFlushSkipped
+			} else {
+				j.encode(ctx, w)
 			}
-		}()
+			close(j.done)
+			return nil
+		})
+	}
+	for started < len(jobs) && started < window {
+		start()
 	}
 	var err error
 	for _, j := range jobs {
@@ -131,9 +129,11 @@ func (w *Writer) flushTops(ctx context.Context, tops []int) error {
 			}
 		}
 		j.release()
-		<-window
+		if started < len(jobs) {
+			start()
+		}
 	}
-	wg.Wait()
+	_ = g.Wait() // the goroutines report through their jobs
 	return err
 }
 

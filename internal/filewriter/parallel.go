@@ -2,7 +2,8 @@ package filewriter
 
 import (
 	"runtime"
-	"sync"
+
+	"golang.org/x/sync/errgroup"
 )
 
 // fsstPieceBytes is the smallest amount of variable-width data (string
@@ -20,26 +21,15 @@ func parallelFor(n int, fn func(i int)) {
 		}
 		return
 	}
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	next := 0
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				mu.Lock()
-				i := next
-				next++
-				mu.Unlock()
-				if i >= n {
-					return
-				}
-				fn(i)
-			}
-		}()
+	var g errgroup.Group
+	g.SetLimit(workers)
+	for i := range n {
+		g.Go(func() error {
+			fn(i)
+			return nil
+		})
 	}
-	wg.Wait()
+	_ = g.Wait() // fn reports nothing
 }
 
 // splitByBytes cuts the values of offsets (n+1 entries) into pieces of
