@@ -95,7 +95,7 @@ func newFileFromTail(ctx context.Context, url string, src source, tail []byte, c
 	if !meta.Version.Structural() {
 		return nil, fmt.Errorf("lance: open %s: %w: file version %s (only 2.1 and later are read)", url, ErrUnsupported, meta.Version)
 	}
-	fields, err := decoderFields(meta.Schema)
+	fields, err := layouts.FieldsFromSchema(meta.Schema)
 	if err != nil {
 		return nil, fmt.Errorf("lance: open %s: %w", url, err)
 	}

@@ -23,7 +23,7 @@ import (
 type Writer struct {
 	fw     *filewriter.Writer
 	schema *arrow.Schema
-	zones  *zoneWriter // zone seed collectors (WithZoneSeeds), or nil
+	zones  *filewriter.ZoneSeeds // zone seed collectors (WithZoneSeeds), or nil
 }
 
 // WriteStats summarizes what a Writer wrote.
@@ -76,7 +76,7 @@ func Create(ctx context.Context, url string, schema *arrow.Schema, opts ...Write
 	if err != nil {
 		return nil, fmt.Errorf("lance: create %s: %w", url, err)
 	}
-	zones, err := newZoneWriter(schema, cfg.zoneSeeds)
+	zones, err := filewriter.NewZoneSeeds(schema, cfg.zoneSeeds)
 	if err != nil {
 		return nil, fmt.Errorf("lance: create %s: %w", url, err)
 	}
@@ -127,7 +127,7 @@ func (w *Writer) Write(ctx context.Context, rec arrow.RecordBatch) error {
 	if rec.NumRows() == 0 {
 		return nil
 	}
-	if err := w.zones.append(rec); err != nil {
+	if err := w.zones.Append(rec); err != nil {
 		w.Abort()
 		return err
 	}
@@ -204,7 +204,8 @@ func (w *Writer) finish(ctx context.Context) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if err := w.writeZoneSeeds(ctx); err != nil {
+	addBuffer := func(data []byte) (uint32, error) { return w.AddGlobalBuffer(ctx, data) }
+	if err := w.zones.Write(w.schema, addBuffer, w.AddSchemaMetadata); err != nil {
 		return err
 	}
 	return w.fw.Close(ctx)

@@ -1,19 +1,18 @@
-package lance
+package layouts
 
 import (
 	"fmt"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/lancego/lancego/format"
-	"github.com/lancego/lancego/layouts"
 )
 
-// decoderFields converts the file schema into the decoder's field trees,
-// one per top-level field.
-func decoderFields(s *format.Schema) ([]*layouts.Field, error) {
-	out := make([]*layouts.Field, len(s.Fields))
+// FieldsFromSchema converts a file schema into the decoder's field trees,
+// one per top-level field (what BuildArray and the readers walk).
+func FieldsFromSchema(s *format.Schema) ([]*Field, error) {
+	out := make([]*Field, len(s.Fields))
 	for i, f := range s.Fields {
-		lf, err := decoderField(f, f.ArrowType, 0)
+		lf, err := fieldFromSchema(f, f.ArrowType, 0)
 		if err != nil {
 			return nil, err
 		}
@@ -22,11 +21,11 @@ func decoderFields(s *format.Schema) ([]*layouts.Field, error) {
 	return out, nil
 }
 
-func decoderField(f *format.Field, dt arrow.DataType, depth int) (*layouts.Field, error) {
+func fieldFromSchema(f *format.Field, dt arrow.DataType, depth int) (*Field, error) {
 	if depth > format.MaxSchemaDepth {
 		return nil, fmt.Errorf("lance: field %q nested too deep", f.Name)
 	}
-	lf := &layouts.Field{Name: f.Name, Type: dt, Nullable: f.Nullable, Column: f.Column,
+	lf := &Field{Name: f.Name, Type: dt, Nullable: f.Nullable, Column: f.Column,
 		BlobV1: f.BlobV1, BlobV2: f.BlobV2}
 	if f.Column >= 0 {
 		return lf, nil
@@ -36,7 +35,7 @@ func decoderField(f *format.Field, dt arrow.DataType, depth int) (*layouts.Field
 		return nil, err
 	}
 	for i, c := range f.Children {
-		k, err := decoderField(c, kids[i], depth+1)
+		k, err := fieldFromSchema(c, kids[i], depth+1)
 		if err != nil {
 			return nil, err
 		}
