@@ -5,9 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"path/filepath"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -53,13 +51,6 @@ func benchTable() (*arrow.Schema, []arrow.RecordBatch) {
 		b.Release()
 	}
 	return schema, recs
-}
-
-// cpuNow is the process's user+system CPU time.
-func cpuNow() time.Duration {
-	var ru syscall.Rusage
-	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 func benchWriteFile(b testing.TB, schema *arrow.Schema, recs []arrow.RecordBatch, path string) {
