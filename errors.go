@@ -1,6 +1,10 @@
 package lance
 
-import "errors"
+import (
+	"errors"
+
+	"github.com/lancego/lancego/internal/lerr"
+)
 
 // ErrUnsupported reports a valid Lance file feature this reader cannot read.
 var ErrUnsupported = errors.New("lance: unsupported")
@@ -9,4 +13,15 @@ var ErrUnsupported = errors.New("lance: unsupported")
 var ErrClosed = errors.New("lance: file is closed")
 
 // ErrInvalidArgument reports a bad argument (an unknown column, a row out of range).
-var ErrInvalidArgument = errors.New("lance: invalid argument")
+var ErrInvalidArgument = lerr.ErrInvalidArgument
+
+// ErrWriterClosed reports use of a Writer after Close or Abort.
+var ErrWriterClosed = lerr.ErrWriterClosed
+
+// ErrSchemaMismatch reports a record batch whose schema differs from the
+// schema the Writer was created with.
+var ErrSchemaMismatch = lerr.ErrSchemaMismatch
+
+// ErrUnsupportedType reports an Arrow type the writer cannot store (for the
+// chosen file version).
+var ErrUnsupportedType = lerr.ErrUnsupportedType

@@ -15,6 +15,7 @@ require (
 	github.com/pierrec/lz4/v4 v4.1.33
 	go.uber.org/goleak v1.3.0
 	gocloud.dev v0.49.0
+	golang.org/x/sync v0.24.0
 	gonum.org/v1/plot v0.17.0
 	google.golang.org/api v0.308.0
 	google.golang.org/protobuf v1.36.12
@@ -98,7 +99,6 @@ require (
 	golang.org/x/image v0.30.0 // indirect
 	golang.org/x/net v0.61.0 // indirect
 	golang.org/x/oauth2 v0.37.0 // indirect
-	golang.org/x/sync v0.24.0 // indirect
 	golang.org/x/sys v0.49.0 // indirect
 	golang.org/x/text v0.43.0 // indirect
 	golang.org/x/time v0.16.0 // indirect

@@ -203,7 +203,7 @@ func (l *legacyFile) field(f *format.Field, dt arrow.DataType, depth int) (*layo
 	if !format.IsNestedLogicalType(f.LogicalType) {
 		return lf, nil
 	}
-	kids, err := childTypes(f, dt)
+	kids, err := layouts.ChildTypes(f, dt)
 	if err != nil {
 		return nil, err
 	}

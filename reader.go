@@ -114,7 +114,7 @@ func newFileFromTail(ctx context.Context, url string, src source, tail []byte, c
 	case !meta.Version.Structural():
 		return nil, fmt.Errorf("lance: open %s: %w: file version %s", url, ErrUnsupported, meta.Version)
 	default:
-		fields, err = decoderFields(meta.Schema)
+		fields, err = layouts.FieldsFromSchema(meta.Schema)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("lance: open %s: %w", url, err)

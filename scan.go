@@ -2,7 +2,6 @@ package lance
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"iter"
 	"runtime"
@@ -13,6 +12,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/lancego/lancego/layouts"
 	"github.com/lancego/lancego/zonestats"
+	"golang.org/x/sync/errgroup"
 )
 
 // ScanOptions selects what a scan returns.
@@ -101,40 +101,15 @@ func (f *File) readFields(ctx context.Context, cols []int, ranges []rowRange, nr
 }
 
 // fanOut runs fn(ctx, i) for i in [0, n) on at most maxFieldReaders
-// goroutines, cancels the others' context at the first error, and returns
-// the first non-cancellation error once every goroutine has finished.
+// goroutines (an errgroup), cancels the others' context at the first error
+// and returns it once every goroutine has finished.
 func fanOut(ctx context.Context, n int, fn func(ctx context.Context, i int) error) error {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	sem := make(chan struct{}, maxFieldReaders)
-	errs := make([]error, n)
-	var wg sync.WaitGroup
+	g, ctx := errgroup.WithContext(ctx)
+	g.SetLimit(maxFieldReaders)
 	for i := range n {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer func() { <-sem; wg.Done() }()
-			if errs[i] = fn(ctx, i); errs[i] != nil {
-				cancel()
-			}
-		}()
+		g.Go(func() error { return fn(ctx, i) })
 	}
-	wg.Wait()
-	return firstError(errs)
-}
-
-// firstError returns the first non-cancellation error, else the first one.
-func firstError(errs []error) error {
-	var first error
-	for _, err := range errs {
-		if err != nil && !errors.Is(err, context.Canceled) {
-			return err
-		}
-		if first == nil {
-			first = err
-		}
-	}
-	return first
+	return g.Wait()
 }
 
 func (f *File) readField(ctx context.Context, c int, ranges []rowRange, nrows uint64, sc *scanCache) (arrow.Array, error) {

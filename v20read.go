@@ -75,7 +75,7 @@ func (v *v20File) field(f *format.Field, dt arrow.DataType, depth int) (*layouts
 		}
 		return lf, nil
 	}
-	kids, err := childTypes(f, dt)
+	kids, err := layouts.ChildTypes(f, dt)
 	if err != nil {
 		return nil, err
 	}

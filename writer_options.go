@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"github.com/lancego/lancego/format"
+	"github.com/lancego/lancego/internal/filewriter"
+	"github.com/lancego/lancego/zonestats"
 )
 
 // DefaultWriteVersion is the file version written when WithFileVersion is
@@ -21,9 +23,9 @@ type WriterOption func(*writerConfig) error
 type writerConfig struct {
 	version    format.Version
 	pageBudget int64
-	env        func(string) string // environment lookup (os.Getenv by default)
-	create     ObjectCreator       // destination for non-local URLs
-	zoneSeeds  *zoneSeedConfig     // WithZoneSeeds (zones_write.go), or nil
+	env        func(string) string        // environment lookup (os.Getenv by default)
+	create     ObjectCreator              // destination for non-local URLs
+	zoneSeeds  *filewriter.ZoneSeedConfig // WithZoneSeeds, or nil
 }
 
 // WithFileVersion selects the Lance file version to write: "2.1" or "2.2"
@@ -60,6 +62,29 @@ func WithPageBudget(n int64) WriterOption {
 func WithEnv(lookup func(string) string) WriterOption {
 	return func(c *writerConfig) error {
 		c.env = lookup
+		return nil
+	}
+}
+
+// WithZoneSeeds makes the writer store a zone seed (version 1 per-zone
+// min/max/null/NaN statistics, see package zonestats and
+// docs/zone-seeds.md) for each named top-level column, or for every
+// top-level column when none is named. rowsPerZone is the zone size; 0
+// means zonestats.DefaultRowsPerZone (8,192). Each seed is an Arrow IPC
+// file in a global buffer, located by the schema metadata entry
+// "lance.seed.<column>" = "<buffer_index>:<rows_per_zone>". Nested columns
+// get null bounds with counts of the outer column. Seeds are opt-in: no
+// seed is written without this option, and no table feature flag is set
+// (a data file has none; see zonestats.FlagZoneWriteSeeds).
+func WithZoneSeeds(rowsPerZone uint64, columns ...string) WriterOption {
+	return func(c *writerConfig) error {
+		if rowsPerZone > zonestats.MaxRowsPerZone {
+			return fmt.Errorf("%w: rows per zone %d exceeds %d", ErrInvalidArgument, rowsPerZone, uint64(zonestats.MaxRowsPerZone))
+		}
+		if rowsPerZone == 0 {
+			rowsPerZone = zonestats.DefaultRowsPerZone
+		}
+		c.zoneSeeds = &filewriter.ZoneSeedConfig{RowsPerZone: rowsPerZone, Columns: append([]string(nil), columns...)}
 		return nil
 	}
 }

@@ -41,7 +41,7 @@ func TestWriterPoolsPerWriter(t *testing.T) {
 				errs[k] = err
 				return
 			}
-			if w.pools != nil {
+			if w.fw.HasPools() {
 				errs[k] = fmt.Errorf("writer %d kept its pools after Close", k)
 				return
 			}
@@ -62,14 +62,14 @@ func TestWriterPoolsPerWriter(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if w.pools == nil {
+	if !w.fw.HasPools() {
 		t.Fatal("new writer has no pools")
 	}
 	if err := w.Write(ctx, recs[0]); err != nil {
 		t.Fatal(err)
 	}
 	w.Abort()
-	if w.pools != nil {
+	if w.fw.HasPools() {
 		t.Fatal("writer kept its pools after Abort")
 	}
 	if err := w.Write(ctx, recs[1]); err != ErrWriterClosed {

@@ -4,6 +4,9 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math/bits"
+
+	pb "github.com/lancego/lancego/format/pb/encodings21pb"
+	"github.com/lancego/lancego/internal/lebits"
 )
 
 // DecodeInlineBitpacking decodes numValues t-bit values stored as a sequence
@@ -178,32 +181,10 @@ func maxBitLen(src []byte, t int) int {
 }
 
 // readUint reads the i-th t-bit little-endian word of src (t ∈ 8,16,32,64).
-func readUint(src []byte, i, t int) uint64 {
-	switch t {
-	case 8:
-		return uint64(src[i])
-	case 16:
-		return uint64(binary.LittleEndian.Uint16(src[2*i:]))
-	case 32:
-		return uint64(binary.LittleEndian.Uint32(src[4*i:]))
-	default:
-		return binary.LittleEndian.Uint64(src[8*i:])
-	}
-}
+func readUint(src []byte, i, t int) uint64 { return lebits.Word(src, i, t) }
 
 // appendUint appends v as a t-bit little-endian word.
-func appendUint(dst []byte, v uint64, t int) []byte {
-	switch t {
-	case 8:
-		return append(dst, byte(v))
-	case 16:
-		return binary.LittleEndian.AppendUint16(dst, uint16(v))
-	case 32:
-		return binary.LittleEndian.AppendUint32(dst, uint32(v))
-	default:
-		return binary.LittleEndian.AppendUint64(dst, v)
-	}
-}
+func appendUint(dst []byte, v uint64, t int) []byte { return lebits.AppendWord(dst, v, t) }
 
 func boolToU64(b bool) uint64 {
 	if b {
@@ -221,4 +202,52 @@ func growCap(dst []byte, n int) []byte {
 	out := make([]byte, len(dst), max(len(dst)+n, 2*cap(dst)))
 	copy(out, dst)
 	return out
+}
+
+// InlineBitpackingBlock is the number of values per InlineBitpacking chunk.
+const InlineBitpackingBlock = 1024
+
+// InlineBitpackingEncoder stores InlineBitpacking chunks of 1024 values of
+// Bits (8, 16, 32, 64) bits.
+type InlineBitpackingEncoder struct{ Bits int }
+
+// Encoding implements MiniBlockEncoder.
+func (c InlineBitpackingEncoder) Encoding() *pb.CompressiveEncoding {
+	return &pb.CompressiveEncoding{Compression: &pb.CompressiveEncoding_InlineBitpacking{
+		InlineBitpacking: &pb.InlineBitpacking{UncompressedBitsPerValue: uint64(c.Bits)}}}
+}
+
+// NumBuffers implements MiniBlockEncoder.
+func (c InlineBitpackingEncoder) NumBuffers() int { return 1 }
+
+// Name implements MiniBlockEncoder.
+func (c InlineBitpackingEncoder) Name() string { return "inline_bitpacking" }
+
+// Next implements MiniBlockEncoder.
+func (c InlineBitpackingEncoder) Next(v *Values, start, _ int) int {
+	return min(InlineBitpackingBlock, v.N-start)
+}
+
+// Encode implements MiniBlockEncoder.
+func (c InlineBitpackingEncoder) Encode(v *Values, start, end int, tmp *[]byte) [][]byte {
+	w := c.Bits / 8
+	at := len(*tmp)
+	*tmp, _ = EncodeInlineBitpacking(*tmp, v.Data[start*w:end*w], c.Bits, uint64(end-start))
+	return [][]byte{(*tmp)[at:]}
+}
+
+// InlineBitpackedSize estimates the InlineBitpacking size of fixed values
+// (the choice policy compares it with the flat and RLE sizes).
+func InlineBitpackedSize(v *Values) int {
+	w := v.Bits / 8
+	total := 0
+	for s := 0; s < v.N; s += InlineBitpackingBlock {
+		e := min(s+InlineBitpackingBlock, v.N)
+		var acc uint64
+		for i := s; i < e; i++ {
+			acc |= lebits.Uint(v.Data[i*w:], w)
+		}
+		total += w + 128*bits.Len64(acc)
+	}
+	return total
 }

@@ -1,6 +1,10 @@
 // Package codecs implements Lance's compressive encodings (flat, variable,
 // constant, bit-packing, FSST, RLE, byte-stream-split, general LZ4/zstd,
-// fixed-size list, packed structs) as pure functions from bytes to Blocks.
+// fixed-size list, packed structs) in both directions: decoders are pure
+// functions from bytes to Blocks (entry points in api.go), encoders
+// implement MiniBlockEncoder over Values (encoder.go), each in the file of
+// its decoder. One harness (encoder_fuzz_test.go) round-trips every encoder
+// through DecodeMiniBlock, with a fuzz target per encoder.
 //
 // Nothing here does I/O. The structural layouts (package layouts) cut pages
 // into chunks or per-value runs and call the tree walkers in this package.

@@ -1,6 +1,10 @@
 package codecs
 
-import "fmt"
+import (
+	"fmt"
+
+	pb "github.com/lancego/lancego/format/pb/encodings21pb"
+)
 
 // checkBSS validates a byte-stream-split value width and input size.
 func checkBSS(src []byte, valueBits int, numValues uint64) error {
@@ -48,4 +52,37 @@ func EncodeByteStreamSplit(dst, src []byte, valueBits int, numValues uint64) ([]
 		}
 	}
 	return dst, nil
+}
+
+// BSSEncoder stores 32/64-bit values byte-stream-split per chunk of 1024
+// (32-bit) or 512 (64-bit) values (Lance: ByteStreamSplitEncoder).
+type BSSEncoder struct{ Bits int }
+
+// Encoding implements MiniBlockEncoder.
+func (c BSSEncoder) Encoding() *pb.CompressiveEncoding {
+	return &pb.CompressiveEncoding{Compression: &pb.CompressiveEncoding_ByteStreamSplit{
+		ByteStreamSplit: &pb.ByteStreamSplit{Values: FlatEncoding(uint64(c.Bits))}}}
+}
+
+// NumBuffers implements MiniBlockEncoder.
+func (c BSSEncoder) NumBuffers() int { return 1 }
+
+// Name implements MiniBlockEncoder.
+func (c BSSEncoder) Name() string { return "bss" }
+
+// Next implements MiniBlockEncoder.
+func (c BSSEncoder) Next(v *Values, start, _ int) int {
+	chunk := 1024
+	if c.Bits == 64 {
+		chunk = 512
+	}
+	return min(chunk, v.N-start)
+}
+
+// Encode implements MiniBlockEncoder.
+func (c BSSEncoder) Encode(v *Values, start, end int, tmp *[]byte) [][]byte {
+	w := c.Bits / 8
+	at := len(*tmp)
+	*tmp, _ = EncodeByteStreamSplit(*tmp, v.Data[start*w:end*w], c.Bits, uint64(end-start))
+	return [][]byte{(*tmp)[at:]}
 }

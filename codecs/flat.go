@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	pb "github.com/lancego/lancego/format/pb/encodings21pb"
+	"github.com/lancego/lancego/internal/lebits"
 )
 
 // checkFlatBits validates a Flat bits_per_value (1 or a non-zero multiple of 8).
@@ -148,4 +149,119 @@ func decodeFSLMiniBlock(s fslShape, bufs [][]byte, rows uint64) (Block, error) {
 		b.FSL = append(b.FSL, layer)
 	}
 	return b, nil
+}
+
+// Mini-block chunk budgets of the encoders (Lance: primitive.rs, value.rs,
+// binary.rs).
+const (
+	// MiniBlockFixedChunkBytes: fixed-width chunks stay below this size.
+	MiniBlockFixedChunkBytes = 8186
+	// MiniBlockVariableChunkBytes: variable chunks stay within this size
+	// (unless one value is larger).
+	MiniBlockVariableChunkBytes = 4096
+)
+
+// FlatEncoding returns the codec tree Flat{bits}.
+func FlatEncoding(bits uint64) *pb.CompressiveEncoding {
+	return &pb.CompressiveEncoding{Compression: &pb.CompressiveEncoding_Flat{Flat: &pb.Flat{BitsPerValue: bits}}}
+}
+
+// FlatEncoder stores fixed-width values (and booleans, Bits 1) as they are,
+// in chunks of the largest power of two of values below
+// MiniBlockFixedChunkBytes.
+type FlatEncoder struct{ Bits int }
+
+// Encoding implements MiniBlockEncoder.
+func (c FlatEncoder) Encoding() *pb.CompressiveEncoding { return FlatEncoding(uint64(c.Bits)) }
+
+// NumBuffers implements MiniBlockEncoder.
+func (c FlatEncoder) NumBuffers() int { return 1 }
+
+// Name implements MiniBlockEncoder.
+func (c FlatEncoder) Name() string { return "flat" }
+
+// Next implements MiniBlockEncoder.
+func (c FlatEncoder) Next(v *Values, start, maxValues int) int {
+	n := 2
+	if c.Bits == 1 {
+		n = 8
+	}
+	for 2*n*c.Bits/8 < MiniBlockFixedChunkBytes && 2*n <= maxValues {
+		n *= 2
+	}
+	return min(n, v.N-start)
+}
+
+// Encode implements MiniBlockEncoder.
+func (c FlatEncoder) Encode(v *Values, start, end int, tmp *[]byte) [][]byte {
+	if c.Bits == 1 {
+		return [][]byte{AppendBitRange(tmp, v.Data, start, end)}
+	}
+	w := c.Bits / 8
+	return [][]byte{v.Data[start*w : end*w]}
+}
+
+// AppendBitRange appends bits [start, end) of the LSB-first bitmap src,
+// moved to bit 0, to *tmp and returns them.
+func AppendBitRange(tmp *[]byte, src []byte, start, end int) []byte {
+	at := len(*tmp)
+	n := (end - start + 7) / 8
+	*tmp = append(*tmp, make([]byte, n)...)
+	out := (*tmp)[at : at+n]
+	lebits.CopyRange(out, src, start, end)
+	return out
+}
+
+// FSLEncoder stores fixed-size lists of fixed-width items (V.FSL): per
+// chunk one validity bitmap per FSL layer that has nulls (outer first),
+// then the items.
+type FSLEncoder struct{ V *Values }
+
+// Encoding implements MiniBlockEncoder.
+func (c FSLEncoder) Encoding() *pb.CompressiveEncoding {
+	enc := FlatEncoding(uint64(c.V.Bits))
+	for i := len(c.V.FSL) - 1; i >= 0; i-- {
+		l := c.V.FSL[i]
+		enc = &pb.CompressiveEncoding{Compression: &pb.CompressiveEncoding_FixedSizeList{FixedSizeList: &pb.FixedSizeList{
+			ItemsPerValue: uint64(l.Dim), HasValidity: l.Validity != nil, Values: enc}}}
+	}
+	return enc
+}
+
+// NumBuffers implements MiniBlockEncoder.
+func (c FSLEncoder) NumBuffers() int {
+	n := 1
+	for _, l := range c.V.FSL {
+		if l.Validity != nil {
+			n++
+		}
+	}
+	return n
+}
+
+// Name implements MiniBlockEncoder.
+func (c FSLEncoder) Name() string { return "fixed_size_list" }
+
+// Next implements MiniBlockEncoder.
+func (c FSLEncoder) Next(v *Values, start, maxValues int) int {
+	rowBits := v.RowBits()
+	n := 1
+	for 2*n*rowBits/8 < MiniBlockFixedChunkBytes && 2*n <= maxValues {
+		n *= 2
+	}
+	return min(n, v.N-start)
+}
+
+// Encode implements MiniBlockEncoder.
+func (c FSLEncoder) Encode(v *Values, start, end int, tmp *[]byte) [][]byte {
+	var out [][]byte
+	cum := 1
+	for _, l := range v.FSL {
+		cum *= l.Dim
+		if l.Validity != nil {
+			out = append(out, AppendBitRange(tmp, l.Validity, start*cum, end*cum))
+		}
+	}
+	w := v.Bits / 8 * cum
+	return append(out, v.Data[start*w:end*w])
 }

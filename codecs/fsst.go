@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 
+	pb "github.com/lancego/lancego/format/pb/encodings21pb"
 	"github.com/lancego/lancego/internal/uninit"
 )
 
@@ -234,4 +235,42 @@ func (t *FSSTTable) Serialize() []byte {
 		out[8+8*t.NumSymbols+i] = t.Lens[i]
 	}
 	return out
+}
+
+// FSSTEncoding returns the codec tree Fsst{symbol_table, values}.
+func FSSTEncoding(table []byte, values *pb.CompressiveEncoding) *pb.CompressiveEncoding {
+	return &pb.CompressiveEncoding{Compression: &pb.CompressiveEncoding_Fsst{Fsst: &pb.Fsst{
+		SymbolTable: table, Values: values}}}
+}
+
+// FSSTMiniBlockEncoder stores FSST-compressed strings as Variable
+// mini-block chunks; the page's symbol table goes into the encoding (Lance:
+// FsstMiniBlockEncoder). Compressed holds the page's values compressed
+// with Table (FSSTEncoder.CompressValues); the values passed to Next and
+// Encode are ignored.
+type FSSTMiniBlockEncoder struct {
+	Table      []byte  // serialized 2312-byte symbol table
+	Compressed *Values // the compressed strings
+	Inner      VariableEncoder
+}
+
+// Encoding implements MiniBlockEncoder.
+func (c FSSTMiniBlockEncoder) Encoding() *pb.CompressiveEncoding {
+	return FSSTEncoding(c.Table, c.Inner.Encoding())
+}
+
+// NumBuffers implements MiniBlockEncoder.
+func (c FSSTMiniBlockEncoder) NumBuffers() int { return 1 }
+
+// Name implements MiniBlockEncoder.
+func (c FSSTMiniBlockEncoder) Name() string { return "fsst" }
+
+// Next implements MiniBlockEncoder.
+func (c FSSTMiniBlockEncoder) Next(_ *Values, start, maxValues int) int {
+	return c.Inner.Next(c.Compressed, start, maxValues)
+}
+
+// Encode implements MiniBlockEncoder.
+func (c FSSTMiniBlockEncoder) Encode(_ *Values, start, end int, tmp *[]byte) [][]byte {
+	return c.Inner.Encode(c.Compressed, start, end, tmp)
 }

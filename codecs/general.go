@@ -234,3 +234,67 @@ func CompressZstd(dst, src []byte, level int) ([]byte, error) {
 	dst = binary.LittleEndian.AppendUint64(dst, uint64(len(src)))
 	return enc.EncodeAll(src, dst), nil
 }
+
+// GeneralEncoding returns the codec tree General{compression, values}.
+func GeneralEncoding(s pb.CompressionScheme, level int, inner *pb.CompressiveEncoding) *pb.CompressiveEncoding {
+	bc := &pb.BufferCompression{Scheme: s}
+	if level != 0 {
+		l := int32(level)
+		bc.Level = &l
+	}
+	return &pb.CompressiveEncoding{Compression: &pb.CompressiveEncoding_General{General: &pb.General{
+		Compression: bc, Values: inner}}}
+}
+
+// CompressLZ4Block compresses raw as one LZ4 frame (nil on error, which
+// the LZ4 writer does not return for in-memory output).
+func CompressLZ4Block(raw []byte) []byte {
+	out, err := CompressLZ4(nil, raw)
+	if err != nil {
+		return nil
+	}
+	return out
+}
+
+// GeneralEncoder compresses value buffer 0 of every chunk of Inner with
+// LZ4 or zstd (Lance's mini-block General). Zstd, when not nil, caches
+// the zstd encoders.
+type GeneralEncoder struct {
+	Inner  MiniBlockEncoder
+	Scheme pb.CompressionScheme
+	Level  int
+	Zstd   *ZstdEncoders
+}
+
+// Encoding implements MiniBlockEncoder.
+func (c GeneralEncoder) Encoding() *pb.CompressiveEncoding {
+	return GeneralEncoding(c.Scheme, c.Level, c.Inner.Encoding())
+}
+
+// NumBuffers implements MiniBlockEncoder.
+func (c GeneralEncoder) NumBuffers() int { return c.Inner.NumBuffers() }
+
+// Name implements MiniBlockEncoder.
+func (c GeneralEncoder) Name() string {
+	if c.Scheme == pb.CompressionScheme_COMPRESSION_ALGORITHM_LZ4 {
+		return "general(lz4," + c.Inner.Name() + ")"
+	}
+	return "general(zstd," + c.Inner.Name() + ")"
+}
+
+// Next implements MiniBlockEncoder.
+func (c GeneralEncoder) Next(v *Values, start, maxValues int) int {
+	return c.Inner.Next(v, start, maxValues)
+}
+
+// Encode implements MiniBlockEncoder.
+func (c GeneralEncoder) Encode(v *Values, start, end int, tmp *[]byte) [][]byte {
+	bufs := c.Inner.Encode(v, start, end, tmp)
+	out := append([][]byte(nil), bufs...)
+	if c.Scheme == pb.CompressionScheme_COMPRESSION_ALGORITHM_LZ4 {
+		out[0] = CompressLZ4Block(bufs[0])
+	} else {
+		out[0], _ = CompressZstdLanceWith(c.Zstd, nil, bufs[0], c.Level)
+	}
+	return out
+}

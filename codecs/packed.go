@@ -129,3 +129,20 @@ func decodePackedStruct(ps *pb.PackedStruct, buf []byte, numValues uint64) (Bloc
 	}
 	return out, nil
 }
+
+// PackedStructEncoder stores packed-struct rows (the byte-aligned fields of
+// each row back to back, Widths bits each) in flat chunks with a
+// PackedStruct encoding.
+type PackedStructEncoder struct {
+	FlatEncoder
+	Widths []uint64
+}
+
+// Encoding implements MiniBlockEncoder.
+func (c PackedStructEncoder) Encoding() *pb.CompressiveEncoding {
+	return &pb.CompressiveEncoding{Compression: &pb.CompressiveEncoding_PackedStruct{PackedStruct: &pb.PackedStruct{
+		BitsPerValue: c.Widths, Values: FlatEncoding(uint64(c.Bits))}}}
+}
+
+// Name implements MiniBlockEncoder.
+func (c PackedStructEncoder) Name() string { return "packed_struct" }

@@ -3,6 +3,9 @@ package codecs
 import (
 	"encoding/binary"
 	"fmt"
+
+	pb "github.com/lancego/lancego/format/pb/encodings21pb"
+	"github.com/lancego/lancego/internal/lebits"
 )
 
 // checkRLEWidths validates RLE value and run-length widths.
@@ -119,4 +122,79 @@ func EncodeRLEBlock(dst, src []byte, valueBits, lengthBits int, numValues uint64
 	dst = binary.LittleEndian.AppendUint64(dst, uint64(len(values)))
 	dst = append(dst, values...)
 	return append(dst, lengths...), nil
+}
+
+// RLEEncoder stores run values and u8 run lengths (two buffers per chunk)
+// of Bits-bit values.
+type RLEEncoder struct{ Bits int }
+
+// Encoding implements MiniBlockEncoder.
+func (c RLEEncoder) Encoding() *pb.CompressiveEncoding {
+	return &pb.CompressiveEncoding{Compression: &pb.CompressiveEncoding_Rle{Rle: &pb.Rle{
+		Values: FlatEncoding(uint64(c.Bits)), RunLengths: FlatEncoding(8)}}}
+}
+
+// NumBuffers implements MiniBlockEncoder.
+func (c RLEEncoder) NumBuffers() int { return 2 }
+
+// Name implements MiniBlockEncoder.
+func (c RLEEncoder) Name() string { return "rle" }
+
+// Next implements MiniBlockEncoder: up to 4096 values, halved while the
+// chunk's runs take more than MiniBlockFixedChunkBytes.
+func (c RLEEncoder) Next(v *Values, start, maxValues int) int {
+	n := min(maxValues, 4096)
+	for n > 8 && start+n <= v.N && c.size(v, start, start+n) > MiniBlockFixedChunkBytes {
+		n /= 2
+	}
+	return min(n, v.N-start)
+}
+
+// size is the encoded size of values [start, end).
+func (c RLEEncoder) size(v *Values, start, end int) int {
+	return CountRuns(v, start, end) * (c.Bits/8 + 1)
+}
+
+// Encode implements MiniBlockEncoder.
+func (c RLEEncoder) Encode(v *Values, start, end int, _ *[]byte) [][]byte {
+	w := c.Bits / 8
+	vals, lens, _ := EncodeRLE(nil, nil, v.Data[start*w:end*w], c.Bits, 8, uint64(end-start))
+	return [][]byte{vals, lens}
+}
+
+// CountRuns counts the u8-length runs of equal fixed values in [start, end).
+func CountRuns(v *Values, start, end int) int {
+	w := v.Bits / 8
+	switch w {
+	case 1, 2, 4, 8:
+		return countRunsLE(v.Data, w, start, end)
+	}
+	runs, length := 0, 0
+	for i := start; i < end; i++ {
+		if i == start || length == 255 || string(v.Data[i*w:(i+1)*w]) != string(v.Data[(i-1)*w:i*w]) {
+			runs++
+			length = 0
+		}
+		length++
+	}
+	return runs
+}
+
+// countRunsLE is CountRuns for values of 1, 2, 4 or 8 bytes.
+func countRunsLE(data []byte, w, start, end int) int {
+	if start >= end {
+		return 0
+	}
+	runs, length := 1, 1
+	prev := lebits.Uint(data[start*w:], w)
+	for i := start + 1; i < end; i++ {
+		x := lebits.Uint(data[i*w:], w)
+		if length == 255 || x != prev {
+			runs++
+			length = 0
+		}
+		length++
+		prev = x
+	}
+	return runs
 }

@@ -3,6 +3,9 @@ package codecs
 import (
 	"encoding/binary"
 	"fmt"
+
+	pb "github.com/lancego/lancego/format/pb/encodings21pb"
+	"github.com/lancego/lancego/internal/lebits"
 )
 
 // checkVariable validates a variable-width block: offset width 32/64,
@@ -172,4 +175,64 @@ func NewVariableBlock(values [][]byte) Block {
 		b.Offsets = binary.LittleEndian.AppendUint32(b.Offsets, uint32(len(b.Data)))
 	}
 	return b
+}
+
+// VariableEncoder stores Variable mini-block chunks: OffsetBits (32, 64)
+// offsets then the value bytes, padded with 'H' to the offset width.
+type VariableEncoder struct{ OffsetBits int }
+
+// VariableEncoding returns the codec tree Variable{offsets: Flat{bits}}.
+func VariableEncoding(offsetBits int) *pb.CompressiveEncoding {
+	return &pb.CompressiveEncoding{Compression: &pb.CompressiveEncoding_Variable{
+		Variable: &pb.Variable{Offsets: FlatEncoding(uint64(offsetBits))}}}
+}
+
+// Encoding implements MiniBlockEncoder.
+func (c VariableEncoder) Encoding() *pb.CompressiveEncoding { return VariableEncoding(c.OffsetBits) }
+
+// NumBuffers implements MiniBlockEncoder.
+func (c VariableEncoder) NumBuffers() int { return 1 }
+
+// Name implements MiniBlockEncoder.
+func (c VariableEncoder) Name() string { return "variable" }
+
+// Next doubles the chunk's value count from 1 while the chunk (offsets
+// and bytes) stays within MiniBlockVariableChunkBytes and keeps the last
+// count that fits (at least 1); the rest of the page is one chunk when it
+// fits.
+func (c VariableEncoder) Next(v *Values, start, maxValues int) int {
+	w := c.OffsetBits / 8
+	size := func(n int) int { return (n+1)*w + int(v.Offsets[start+n]-v.Offsets[start]) }
+	n := 1
+	for {
+		if start+2*n > v.N {
+			if rest := v.N - start; size(rest) <= MiniBlockVariableChunkBytes && rest <= maxValues {
+				return rest
+			}
+			return min(n, v.N-start)
+		}
+		if size(2*n) > MiniBlockVariableChunkBytes || 2*n > maxValues {
+			return n
+		}
+		n *= 2
+	}
+}
+
+// Encode implements MiniBlockEncoder.
+func (c VariableEncoder) Encode(v *Values, start, end int, tmp *[]byte) [][]byte {
+	w := uint64(c.OffsetBits / 8)
+	n := uint64(end - start)
+	table := (n + 1) * w
+	base := v.Offsets[start]
+	at := len(*tmp)
+	out := *tmp
+	for i := start; i <= end; i++ {
+		out = lebits.AppendUint(out, table+v.Offsets[i]-base, int(w))
+	}
+	out = append(out, v.Data[base:v.Offsets[end]]...)
+	for uint64(len(out)-at)%w != 0 {
+		out = append(out, 0x48)
+	}
+	*tmp = out
+	return [][]byte{out[at:]}
 }

@@ -3,12 +3,17 @@ package format
 import (
 	"errors"
 	"fmt"
+
+	"github.com/lancego/lancego/internal/lerr"
 )
 
 // ErrCorrupt reports bytes that contradict the Lance v2 container rules: a
 // bad magic number, an offset or length outside the file, overlapping
 // regions, undecodable protobuf metadata or an inconsistent schema.
-var ErrCorrupt = errors.New("format: corrupt Lance file")
+//
+// It is lerr.ErrCorrupt, the one corrupt-data sentinel of lancego: errors.Is
+// matches it whichever package found the corruption.
+var ErrCorrupt = lerr.ErrCorrupt
 
 // ErrUnsupportedVersion reports a footer version this package does not
 // read, including legacy v1 files (footer 0.1 / 0.2).

@@ -12,11 +12,25 @@ func (d *localDriver) create(ctx context.Context, s *Store, key string) (Writer,
 	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 		return nil, localError("create", s.URL(key), err)
 	}
+	return createTemp(ctx, dst, s.URL(key), false)
+}
+
+// CreateLocalFile starts writing the local file path the way Create does
+// (a temporary file in the same folder, fsynced and renamed into place by
+// Close, removed by Abort), with two differences for lance.Create: it makes
+// no folders, and Close also fsyncs the folder after the rename. It takes
+// no context: the caller checks its own between writes.
+func CreateLocalFile(path string) (Writer, error) {
+	return createTemp(context.Background(), path, path, true)
+}
+
+// createTemp creates the temporary file of a localWriter next to dst.
+func createTemp(ctx context.Context, dst, url string, syncDir bool) (*localWriter, error) {
 	f, err := os.CreateTemp(filepath.Dir(dst), "."+filepath.Base(dst)+".tmp-*")
 	if err != nil {
-		return nil, localError("create", s.URL(key), err)
+		return nil, localError("create", url, err)
 	}
-	return &localWriter{ctx: ctx, f: f, dst: dst, url: s.URL(key)}, nil
+	return &localWriter{ctx: ctx, f: f, dst: dst, url: url, syncDir: syncDir}, nil
 }
 
 // localWriter writes to a temporary file in the destination directory and
@@ -29,6 +43,8 @@ type localWriter struct {
 	url  string
 	done bool
 	err  error
+	// syncDir: Close fsyncs the folder after the rename (CreateLocalFile).
+	syncDir bool
 }
 
 // Write implements io.Writer.
@@ -60,6 +76,12 @@ func (w *localWriter) Close() error {
 	if err != nil {
 		_ = os.Remove(w.f.Name())
 		return localError("commit", w.url, err)
+	}
+	if w.syncDir {
+		if d, derr := os.Open(filepath.Dir(w.dst)); derr == nil {
+			_ = d.Sync()
+			_ = d.Close()
+		}
 	}
 	return nil
 }

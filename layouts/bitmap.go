@@ -1,5 +1,7 @@
 package layouts
 
+import "github.com/lancego/lancego/internal/lebits"
+
 func newBitmap(n int) []byte { return make([]byte, (n+7)/8) }
 
 func newBitmapSet(n int) []byte {
@@ -10,11 +12,9 @@ func newBitmapSet(n int) []byte {
 	return b
 }
 
-func setBit(b []byte, i int)   { b[i>>3] |= 1 << (uint(i) & 7) }
-func clearBit(b []byte, i int) { b[i>>3] &^= 1 << (uint(i) & 7) }
-func getBit(b []byte, i int) bool {
-	return b[i>>3]&(1<<(uint(i)&7)) != 0
-}
+func setBit(b []byte, i int)      { lebits.SetBit(b, i) }
+func clearBit(b []byte, i int)    { lebits.ClearBit(b, i) }
+func getBit(b []byte, i int) bool { return lebits.Bit(b, i) }
 
 // appendBits appends n bits of src starting at bit off to dst, which holds
 // dstLen bits. A nil src means n set bits. It returns the new bitmap.

@@ -6,6 +6,7 @@ import (
 
 	"github.com/lancego/lancego/codecs"
 	pb "github.com/lancego/lancego/format/pb/encodings21pb"
+	"github.com/lancego/lancego/internal/lebits"
 )
 
 // FullZipPage is a full-zip page after initialization (repetition index
@@ -105,7 +106,7 @@ func parseRepIndex(b []byte, rows, dataSize uint64) ([]uint64, error) {
 	}
 	out := make([]uint64, rows+1)
 	for i := range out {
-		out[i] = readUint(b[uint64(i)*w:], w)
+		out[i] = lebits.Uint(b[uint64(i)*w:], int(w))
 		if out[i] > dataSize || i > 0 && out[i] < out[i-1] {
 			return nil, fmt.Errorf("%w: repetition index entry %d = %d (data %d bytes)", ErrCorrupt, i, out[i], dataSize)
 		}
@@ -197,7 +198,7 @@ func (p *FullZipPage) nextEntry(r *byteReader, raw *Levels) (uint16, bool) {
 	if p.cwBytes == 0 {
 		return 0, true
 	}
-	cw := uint32(readUint(r.take(p.cwBytes), p.cwBytes))
+	cw := uint32(lebits.Uint(r.take(p.cwBytes), int(p.cwBytes)))
 	if r.err != nil {
 		raw.N--
 		return 0, false
@@ -214,7 +215,7 @@ func (r *byteReader) lenPrefix(w uint64) uint64 {
 	if b == nil {
 		return 0
 	}
-	return readUint(b, w)
+	return lebits.Uint(b, int(w))
 }
 
 func (p *FullZipPage) appendZipped(fixed, offs, data []byte, validPos []int, visible int, vals *Values) error {

@@ -176,3 +176,55 @@ func clip(s []uint16) []uint16 {
 	}
 	return s[:len(s):len(s)]
 }
+
+// LevelEncoder compresses rep or def levels with a block codec (Enc),
+// chunk by chunk: flat u16, out-of-line bit-packing at Width bits, or (2.2)
+// the RLE block form.
+type LevelEncoder struct {
+	Enc   *pb.CompressiveEncoding
+	Width int  // bit-packing width (0 = flat 16 or rle)
+	RLE   bool // 2.2 RLE block form
+}
+
+// Encode compresses one chunk's levels.
+func (c LevelEncoder) Encode(levels []uint16) []byte {
+	var tmp []byte
+	return c.EncodeTo(&tmp, levels)
+}
+
+// EncodeTo is Encode using *tmp as scratch: the result is appended to it.
+func (c LevelEncoder) EncodeTo(tmp *[]byte, levels []uint16) []byte {
+	at := len(*tmp)
+	*tmp = AppendU16s(*tmp, levels)
+	raw := (*tmp)[at:]
+	if !c.RLE && c.Width == 0 {
+		return raw
+	}
+	out := len(*tmp)
+	if c.RLE {
+		*tmp, _ = codecs.EncodeRLEBlock(*tmp, raw, 16, 8, uint64(len(levels)))
+	} else {
+		*tmp, _ = codecs.EncodeOutOfLineBitpacking(*tmp, raw, 16, c.Width, uint64(len(levels)))
+	}
+	return (*tmp)[out:]
+}
+
+// AppendU16s appends levels as little-endian bytes.
+func AppendU16s(dst []byte, levels []uint16) []byte {
+	at := len(dst)
+	dst = append(dst, make([]byte, 2*len(levels))...)
+	out := dst[at:]
+	for i, l := range levels {
+		binary.LittleEndian.PutUint16(out[2*i:], l)
+	}
+	return dst
+}
+
+// U16Bytes returns levels as little-endian bytes.
+func U16Bytes(levels []uint16) []byte {
+	out := make([]byte, 2*len(levels))
+	for i, l := range levels {
+		binary.LittleEndian.PutUint16(out[2*i:], l)
+	}
+	return out
+}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/lancego/lancego/codecs"
+	"github.com/lancego/lancego/internal/lebits"
 	"github.com/lancego/lancego/internal/uninit"
 )
 
@@ -250,7 +251,7 @@ func (v *Values) AppendGather(dict *codecs.Block, idx *codecs.Block, from, to ui
 		}
 	}
 	for i := from; i < to; i++ {
-		k := readUint(idx.Data[i*w:], w)
+		k := lebits.Uint(idx.Data[i*w:], int(w))
 		if k >= dict.NumValues {
 			return fmt.Errorf("%w: dictionary index %d of %d entries", ErrCorrupt, k, dict.NumValues)
 		}
@@ -269,7 +270,7 @@ func (v *Values) gatherVariable(dict, idx *codecs.Block, from, to, w uint64) err
 	}
 	last := v.Offsets[len(v.Offsets)-1]
 	for i := from; i < to; i++ {
-		k := readUint(idx.Data[i*w:], w)
+		k := lebits.Uint(idx.Data[i*w:], int(w))
 		if k >= dict.NumValues {
 			return fmt.Errorf("%w: dictionary index %d of %d entries", ErrCorrupt, k, dict.NumValues)
 		}
@@ -283,19 +284,6 @@ func (v *Values) gatherVariable(dict, idx *codecs.Block, from, to, w uint64) err
 	}
 	v.N += int(to - from)
 	return nil
-}
-
-func readUint(b []byte, w uint64) uint64 {
-	switch w {
-	case 1:
-		return uint64(b[0])
-	case 2:
-		return uint64(binary.LittleEndian.Uint16(b))
-	case 4:
-		return uint64(binary.LittleEndian.Uint32(b))
-	default:
-		return binary.LittleEndian.Uint64(b)
-	}
 }
 
 // AppendEmpty adds n placeholder values (zero bytes, empty strings) for

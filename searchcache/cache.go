@@ -63,6 +63,16 @@ type entry struct {
 }
 
 // flight is one in-progress load; done is closed when val/err are set.
+//
+// This is not golang.org/x/sync/singleflight on purpose (issue #15 looked):
+// the LRU lookup and joining or starting a flight happen under the one
+// c.mu, so a load that finishes in between cannot start a second one (with
+// singleflight the cache would need a second lookup inside Do and a
+// second lock); a loader that panics releases its waiters with
+// ErrLoadPanicked while the panic goes on in the leader (singleflight's
+// DoChan re-panics in a new goroutine, crashing the process); and a waiter
+// whose leader was cancelled retries with its own context. None of that is
+// simpler with singleflight, so it stays.
 type flight struct {
 	done chan struct{}
 	val  any

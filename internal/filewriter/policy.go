@@ -1,0 +1,499 @@
+package filewriter
+
+import (
+	"fmt"
+	"math"
+	"math/bits"
+	"os"
+	"strconv"
+	"strings"
+
+	pb "github.com/lancego/lancego/format/pb/encodings21pb"
+	"github.com/lancego/lancego/layouts"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/lancego/lancego/codecs"
+	"github.com/lancego/lancego/format"
+	"github.com/lancego/lancego/internal/lerr"
+)
+
+// This file is the encoding choice policy: the one place that decides, for each page, which structural layout and which
+// codecs it gets. It reads top to bottom as the decision is made:
+//
+//  1. per-column parameters: Lance's field metadata keys, environment
+//     variables and defaults (seed "Compression Configuration");
+//  2. the structural layout: constant (2.2), dictionary first, full-zip
+//     for values of 256 bytes or more, else mini-block (seed "Structural
+//     Encoding", "Full Zip Page Layout", "Constant Page Layout");
+//  3. the dictionary rule (seed "Dictionary Encoding");
+//  4. the mini-block value codec: flat, bit-packing, RLE, byte-stream-split,
+//     FSST, General on top (seed "Compression": "Flat", "Bitpacking",
+//     "Run Length Encoding", "Byte Stream Split", "Fsst", "General");
+//  5. full-zip per-value compression and the rep/def level codec.
+//
+// The seed is /work/shared/spec/seeds/lance-encoding-strategy.txt (Lance's
+// "Encoding Strategy" page); Lance's own source of each rule is named where
+// it differs from the page. The encoders themselves are in package codecs
+// and in the structural encoders of this package; nothing here writes bytes.
+
+// ---- 1. Per-column parameters (seed "Compression Configuration":
+// lance-encoding:* keys; env: LANCE_ENCODING_DICT_*,
+// LANCE_MINIBLOCK_MAX_VALUES).
+
+// Field metadata keys read by the writer (stored verbatim in the schema).
+const (
+	metaCompression      = "lance-encoding:compression"
+	metaCompressionLevel = "lance-encoding:compression-level"
+	metaRLEThreshold     = "lance-encoding:rle-threshold"
+	metaBSS              = "lance-encoding:bss"
+	metaDictDivisor      = "lance-encoding:dict-divisor"
+	metaDictSizeRatio    = "lance-encoding:dict-size-ratio"
+	metaDictValuesComp   = "lance-encoding:dict-values-compression"
+	metaDictValuesLevel  = "lance-encoding:dict-values-compression-level"
+	metaStructural       = "lance-encoding:structural-encoding"
+)
+
+// Defaults of the encoding parameters (Lance's values).
+const (
+	defaultRLEThreshold   = 0.5
+	defaultDictTooSmall   = 100
+	defaultDictSizeRatio  = 0.8
+	defaultDictDivisor    = 2
+	defaultMiniblockValue = 4096
+	maxMiniblockValues    = 32768
+)
+
+// encodingParams are the per-column encoding choices. Precedence: field
+// metadata, then environment variables, then defaults.
+type encodingParams struct {
+	compression      string // "" (auto), none, lz4, zstd, fsst
+	compressionLevel int
+	rleThreshold     float64
+	rleUserSet       bool
+	bss              string // auto, on, off
+	dictTooSmall     uint64
+	dictSizeRatio    float64
+	dictDivisor      uint64
+	dictValuesComp   string // "" = version default (2.2: lz4, 2.1: none)
+	dictValuesLevel  int
+	structural       string // "", miniblock, fullzip
+	miniblockValues  uint64
+}
+
+// parseEncodingParams reads the lance-encoding:* keys of f and the
+// LANCE_ENCODING_DICT_* / LANCE_MINIBLOCK_MAX_VALUES environment variables.
+func parseEncodingParams(f arrow.Field, env func(string) string) (encodingParams, error) {
+	if env == nil {
+		env = os.Getenv
+	}
+	p := encodingParams{rleThreshold: defaultRLEThreshold, bss: "auto", dictTooSmall: defaultDictTooSmall,
+		dictSizeRatio: defaultDictSizeRatio, dictDivisor: defaultDictDivisor, miniblockValues: defaultMiniblockValue}
+	get := func(k string) string { v, _ := f.Metadata.GetValue(k); return v }
+	var err error
+	p.compression = get(metaCompression)
+	switch p.compression {
+	case "", "none", "lz4", "zstd", "fsst":
+	default:
+		return p, fmt.Errorf("%w: %s=%q", lerr.ErrInvalidArgument, metaCompression, p.compression)
+	}
+	if err = parseInt(get(metaCompressionLevel), &p.compressionLevel); err != nil {
+		return p, err
+	}
+	if v := get(metaRLEThreshold); v != "" {
+		p.rleUserSet = true
+		if p.rleThreshold, err = strconv.ParseFloat(v, 64); err != nil {
+			return p, fmt.Errorf("%w: %s=%q", lerr.ErrInvalidArgument, metaRLEThreshold, v)
+		}
+	}
+	switch v := strings.ToLower(get(metaBSS)); v {
+	case "auto", "on", "off":
+		p.bss = v // anything else: Lance warns and keeps auto
+	}
+	p.dictTooSmall = envUint(env("LANCE_ENCODING_DICT_TOO_SMALL"), p.dictTooSmall)
+	p.dictSizeRatio = firstFloat(get(metaDictSizeRatio), env("LANCE_ENCODING_DICT_SIZE_RATIO"), p.dictSizeRatio)
+	if p.dictSizeRatio <= 0 || p.dictSizeRatio > 1 {
+		return p, fmt.Errorf("%w: dict-size-ratio %v not in (0, 1]", lerr.ErrInvalidArgument, p.dictSizeRatio)
+	}
+	p.dictDivisor = envUint(get(metaDictDivisor), envUint(env("LANCE_ENCODING_DICT_DIVISOR"), p.dictDivisor))
+	p.dictValuesComp = get(metaDictValuesComp)
+	if p.dictValuesComp == "" {
+		p.dictValuesComp = env("LANCE_ENCODING_DICT_VALUES_COMPRESSION")
+	}
+	if err = parseInt(get(metaDictValuesLevel), &p.dictValuesLevel); err != nil {
+		return p, err
+	}
+	p.structural = get(metaStructural)
+	mv := envUint(env("LANCE_MINIBLOCK_MAX_VALUES"), p.miniblockValues)
+	p.miniblockValues = min(max(mv, 8), maxMiniblockValues)
+	return p, nil
+}
+
+// parseInt parses s into dst when s is not empty.
+func parseInt(s string, dst *int) error {
+	if s == "" {
+		return nil
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		return fmt.Errorf("%w: bad integer %q", lerr.ErrInvalidArgument, s)
+	}
+	*dst = n
+	return nil
+}
+
+// envUint parses s as an unsigned integer, or returns def.
+func envUint(s string, def uint64) uint64 {
+	if n, err := strconv.ParseUint(s, 10, 64); err == nil && n > 0 {
+		return n
+	}
+	return def
+}
+
+// firstFloat returns the first of a, b that parses as a float, else def.
+func firstFloat(a, b string, def float64) float64 {
+	for _, s := range []string{a, b} {
+		if f, err := strconv.ParseFloat(s, 64); err == nil {
+			return f
+		}
+	}
+	return def
+}
+
+// ---- 2. Structural layout (seed "Structural Encoding"; "Full Zip Page
+// Layout": 256-byte cutoff; "Constant Page Layout": 2.2 only).
+
+// fullZipThreshold: values of this many bytes or more go to full-zip pages.
+const fullZipThreshold = 256
+
+// encodeValues picks the structural layout and codec for gathered values.
+func encodeValues(s *shredded, v *values, l *wleaf, cfg *writerConfig) (*encodedPage, error) {
+	if cfg.version >= format.V2_2 {
+		if c, ok := layouts.ConstantValue(&v.Values); ok {
+			return layouts.EncodeConstant(&s.Shredded, c), nil
+		}
+		if c, ok := layouts.ConstantString(&s.Shredded, &v.Values); ok {
+			return layouts.EncodeConstantBuffer(&s.Shredded, c), nil
+		}
+	}
+	p := l.params
+	// Like Lance, a dictionary is tried first, whatever the layout the
+	// values would get without one (its indices are mini-block).
+	if page, ok, err := tryDictionary(s, v, p, cfg.version); ok || err != nil {
+		return page, err
+	}
+	if p.structural == "fullzip" || (p.structural != "miniblock" && maxValueBytes(v) >= fullZipThreshold) {
+		return encodeFullZip(s, v, p, cfg.version)
+	}
+	codec := withGeneral(chooseMiniCodec(v, p, cfg.version), v, p)
+	return encodeMiniBlock(s, v, codec, cfg.version, int(p.miniblockValues))
+}
+
+// maxValueBytes is the size of the largest value.
+func maxValueBytes(v *values) int {
+	switch v.Kind {
+	case valVariable:
+		m := uint64(0)
+		for i := 0; i < v.N; i++ {
+			m = max(m, v.ValueLen(i))
+		}
+		return int(m)
+	case valBool:
+		return 1
+	}
+	return v.RowBits() / 8
+}
+
+// ---- 3. Dictionary (seed "Dictionary Encoding"; Lance:
+// should_dictionary_encode and the dictionary_encode defaults).
+
+// Lance's dictionary limits (lance-encoding's should_dictionary_encode and
+// dictionary_encode defaults).
+const (
+	maxDictEntries      = 100_000 // cap of the cardinality threshold (DICT_MAX_CARDINALITY)
+	maxDictValueBytes   = 8 << 20 // cap of a variable-width dictionary's value bytes (dict-max-size)
+	dictSampleMax       = 4096    // values sampled before a dictionary is tried
+	dictSampleBlocks    = 32      // evenly spaced runs the sample is drawn from
+	dictSampleMin       = 1024    // smaller samples are not trusted: no sampling gate
+	dictSampleUniqueMax = 0.98    // a sample this unique never gets a dictionary
+	dictIndexBytes      = 4       // Lance budgets every index as 32 bits
+)
+
+// dictEligible reports whether Lance would consider dictionary encoding v.
+func dictEligible(v *values, ver format.Version) bool {
+	switch v.Kind {
+	case valVariable:
+		return true
+	case valFixed:
+		return v.Bits == 128 || (ver >= format.V2_2 && v.Bits == 64)
+	}
+	return false
+}
+
+// tryDictionary dictionary-encodes v when Lance would: the sampling gate of
+// shouldDictionary admits it and the exact dictionary stays within budget.
+// Like Lance, it does so whatever lance-encoding:compression says.
+func tryDictionary(s *shredded, v *values, p encodingParams, ver format.Version) (*encodedPage, bool, error) {
+	b, ok := shouldDictionary(v, p, ver)
+	if !ok {
+		return nil, false, nil
+	}
+	set, ind := buildDictionary(v, &b)
+	if set == nil {
+		return nil, false, nil
+	}
+	page, err := dictionaryPage(s, v, set, ind, p, ver)
+	return page, err == nil, err
+}
+
+// dictBudget bounds an exact dictionary build: it is abandoned once it
+// needs more than maxEntries entries, more than maxValueBytes value bytes
+// (variable width only) or more than maxEncoded bytes of dictionary values,
+// dictionary offsets and 32-bit indices together.
+type dictBudget struct {
+	maxEntries    uint64
+	maxEncoded    uint64
+	maxValueBytes uint64
+}
+
+// shouldDictionary is Lance's should_dictionary_encode: the page must be
+// eligible and not too small, and a sample of its values must be neither
+// nearly unique nor project more distinct values than the threshold
+// min(n/divisor, 100 000). It returns the budget of the exact build.
+func shouldDictionary(v *values, p encodingParams, ver format.Version) (dictBudget, bool) {
+	n := uint64(v.N)
+	if !dictEligible(v, ver) || n < p.dictTooSmall {
+		return dictBudget{}, false
+	}
+	limit := min(n/max(p.dictDivisor, 1), maxDictEntries)
+	size := dictDataSize(v)
+	if limit == 0 || size == 0 {
+		return dictBudget{}, false
+	}
+	if r, ok := sampleUniqueRatio(v); ok && !sampleAdmits(r, n, limit) {
+		return dictBudget{}, false
+	}
+	return dictBudget{maxEntries: limit, maxEncoded: uint64(float64(size) * p.dictSizeRatio),
+		maxValueBytes: maxDictValueBytes}, true
+}
+
+// sampleAdmits is the sampling gate: a sample unique ratio r below 0.98
+// whose projection ceil(r*n) onto the n values is at most limit.
+func sampleAdmits(r float64, n, limit uint64) bool {
+	return r < dictSampleUniqueMax && uint64(math.Ceil(r*float64(n))) <= limit
+}
+
+// dictDataSize is the size Lance compares a dictionary against: the value
+// bytes, plus the n+1 offsets for variable width.
+func dictDataSize(v *values) uint64 {
+	n := uint64(v.N)
+	if v.Kind == valFixed {
+		return n * uint64(v.Bits/8)
+	}
+	return uint64(len(v.Data)) + (n+1)*offsetBytes(v)
+}
+
+// ---- 4. Mini-block value codec (seed "Flat", "Bitpacking", "Run Length
+// Encoding (RLE) Threshold", "Byte Stream Split (BSS)", "Fsst", "General").
+
+// chooseMiniCodec selects the mini-block value codec like Lance: RLE or
+// bit-packing when they make the data smaller, else flat.
+func chooseMiniCodec(v *values, p encodingParams, ver format.Version) miniCodec {
+	switch v.Kind {
+	case valBool:
+		return codecs.FlatEncoder{Bits: 1}
+	case valFSL:
+		return codecs.FSLEncoder{V: &v.Values}
+	case valVariable:
+		return chooseVariableCodec(v, p)
+	}
+	if p.compression == "none" || (v.Bits != 8 && v.Bits != 16 && v.Bits != 32 && v.Bits != 64) {
+		return codecs.FlatEncoder{Bits: v.Bits}
+	}
+	if useBSS(v, p) {
+		return codecs.BSSEncoder{Bits: v.Bits}
+	}
+	flat := v.N * v.Bits / 8
+	packed := codecs.InlineBitpackedSize(&v.Values)
+	runs := codecs.CountRuns(&v.Values, 0, v.N)
+	rle := runs * (v.Bits/8 + 1)
+	if p.rleUserSet && float64(runs) < p.rleThreshold*float64(v.N) {
+		return codecs.RLEEncoder{Bits: v.Bits}
+	}
+	if !p.rleUserSet && rle < packed && rle < flat {
+		return codecs.RLEEncoder{Bits: v.Bits}
+	}
+	if packed < flat {
+		return codecs.InlineBitpackingEncoder{Bits: v.Bits}
+	}
+	return codecs.FlatEncoder{Bits: v.Bits}
+}
+
+// chooseVariableCodec picks Variable (FSST when it pays off).
+func chooseVariableCodec(v *values, p encodingParams) miniCodec {
+	bitsOff := 32
+	if v.Large {
+		bitsOff = 64
+	}
+	if c, ok := tryFSST(v, p, bitsOff); ok {
+		return c
+	}
+	return codecs.VariableEncoder{OffsetBits: bitsOff}
+}
+
+// bssSampleValues is how many leading values the byte-position entropy of
+// the auto mode looks at (Lance: statistics.rs, 64).
+const bssSampleValues = 64
+
+// useBSS reports whether Lance would byte-stream-split fixed values v: only
+// 32/64-bit values with lz4/zstd/fsst compression requested; bss=on always,
+// off never, auto when the mean Shannon entropy of the byte positions over
+// the first 64 values is below 4 bits.
+func useBSS(v *values, p encodingParams) bool {
+	if p.compression == "" || p.compression == "none" || (v.Bits != 32 && v.Bits != 64) {
+		return false
+	}
+	switch p.bss {
+	case "off":
+		return false
+	case "on":
+		return true
+	}
+	return meanByteEntropy(v) < 4
+}
+
+// meanByteEntropy is the mean over byte positions of the entropy (in bits,
+// truncated to 1/1000 like Lance) of the first bssSampleValues values.
+func meanByteEntropy(v *values) float64 {
+	w := v.Bits / 8
+	n := min(v.N, bssSampleValues)
+	if n == 0 {
+		return math.Inf(1)
+	}
+	var sum uint64
+	for pos := 0; pos < w; pos++ {
+		var counts [256]int
+		for i := 0; i < n; i++ {
+			counts[v.Data[i*w+pos]]++
+		}
+		e := 0.0
+		for _, c := range counts {
+			if c > 0 {
+				q := float64(c) / float64(n)
+				e -= q * math.Log2(q)
+			}
+		}
+		sum += uint64(e * 1000)
+	}
+	return float64(sum) / float64(w) / 1000
+}
+
+// wantFSST reports whether Lance would FSST-compress the variable values v:
+// when asked to (compression=fsst), or when the longest value has at least 5
+// bytes and the page's data plus offsets reach 32 KiB (unless
+// compression is requested: none, or lz4/zstd which wrap plain Variable).
+// Lance never picks it on its own for binary columns. Below 32 KiB of data the table is switched off.
+func wantFSST(v *values, p encodingParams, bitsOff int) bool {
+	switch {
+	case p.compression == "fsst":
+		return true
+	case p.compression != "" || v.Binary:
+		return false // none, or lz4/zstd: General over plain Variable
+	}
+	size := len(v.Data) + (v.N+1)*bitsOff/8
+	return maxValueBytes(v) >= codecs.FSSTMinMaxLen && size >= codecs.FSSTMinInputBytes
+}
+
+// tryFSST returns an FSST codec when Lance would use one.
+func tryFSST(v *values, p encodingParams, bitsOff int) (miniCodec, bool) {
+	if !wantFSST(v, p, bitsOff) {
+		return nil, false
+	}
+	tab, cv := fsstCompress(v)
+	return codecs.FSSTMiniBlockEncoder{Table: tab, Compressed: &cv.Values, Inner: codecs.VariableEncoder{OffsetBits: bitsOff}}, true
+}
+
+// generalMinBytes: General compression is skipped for pages whose value
+// buffer 0 is smaller than this (Lance: 4096).
+const generalMinBytes = 4096
+
+// withGeneral wraps codec in General when lz4/zstd was requested and the
+// page's first value buffer is large enough and actually shrinks.
+func withGeneral(codec miniCodec, v *values, p encodingParams) miniCodec {
+	var scheme pb.CompressionScheme
+	switch p.compression {
+	case "lz4":
+		scheme = pb.CompressionScheme_COMPRESSION_ALGORITHM_LZ4
+	case "zstd":
+		scheme = pb.CompressionScheme_COMPRESSION_ALGORITHM_ZSTD
+	default:
+		return codec
+	}
+	g := codecs.GeneralEncoder{Inner: codec, Scheme: scheme, Level: p.compressionLevel, Zstd: v.sc.pool().zstdEncoders()}
+	raw, packed := 0, 0
+	var tmp []byte
+	for start := 0; start < v.N; {
+		end := start + codec.Next(&v.Values, start, int(p.miniblockValues))
+		b := codec.Encode(&v.Values, start, end, &tmp)[0]
+		raw += len(b)
+		packed += len(g.Encode(&v.Values, start, end, &tmp)[0])
+		start = end
+		tmp = tmp[:0]
+	}
+	if raw < generalMinBytes || packed >= raw {
+		return codec
+	}
+	return g
+}
+
+// ---- 5. Full-zip compression and rep/def levels (seed "General": values of
+// 32 KiB or more; "Repetition and Definition Levels").
+
+// Full-zip general compression thresholds (Lance compression.rs).
+const (
+	fullZipGeneralMaxLen = 32 << 10
+	fullZipGeneralData   = 32 << 10
+)
+
+// useFullZipGeneral reports whether variable full-zip values are compressed
+// one by one with zstd: values over 32 KiB or a requested lz4/zstd
+// compression, and at least 32 KiB of data.
+func useFullZipGeneral(v *values, p encodingParams) bool {
+	if p.compression == "none" || p.compression == "fsst" || len(v.Data) < fullZipGeneralData {
+		return false
+	}
+	return p.compression == "lz4" || p.compression == "zstd" || maxValueBytes(v) > fullZipGeneralMaxLen
+}
+
+// chooseLevelCodec picks the block codec for a page's levels: out-of-line
+// bit-packing at the page's maximum width, or (2.2) the RLE block form when
+// that is smaller.
+func chooseLevelCodec(levels []uint16, v format.Version) levelCodec {
+	var acc uint16
+	for _, l := range levels {
+		acc |= l
+	}
+	w := bits.Len16(acc)
+	packed := (len(levels)*w + 7) / 8
+	if v >= format.V2_2 && levelRuns(levels)*3+8 < packed {
+		return levelCodec{RLE: true, Enc: &pb.CompressiveEncoding{Compression: &pb.CompressiveEncoding_Rle{Rle: &pb.Rle{
+			Values: codecs.FlatEncoding(16), RunLengths: codecs.FlatEncoding(8)}}}}
+	}
+	if w == 0 || w >= 16 {
+		return levelCodec{Enc: codecs.FlatEncoding(16)}
+	}
+	return levelCodec{Width: w, Enc: &pb.CompressiveEncoding{Compression: &pb.CompressiveEncoding_OutOfLineBitpacking{
+		OutOfLineBitpacking: &pb.OutOfLineBitpacking{UncompressedBitsPerValue: 16, Values: codecs.FlatEncoding(uint64(w))}}}}
+}
+
+// levelRuns counts runs of equal levels (runs split at 255).
+func levelRuns(levels []uint16) int {
+	runs, n := 0, 0
+	for i, l := range levels {
+		if i == 0 || n == 255 || l != levels[i-1] {
+			runs++
+			n = 0
+		}
+		n++
+	}
+	return runs
+}

@@ -1,0 +1,311 @@
+package filewriter
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/lancego/lancego/format"
+	"github.com/lancego/lancego/format/pb/filepb"
+	"github.com/lancego/lancego/internal/lerr"
+)
+
+// wleaf is one physical column of the file being written: the Arrow fields
+// from its top-level field down to the stored leaf.
+type wleaf struct {
+	column int
+	path   []arrow.Field // top-level field first, leaf last
+	// child[i] is the index of path[i+1] among the children of path[i].
+	child  []int
+	params encodingParams
+	packed bool // packed struct stored as one column
+	blob   bool // legacy blob (large_binary with lance-encoding:blob)
+	blobV2 bool // blob v2 struct<data, uri> (lance.blob.v2 extension)
+}
+
+// leafType is the Arrow type stored in the column.
+func (l *wleaf) leafType() arrow.DataType { return l.path[len(l.path)-1].Type }
+
+// buildSchemaProto flattens schema into Lance's pre-order field list and
+// lists the physical columns of each top-level field.
+func buildSchemaProto(schema *arrow.Schema, v format.Version, env func(string) string) ([]*filepb.Field, [][]*wleaf, error) {
+	b := &schemaBuilder{version: v, env: env}
+	tops := make([][]*wleaf, len(schema.Fields()))
+	for i, f := range schema.Fields() {
+		b.leaves = nil
+		if err := b.add(f, -1, nil, nil); err != nil {
+			return nil, nil, err
+		}
+		tops[i] = b.leaves
+	}
+	return b.fields, tops, nil
+}
+
+// schemaBuilder accumulates fields and leaves during flattening.
+type schemaBuilder struct {
+	version format.Version
+	env     func(string) string
+	fields  []*filepb.Field
+	leaves  []*wleaf
+	columns int
+}
+
+// add appends f (and its children) with parent id parent.
+func (b *schemaBuilder) add(f arrow.Field, parent int32, path []arrow.Field, child []int) error {
+	lt, enc, err := logicalType(f.Type)
+	if err != nil {
+		return fmt.Errorf("field %q: %w", f.Name, err)
+	}
+	if ext, _ := f.Metadata.GetValue(format.ArrowExtensionNameKey); ext == format.BlobV2ExtensionName {
+		return b.addBlobV2(f, parent, path, child)
+	}
+	if f.Type.ID() == arrow.MAP && b.version < format.V2_2 {
+		return fmt.Errorf("%w: field %q: map needs file version 2.2", lerr.ErrUnsupportedType, f.Name)
+	}
+	id := int32(len(b.fields))
+	pf := &filepb.Field{Name: f.Name, Id: id, ParentId: parent, LogicalType: lt, Nullable: f.Nullable, Encoding: enc}
+	if f.Type.ID() == arrow.DICTIONARY {
+		pf.Dictionary = &filepb.Dictionary{}
+	}
+	pf.Metadata = protoMetadata(f)
+	b.fields = append(b.fields, pf)
+	path = append(append([]arrow.Field(nil), path...), f)
+	if isPackedStruct(f) {
+		if err := b.addFieldsOnly(f.Type, id); err != nil {
+			return err
+		}
+		return b.addLeaf(f, path, child)
+	}
+	if !isNested(f.Type) {
+		return b.addLeaf(f, path, child)
+	}
+	for i, c := range childFields(f.Type) {
+		if err := b.add(c, id, path, append(append([]int(nil), child...), i)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// addFieldsOnly appends the child fields of a packed struct (they get no
+// columns: the struct is stored whole).
+func (b *schemaBuilder) addFieldsOnly(dt arrow.DataType, parent int32) error {
+	for _, c := range childFields(dt) {
+		lt, enc, err := logicalType(c.Type)
+		if err != nil {
+			return fmt.Errorf("field %q: %w", c.Name, err)
+		}
+		id := int32(len(b.fields))
+		b.fields = append(b.fields, &filepb.Field{Name: c.Name, Id: id, ParentId: parent, LogicalType: lt,
+			Nullable: c.Nullable, Encoding: enc, Metadata: protoMetadata(c)})
+		if err := b.addFieldsOnly(c.Type, id); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// protoMetadata converts Arrow field metadata (nil when empty).
+func protoMetadata(f arrow.Field) map[string][]byte {
+	if !f.HasMetadata() {
+		return nil
+	}
+	md := map[string][]byte{}
+	for i, k := range f.Metadata.Keys() {
+		md[k] = []byte(f.Metadata.Values()[i])
+	}
+	return md
+}
+
+// addLeaf records a physical column for the last field of path.
+func (b *schemaBuilder) addLeaf(f arrow.Field, path []arrow.Field, child []int) error {
+	params, err := parseEncodingParams(inheritEncodingKeys(f, path), b.env)
+	if err != nil {
+		return fmt.Errorf("field %q: %w", f.Name, err)
+	}
+	l := &wleaf{column: b.columns, path: path, child: child, params: params, packed: isPackedStruct(f)}
+	if v, _ := f.Metadata.GetValue(format.BlobKey); v == "true" && isLargeBinary(f.Type) && b.version == format.V2_1 {
+		l.blob = true
+	}
+	b.columns++
+	b.leaves = append(b.leaves, l)
+	return nil
+}
+
+func isLargeBinary(dt arrow.DataType) bool { return dt.ID() == arrow.LARGE_BINARY }
+
+// inheritEncodingKeys gives a leaf the lance-encoding:* settings of its
+// enclosing fields that it does not set itself (Lance applies, e.g., a
+// list's structural-encoding to the list's items). Packed and blob keys
+// describe their own field and are not inherited.
+func inheritEncodingKeys(f arrow.Field, path []arrow.Field) arrow.Field {
+	keys, vals := f.Metadata.Keys(), f.Metadata.Values()
+	have := map[string]bool{}
+	for _, k := range keys {
+		have[k] = true
+	}
+	for i := len(path) - 1; i >= 0; i-- {
+		for j, k := range path[i].Metadata.Keys() {
+			if have[k] || !strings.HasPrefix(k, "lance-encoding:") || k == format.PackedKey || k == format.BlobKey {
+				continue
+			}
+			have[k] = true
+			keys, vals = append(keys, k), append(vals, path[i].Metadata.Values()[j])
+		}
+	}
+	out := f
+	out.Metadata = arrow.NewMetadata(keys, vals)
+	return out
+}
+
+// isPackedStruct reports a struct field with lance-encoding:packed=true.
+func isPackedStruct(f arrow.Field) bool {
+	if f.Type.ID() != arrow.STRUCT {
+		return false
+	}
+	for _, k := range []string{format.PackedKey, format.LegacyPackedKey} {
+		if v, ok := f.Metadata.GetValue(k); ok && (v == "true" || v == "1") {
+			return true
+		}
+	}
+	return false
+}
+
+// isNested reports types whose children get their own fields.
+func isNested(dt arrow.DataType) bool {
+	switch dt.ID() {
+	case arrow.STRUCT, arrow.LIST, arrow.LARGE_LIST, arrow.MAP:
+		return true
+	}
+	return false
+}
+
+// childFields returns the child fields stored for a nested type.
+func childFields(dt arrow.DataType) []arrow.Field {
+	switch t := dt.(type) {
+	case *arrow.StructType:
+		return t.Fields()
+	case *arrow.MapType:
+		return []arrow.Field{{Name: "entries", Type: t.Elem(), Nullable: false}}
+	case *arrow.ListType:
+		return []arrow.Field{t.ElemField()}
+	case *arrow.LargeListType:
+		return []arrow.Field{t.ElemField()}
+	}
+	return nil
+}
+
+// logicalType returns Lance's logical type string and Field.encoding for dt.
+func logicalType(dt arrow.DataType) (string, filepb.Encoding, error) {
+	plain := filepb.Encoding_PLAIN
+	switch t := dt.(type) {
+	case *arrow.StructType:
+		return "struct", filepb.Encoding_NONE, nil
+	case *arrow.MapType:
+		return "map", plain, nil
+	case *arrow.ListType:
+		return listName("list", t.Elem()), plain, nil
+	case *arrow.LargeListType:
+		return listName("large_list", t.Elem()), plain, nil
+	case *arrow.FixedSizeListType:
+		inner, _, err := logicalType(t.Elem())
+		if err != nil {
+			return "", 0, err
+		}
+		if ext, _ := t.ElemField().Metadata.GetValue(format.ArrowExtensionNameKey); ext == format.BFloat16ExtensionName {
+			inner = format.BFloat16ExtensionName
+		}
+		return "fixed_size_list:" + inner + ":" + strconv.Itoa(int(t.Len())), plain, nil
+	case *arrow.DictionaryType:
+		v, _, err := logicalType(t.ValueType)
+		if err != nil {
+			return "", 0, err
+		}
+		k, _, err := logicalType(t.IndexType)
+		if err != nil {
+			return "", 0, err
+		}
+		return "dict:" + v + ":" + k + ":false", filepb.Encoding_DICTIONARY, nil
+	}
+	s, err := scalarLogicalType(dt)
+	if err != nil {
+		return "", 0, err
+	}
+	switch dt.ID() {
+	case arrow.STRING, arrow.LARGE_STRING, arrow.BINARY, arrow.LARGE_BINARY:
+		return s, filepb.Encoding_VAR_BINARY, nil
+	}
+	return s, plain, nil
+}
+
+func listName(base string, elem arrow.DataType) string {
+	if elem.ID() == arrow.STRUCT {
+		return base + ".struct"
+	}
+	return base
+}
+
+// scalarName names non-parameterized Arrow types ("" if dt has parameters).
+func scalarName(id arrow.Type) string {
+	switch id {
+	case arrow.NULL:
+		return "null"
+	case arrow.BOOL:
+		return "bool"
+	case arrow.INT8, arrow.INT16, arrow.INT32, arrow.INT64, arrow.UINT8, arrow.UINT16, arrow.UINT32, arrow.UINT64:
+		return strings.ToLower(id.String())
+	case arrow.FLOAT16:
+		return "halffloat"
+	case arrow.FLOAT32:
+		return "float"
+	case arrow.FLOAT64:
+		return "double"
+	case arrow.STRING:
+		return "string"
+	case arrow.LARGE_STRING:
+		return "large_string"
+	case arrow.BINARY:
+		return "binary"
+	case arrow.LARGE_BINARY:
+		return "large_binary"
+	case arrow.DATE32:
+		return "date32:day"
+	case arrow.DATE64:
+		return "date64:ms"
+	}
+	return ""
+}
+
+// scalarLogicalType names primitive and temporal types.
+func scalarLogicalType(dt arrow.DataType) (string, error) {
+	if s := scalarName(dt.ID()); s != "" {
+		return s, nil
+	}
+	switch t := dt.(type) {
+	case *arrow.Decimal128Type:
+		return fmt.Sprintf("decimal:128:%d:%d", t.Precision, t.Scale), nil
+	case *arrow.Decimal256Type:
+		return fmt.Sprintf("decimal:256:%d:%d", t.Precision, t.Scale), nil
+	case *arrow.FixedSizeBinaryType:
+		return "fixed_size_binary:" + strconv.Itoa(t.ByteWidth), nil
+	case *arrow.Time32Type:
+		return "time32:" + unitName(t.Unit), nil
+	case *arrow.Time64Type:
+		return "time64:" + unitName(t.Unit), nil
+	case *arrow.DurationType:
+		return "duration:" + unitName(t.Unit), nil
+	case *arrow.TimestampType:
+		tz := t.TimeZone
+		if tz == "" {
+			tz = "-"
+		}
+		return "timestamp:" + unitName(t.Unit) + ":" + tz, nil
+	}
+	return "", fmt.Errorf("%w: %s", lerr.ErrUnsupportedType, dt)
+}
+
+func unitName(u arrow.TimeUnit) string {
+	return [...]string{"s", "ms", "us", "ns"}[u]
+}

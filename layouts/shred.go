@@ -1,0 +1,408 @@
+package layouts
+
+import (
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
+
+	pb "github.com/lancego/lancego/format/pb/encodings21pb"
+	"github.com/lancego/lancego/internal/lerr"
+)
+
+// Shredding is the encoding half of rep/def levels; Unravel (unravel.go) is
+// the decoding half, and TestShredUnravelIdentity checks that one undoes
+// the other over random nested shapes. Levels number layers inner-most
+// first, 0 meaning "valid at every layer" (Lance's convention, the reverse
+// of Parquet's). A worked example (TestShredWorkedExample): the column
+//
+//	[[0, null], [], null, [2]]   list<int32>, nullable list and items
+//
+// has the layers [NULLABLE_ITEM, NULL_AND_EMPTY_LIST] (inner-most first),
+// so def 0 = valid item, 1 = null item, 2 = null list, 3 = empty list; rep
+// 1 starts a row (there is one list layer), 0 continues it. Shred gives one
+// entry per item and per null or empty list, and the leaf slot of each
+// visible entry (entries with a value or a null value; -1 for a null):
+//
+//	rep: 1 0 1 1 1
+//	def: 0 1 3 2 0
+//	Idx: 0 -1 2
+//
+// Unravel turns the levels back into a PathNode per layer: the list node
+// has offsets [0, 2, 2, 2, 3] and validity 1,1,0,1; the item node three
+// slots with validity 1,0,1.
+
+// ShredScratch lends Shred the buffers it fills (the writer pools them).
+// Each method returns an empty slice with room for n, or the slots lo, lo+1,
+// ..., hi-1 (read-only).
+type ShredScratch interface {
+	U16sCap(n int) []uint16
+	IntsCap(n int) []int
+	Identity(lo, hi int) []int
+}
+
+// plainScratch allocates.
+type plainScratch struct{}
+
+func (plainScratch) U16sCap(n int) []uint16 { return make([]uint16, 0, n) }
+func (plainScratch) IntsCap(n int) []int    { return make([]int, 0, n) }
+func (plainScratch) Identity(lo, hi int) []int {
+	s := make([]int, hi-lo)
+	for i := range s {
+		s[i] = lo + i
+	}
+	return s
+}
+
+// Shredded is one leaf column of a page flattened into rep/def levels and
+// the leaf slots of its visible entries. It is the inverse of
+// Unravel.
+type Shredded struct {
+	Layers []pb.RepDefLayer // inner-most first, describing this page's data
+	Set    LayerSet
+	Rep    []uint16 // nil when the page has no list layer
+	Def    []uint16 // nil when nothing is null or empty
+	Leaf   arrow.Array
+	// idx holds the leaf slot of each visible entry, -1 for a null slot
+	// whose null comes from an enclosing struct.
+	Idx     []int
+	NumRows int
+	NumNull int // visible entries that are null (def != 0)
+}
+
+// numItems is the number of level entries.
+func (s *Shredded) NumItems() int {
+	if s.Rep != nil {
+		return len(s.Rep)
+	}
+	if s.Def != nil {
+		return len(s.Def)
+	}
+	return len(s.Idx)
+}
+
+// shredder walks the arrays of one leaf path.
+type shredder struct {
+	arrays   []arrow.Array // array of each path layer (top first)
+	list     []bool        // layer is a list
+	hasNull  []bool
+	hasEmpty []bool
+	out      *Shredded
+}
+
+// Shred flattens one leaf column out of top (a whole top-level column):
+// child lists the path from top to the leaf, the index of the child taken
+// at each layer below top (0 under a list, the field under a struct). sc
+// lends the level and slot buffers (nil: plain allocation).
+func Shred(top arrow.Array, child []int, sc ShredScratch) (*Shredded, error) {
+	if sc == nil {
+		sc = plainScratch{}
+	}
+	if _, list := top.(array.ListLike); len(child) == 0 && (!list || top.DataType().ID() == arrow.FIXED_SIZE_LIST) {
+		return shredFlat(top, sc)
+	}
+	if len(child) == 1 && top.Len() > 0 {
+		// Offsets() is the whole offsets buffer: from the array offset on
+		switch t := top.(type) {
+		case *array.List:
+			if leafArray(t.ListValues()) {
+				return shredList(top, t.Offsets()[t.Data().Offset():], t.ListValues(), sc)
+			}
+		case *array.LargeList:
+			if leafArray(t.ListValues()) {
+				return shredList(top, t.Offsets()[t.Data().Offset():], t.ListValues(), sc)
+			}
+		}
+	}
+	s, err := newShredder(top, child)
+	if err != nil {
+		return nil, err
+	}
+	for i := 0; i < top.Len(); i++ {
+		s.scan(0, i)
+	}
+	s.out.Layers = s.pbLayers()
+	set, err := NewLayerSet(s.out.Layers)
+	if err != nil {
+		return nil, err
+	}
+	s.out.Set = set
+	if set.HasLists() {
+		s.out.Rep = sc.U16sCap(s.arrays[len(s.arrays)-1].Len() + top.Len())
+	}
+	if set.NeedsDef() {
+		s.out.Def = sc.U16sCap(s.arrays[len(s.arrays)-1].Len() + top.Len())
+	}
+	s.out.Idx = sc.IntsCap(s.arrays[len(s.arrays)-1].Len())
+	for i := 0; i < top.Len(); i++ {
+		s.visit(0, i, set.MaxRep)
+	}
+	return s.out, nil
+}
+
+// shredFlat is shred for a top-level field stored as one leaf (no list or
+// struct layer): one level entry per row.
+func shredFlat(top arrow.Array, sc ShredScratch) (*Shredded, error) {
+	n := top.Len()
+	out := &Shredded{NumRows: n, Leaf: top, Layers: []pb.RepDefLayer{pb.RepDefLayer_REPDEF_ALL_VALID_ITEM}}
+	if top.NullN() > 0 {
+		out.Layers[0] = pb.RepDefLayer_REPDEF_NULLABLE_ITEM
+	}
+	set, err := NewLayerSet(out.Layers)
+	if err != nil {
+		return nil, err
+	}
+	out.Set = set
+	if !set.NeedsDef() {
+		out.Idx = sc.Identity(0, n)
+		return out, nil
+	}
+	out.Idx = sc.IntsCap(n)
+	out.Def = sc.U16sCap(n)[:n]
+	clear(out.Def)
+	code, visible := set.Layers[0].NullCode, set.Layers[0].NullCode <= set.MaxVisibleDef
+	bitmap, off := top.NullBitmapBytes(), top.Data().Offset()
+	for i := 0; i < n; i++ {
+		switch {
+		case len(bitmap) > 0 && bitutil.BitIsNotSet(bitmap, off+i), len(bitmap) == 0 && top.IsNull(i):
+			out.Def[i] = code
+			if visible {
+				out.NumNull++
+				out.Idx = append(out.Idx, -1)
+			}
+		default:
+			out.Idx = append(out.Idx, i)
+		}
+	}
+	return out, nil
+}
+
+// leafArray reports an array stored as one leaf under a list: not a
+// list, map or struct (fixed-size lists are leaves).
+func leafArray(a arrow.Array) bool {
+	switch a.DataType().ID() {
+	case arrow.LIST, arrow.LARGE_LIST, arrow.MAP, arrow.STRUCT, arrow.LIST_VIEW, arrow.LARGE_LIST_VIEW:
+		return false
+	}
+	return true
+}
+
+// shredList is shred for a top-level list of leaves (offs are the list's
+// offsets from its array offset, child its values): the same levels as the
+// general walk, without its per-entry recursion.
+func shredList[T int32 | int64](top arrow.Array, offs []T, child arrow.Array, sc ShredScratch) (*Shredded, error) {
+	n := top.Len()
+	// pass 1: which layers have nulls or empty lists; gap: the items of
+	// the non-null lists are not one run (a null list owns items)
+	listNull, listEmpty, itemNull, gap := top.NullN() > 0, false, false, false
+	for i := 0; i < n; i++ {
+		if listNull && top.IsNull(i) {
+			gap = gap || offs[i] != offs[i+1]
+			continue
+		}
+		start, end := int(offs[i]), int(offs[i+1])
+		if start == end {
+			listEmpty = true
+		}
+		if !itemNull && child.NullN() > 0 {
+			for j := start; j < end; j++ {
+				if child.IsNull(j) {
+					itemNull = true
+					break
+				}
+			}
+		}
+	}
+	item, list := pb.RepDefLayer_REPDEF_ALL_VALID_ITEM, pb.RepDefLayer_REPDEF_ALL_VALID_LIST
+	if itemNull {
+		item = pb.RepDefLayer_REPDEF_NULLABLE_ITEM
+	}
+	switch {
+	case listNull && listEmpty:
+		list = pb.RepDefLayer_REPDEF_NULL_AND_EMPTY_LIST
+	case listNull:
+		list = pb.RepDefLayer_REPDEF_NULLABLE_LIST
+	case listEmpty:
+		list = pb.RepDefLayer_REPDEF_EMPTYABLE_LIST
+	}
+	out := &Shredded{NumRows: n, Leaf: child, Layers: []pb.RepDefLayer{item, list}}
+	set, err := NewLayerSet(out.Layers)
+	if err != nil {
+		return nil, err
+	}
+	out.Set = set
+	// pass 2: one entry per item, or per null or empty list
+	entries := int(offs[n]-offs[0]) + n
+	out.Rep = sc.U16sCap(entries)
+	if set.NeedsDef() {
+		out.Def = sc.U16sCap(entries)
+	}
+	// without item nulls or gaps the slots are offs[0], offs[0]+1, ...
+	run := !itemNull && !gap
+	if !run {
+		out.Idx = sc.IntsCap(entries)
+	}
+	L, I := set.Layers[0], set.Layers[1]
+	emit := func(rep, def uint16, slot int) {
+		out.Rep = append(out.Rep, rep)
+		if out.Def != nil {
+			out.Def = append(out.Def, def)
+		}
+		if !run && def <= set.MaxVisibleDef {
+			if def != 0 {
+				out.NumNull++
+				slot = -1
+			}
+			out.Idx = append(out.Idx, slot)
+		}
+	}
+	maxRep, inner := set.MaxRep, L.RepNumber-1
+	for i := 0; i < n; i++ {
+		if listNull && top.IsNull(i) {
+			emit(maxRep, L.NullCode, -1)
+			continue
+		}
+		start, end := int(offs[i]), int(offs[i+1])
+		if start == end {
+			emit(maxRep, L.EmptyCode, -1)
+			continue
+		}
+		rep := maxRep
+		for j := start; j < end; j++ {
+			if itemNull && child.IsNull(j) {
+				emit(rep, I.NullCode, -1)
+			} else {
+				emit(rep, 0, j)
+			}
+			rep = inner
+		}
+	}
+	if run {
+		out.Idx = sc.Identity(int(offs[0]), int(offs[n]))
+	}
+	return out, nil
+}
+
+// newShredder resolves the array of every layer of the path.
+func newShredder(top arrow.Array, child []int) (*shredder, error) {
+	n := len(child) + 1
+	s := &shredder{arrays: make([]arrow.Array, n), list: make([]bool, n), hasNull: make([]bool, n),
+		hasEmpty: make([]bool, n), out: &Shredded{NumRows: top.Len()}}
+	s.arrays[0] = top
+	for k := 0; k < n; k++ {
+		switch a := s.arrays[k].(type) {
+		case array.ListLike:
+			if a.DataType().ID() == arrow.FIXED_SIZE_LIST {
+				break
+			}
+			s.list[k] = true
+			if k+1 < n {
+				s.arrays[k+1] = a.ListValues()
+			}
+			continue
+		case *array.Struct:
+			if k+1 < n {
+				s.arrays[k+1] = a.Field(child[k])
+			}
+			continue
+		}
+		if k+1 < n {
+			return nil, fmt.Errorf("%w: cannot descend into %s", lerr.ErrUnsupportedType, s.arrays[k].DataType())
+		}
+	}
+	s.out.Leaf = s.arrays[n-1]
+	return s, nil
+}
+
+// scan records which layers hold nulls or empty lists (pass 1).
+func (s *shredder) scan(k, i int) {
+	a := s.arrays[k]
+	if a.IsNull(i) {
+		s.hasNull[k] = true
+		return
+	}
+	if s.list[k] {
+		start, end := a.(array.ListLike).ValueOffsets(i)
+		if start == end {
+			s.hasEmpty[k] = true
+		}
+		for j := start; j < end; j++ {
+			s.scan(k+1, int(j))
+		}
+		return
+	}
+	if k+1 < len(s.arrays) {
+		s.scan(k+1, i)
+	}
+}
+
+// pbLayers converts the scan flags into layers, inner-most first.
+func (s *shredder) pbLayers() []pb.RepDefLayer {
+	out := make([]pb.RepDefLayer, 0, len(s.arrays))
+	for k := len(s.arrays) - 1; k >= 0; k-- {
+		nul, emp := s.hasNull[k], s.hasEmpty[k]
+		switch {
+		case !s.list[k] && nul:
+			out = append(out, pb.RepDefLayer_REPDEF_NULLABLE_ITEM)
+		case !s.list[k]:
+			out = append(out, pb.RepDefLayer_REPDEF_ALL_VALID_ITEM)
+		case nul && emp:
+			out = append(out, pb.RepDefLayer_REPDEF_NULL_AND_EMPTY_LIST)
+		case nul:
+			out = append(out, pb.RepDefLayer_REPDEF_NULLABLE_LIST)
+		case emp:
+			out = append(out, pb.RepDefLayer_REPDEF_EMPTYABLE_LIST)
+		default:
+			out = append(out, pb.RepDefLayer_REPDEF_ALL_VALID_LIST)
+		}
+	}
+	return out
+}
+
+// visit emits the entries of slot i of layer k (pass 2).
+func (s *shredder) visit(k, i int, rep uint16) {
+	a, L := s.arrays[k], s.out.Set.Layers[k]
+	if a.IsNull(i) {
+		s.emit(rep, L.NullCode, -1)
+		return
+	}
+	if s.list[k] {
+		start, end := a.(array.ListLike).ValueOffsets(i)
+		if start == end {
+			s.emit(rep, L.EmptyCode, -1)
+			return
+		}
+		for j := start; j < end; j++ {
+			r := rep
+			if j > start {
+				r = L.RepNumber - 1
+			}
+			s.visit(k+1, int(j), r)
+		}
+		return
+	}
+	if k+1 < len(s.arrays) {
+		s.visit(k+1, i, rep)
+		return
+	}
+	s.emit(rep, 0, i)
+}
+
+// emit appends one level entry; visible entries get a value slot.
+func (s *shredder) emit(rep, def uint16, slot int) {
+	o := s.out
+	if o.Rep != nil {
+		o.Rep = append(o.Rep, rep)
+	}
+	if o.Def != nil {
+		o.Def = append(o.Def, def)
+	}
+	if def <= o.Set.MaxVisibleDef {
+		if def != 0 {
+			o.NumNull++
+			slot = -1
+		}
+		o.Idx = append(o.Idx, slot)
+	}
+}
