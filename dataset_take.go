@@ -3,6 +3,7 @@ package lance
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -91,7 +92,7 @@ func (ds *Dataset) columnsOf(ctx context.Context, m *dataset.Fragment, fields []
 		top := ds.schema.Fields[fi]
 		for k := len(m.Files) - 1; k >= 0; k-- { // a later file overrides (Lance's rule)
 			df := &m.Files[k]
-			if !holds(df, top.ID) {
+			if !holds(df, top) {
 				continue
 			}
 			fc := byFile[k]
@@ -118,10 +119,19 @@ func (ds *Dataset) columnsOf(ctx context.Context, m *dataset.Fragment, fields []
 	return out, nil
 }
 
-// holds reports whether a data file stores field id.
-func holds(df *dataset.DataFile, id int32) bool {
-	for _, x := range df.Fields {
-		if x == id {
+// holds reports whether a data file stores top-level field top: it lists
+// the field's id or one of its descendants' (2.1+ files list leaves).
+func holds(df *dataset.DataFile, top *format.Field) bool {
+	if slices.Contains(df.Fields, top.ID) {
+		return true
+	}
+	for _, c := range top.Children {
+		if holds(df, c) {
+			return true
+		}
+	}
+	for _, c := range top.BlobDescriptor {
+		if holds(df, c) {
 			return true
 		}
 	}
