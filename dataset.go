@@ -7,6 +7,7 @@ import (
 	"path"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -62,9 +63,10 @@ type Dataset struct {
 
 // dsFile is a data file opened once, on first use.
 type dsFile struct {
-	once sync.Once
-	f    *File
-	err  error
+	once  sync.Once
+	f     *File
+	err   error
+	ready atomic.Pointer[File] // f, once opened (for Stats)
 }
 
 // dsFragment is a fragment whose full metadata is decoded on first use.
@@ -536,7 +538,10 @@ func (ds *Dataset) dataFile(ctx context.Context, df *dataset.DataFile) (*File, e
 		ds.files[id] = e
 	}
 	ds.mu.Unlock()
-	e.once.Do(func() { e.f, e.err = ds.openDataFile(ctx, key, url) })
+	e.once.Do(func() {
+		e.f, e.err = ds.openDataFile(ctx, key, url)
+		e.ready.Store(e.f)
+	})
 	if e.err != nil {
 		err := e.err
 		if isContextErr(err) { // let a later call try again
@@ -585,3 +590,30 @@ type unprefixed struct{ err error }
 
 func (u unprefixed) Error() string { return strings.TrimPrefix(u.err.Error(), "lance: ") }
 func (u unprefixed) Unwrap() error { return u.err }
+
+// Stats returns the I/O and cache counters of every read of the dataset
+// so far: the manifest, listings, deletion files and all data files.
+func (ds *Dataset) Stats() Stats {
+	var s Stats
+	io := ds.cfg.io.Stats.Snapshot()
+	s.Requests, s.BytesRead, s.Retries, s.Failures = io.Requests, io.Bytes, io.Retries, io.Failures
+	s.LatencyBuckets = io.Latency
+	for i, d := range lanceio.LatencyBounds() {
+		s.LatencyBoundsMillis[i] = float64(d.Microseconds()) / 1000
+	}
+	ss := ds.sched.Stats()
+	s.BytesRequested, s.BytesUsed, s.Coalesced = ss.BytesRequested, ss.BytesUsed, ss.Coalesced
+	ds.mu.Lock()
+	defer ds.mu.Unlock()
+	for _, e := range ds.files {
+		if f := e.ready.Load(); f != nil {
+			st := &f.stats
+			s.CacheHits += st.cacheHits.Load()
+			s.CacheMisses += st.cacheMisses.Load()
+			s.ZonesTotal += st.zonesTotal.Load()
+			s.ZonesPruned += st.zonesPruned.Load()
+			s.BytesSkipped += st.bytesSkipped.Load()
+		}
+	}
+	return s
+}

@@ -1,6 +1,8 @@
 package lance
 
 import (
+	"context"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -49,15 +51,33 @@ func pylanceDatasets(t *testing.T, ver string) string {
 func TestDatasetsAgainstPylance(t *testing.T) {
 	for _, ver := range []string{"2.1", "2.2", "2.0"} {
 		t.Run(ver, func(t *testing.T) {
-			if ver == "2.0" {
-				t.Skip("data files of version 2.0 are read by the 2.0 reader (another branch); the dataset code opens them through lance.Open's path unchanged")
-			}
 			dir := pylanceDatasets(t, ver)
+			if ver == "2.0" {
+				skipUnreadable(t, filepath.Join(dir, "history"))
+			}
 			for _, c := range []string{"history", "stable", "v1paths"} {
 				t.Run(c, func(t *testing.T) {
 					checkDatasetAgainst(t, filepath.Join(dir, c), loadExpectedDataset(t, filepath.Join(dir, c+".expected.json")))
 				})
 			}
 		})
+	}
+}
+
+// skipUnreadable skips the test when the dataset's data files are of a
+// version this reader does not read yet (2.0 and 0.1 come with the 2.0
+// reader): the dataset code opens data files through Open's path, so these
+// cases turn on by themselves once it reads them.
+func skipUnreadable(t *testing.T, url string) {
+	t.Helper()
+	ctx := context.Background()
+	ds, err := OpenDataset(ctx, url, WithVersion(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ds.Close()
+	_, err = ds.Take(ctx, []uint64{0}, ReadOptions{})
+	if errors.Is(err, ErrUnsupported) {
+		t.Skipf("data files not read yet: %v", err)
 	}
 }
