@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"iter"
+	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -296,8 +297,10 @@ func (ds *Dataset) scanFiltered(ctx context.Context, r fragRange, p *dsProjectio
 	}
 	for _, name := range pred.Columns() {
 		i := ds.arrow.FieldIndices(name)[0]
-		rp.fields = append(rp.fields, i)
-		readFields = append(readFields, ds.arrow.Field(i))
+		if !slices.Contains(rp.fields, i) {
+			rp.fields = append(rp.fields, i)
+			readFields = append(readFields, ds.arrow.Field(i))
+		}
 	}
 	rp.dataFieldsCount = len(rp.fields)
 	readFields = append(readFields,

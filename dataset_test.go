@@ -3,6 +3,7 @@ package lance
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -12,6 +13,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/lancego/lancego/internal/valuejson"
+	"github.com/lancego/lancego/zonestats"
 )
 
 // expectedDataset is what testdata/pylance/gen_datasets.py records.
@@ -101,6 +103,7 @@ func checkDatasetAgainst(t *testing.T, url string, exp *expectedDataset, opts ..
 		for _, r := range recs {
 			r.Release()
 		}
+		checkFiltered(t, ctx, ds, what, v.Columns)
 		rec, err := ds.Take(ctx, v.TakeOffsets, ro)
 		if err != nil {
 			t.Fatalf("%s: take: %v", what, err)
@@ -132,5 +135,54 @@ func TestCommittedDatasets(t *testing.T) {
 			dir := filepath.Join("testdata", "datasets")
 			checkDatasetAgainst(t, filepath.Join(dir, name), loadExpectedDataset(t, filepath.Join(dir, name+".expected.json")))
 		})
+	}
+}
+
+// checkFiltered scans with a filter on id, an offset and a limit, and
+// compares with the expected rows (all columns, _rowid, _rowaddr) that
+// satisfy it, in order.
+func checkFiltered(t *testing.T, ctx context.Context, ds *Dataset, what string, all json.RawMessage) {
+	t.Helper()
+	var cols map[string][]any
+	if err := json.Unmarshal(all, &cols); err != nil {
+		t.Fatal(err)
+	}
+	ids := cols["id"]
+	lo, hi := int64(3), int64(9000)
+	var keep []int
+	for i, v := range ids {
+		n, _ := strconv.ParseInt(fmt.Sprint(v), 10, 64) // int64 as a string, int32 as a number
+		if n >= lo && n < hi {
+			keep = append(keep, i)
+		}
+	}
+	const offset, limit = 2, 5000
+	keep = keep[min(offset, len(keep)):]
+	keep = keep[:min(limit, len(keep))]
+	want := map[string][]any{}
+	for name, vals := range cols {
+		want[name] = []any{}
+		for _, i := range keep {
+			want[name] = append(want[name], vals[i])
+		}
+	}
+	wantJSON, _ := json.Marshal(want)
+	filter, err := zonestats.ParseFilter("id >= 3 AND id < 9000")
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := DatasetScanOptions{ReadOptions: ReadOptions{WithRowID: true, WithRowAddress: true},
+		Filter: filter, Offset: offset, Limit: limit, BatchSize: 700}
+	var recs []arrow.RecordBatch
+	for rec, err := range ds.Batches(ctx, o) {
+		if err != nil {
+			t.Fatalf("%s: filtered scan: %v", what, err)
+		}
+		recs = append(recs, rec)
+	}
+	p, _ := ds.project(o.ReadOptions)
+	sameColumns(t, what+" filtered scan", p.schema, recs, wantJSON)
+	for _, r := range recs {
+		r.Release()
 	}
 }

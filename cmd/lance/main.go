@@ -43,7 +43,8 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
-		fmt.Fprintln(os.Stderr, "lance:", err)
+		// library errors carry their own "lance: " prefix; print one
+		fmt.Fprintln(os.Stderr, "lance:", strings.TrimPrefix(err.Error(), "lance: "))
 		os.Exit(1)
 	}
 }
