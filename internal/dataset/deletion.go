@@ -2,6 +2,7 @@ package dataset
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 
 	"github.com/RoaringBitmap/roaring/v2"
@@ -14,6 +15,9 @@ import (
 // MaxDeletionFileSize bounds the size of a deletion file a reader accepts:
 // 4 bytes per deleted row of the largest fragment, plus framing.
 const MaxDeletionFileSize = 4*MaxFragmentRows + 1<<20
+
+// maxArrowDeletions bounds the rows an Arrow deletion file may list.
+const maxArrowDeletions = 1 << 26
 
 // DecodeDeletions decodes a deletion file of a fragment of physicalRows
 // rows into the set of deleted row offsets: an Arrow IPC file with one
@@ -30,7 +34,7 @@ func DecodeDeletions(b []byte, bitmap bool, physicalRows uint64) (del *roaring.B
 	if bitmap {
 		del, err = decodeRoaring(b)
 	} else {
-		del, err = decodeArrowDeletions(b)
+		del, err = decodeArrowDeletions(b, physicalRows)
 	}
 	if err != nil {
 		return nil, err
@@ -42,6 +46,9 @@ func DecodeDeletions(b []byte, bitmap bool, physicalRows uint64) (del *roaring.B
 }
 
 func decodeRoaring(b []byte) (*roaring.Bitmap, error) {
+	if err := checkRoaringSize(b); err != nil {
+		return nil, corruptf("roaring deletion file: %v", err)
+	}
 	bm := roaring.New()
 	if _, err := bm.ReadFrom(bytes.NewReader(b)); err != nil {
 		return nil, corruptf("roaring deletion file: %v", err)
@@ -52,8 +59,14 @@ func decodeRoaring(b []byte) (*roaring.Bitmap, error) {
 	return bm, nil
 }
 
-func decodeArrowDeletions(b []byte) (*roaring.Bitmap, error) {
-	mem := memory.NewGoAllocator()
+func decodeArrowDeletions(b []byte, physicalRows uint64) (*roaring.Bitmap, error) {
+	// Buffer lengths come from the file: cap what the reader may allocate
+	// at what a valid file can need (its size, or 4 bytes a row once
+	// decompressed: Lance compresses them with zstd), so a hostile length
+	// fails instead of exhausting memory. Lance writes Arrow deletion files
+	// for small deletions only (a bitmap beyond 5,000 rows), so the cap
+	// stops at maxArrowDeletions rows.
+	mem := &cappedAllocator{mem: memory.NewGoAllocator(), left: int64(len(b)) + 4*int64(min(physicalRows, maxArrowDeletions)) + 1<<16}
 	r, err := ipc.NewFileReader(bytes.NewReader(b), ipc.WithAllocator(mem))
 	if err != nil {
 		return nil, corruptf("Arrow deletion file: %v", err)
@@ -118,4 +131,95 @@ func (d DeletionFile) String() string {
 		kind = "bitmap"
 	}
 	return fmt.Sprintf("%s deletion file (read version %d, id %d)", kind, d.ReadVersion, d.ID)
+}
+
+// cappedAllocator fails (panics, recovered by DecodeDeletions) once more
+// than its budget was allocated.
+type cappedAllocator struct {
+	mem  memory.Allocator
+	left int64
+}
+
+func (c *cappedAllocator) Allocate(n int) []byte {
+	c.left -= int64(n)
+	if n < 0 || c.left < 0 {
+		panic(fmt.Sprintf("buffer of %d bytes exceeds what the file can hold", n))
+	}
+	return c.mem.Allocate(n)
+}
+
+func (c *cappedAllocator) Reallocate(n int, b []byte) []byte {
+	c.left -= int64(n - len(b))
+	if n < 0 || c.left < 0 {
+		panic(fmt.Sprintf("buffer of %d bytes exceeds what the file can hold", n))
+	}
+	return c.mem.Reallocate(n, b)
+}
+
+func (c *cappedAllocator) Free(b []byte) { c.left += int64(len(b)); c.mem.Free(b) }
+
+// Roaring portable format constants (RoaringFormatSpec).
+const (
+	roaringNoRunCookie = 12346
+	roaringRunCookie   = 12347
+	roaringNoOffsetMin = 4 // run bitmaps with fewer containers have no offsets
+	roaringArrayMax    = 4096
+)
+
+// checkRoaringSize walks the header of a portable roaring bitmap and
+// checks that the containers it declares fit in b, so that the library's
+// deserializer never allocates for data that is not there.
+func checkRoaringSize(b []byte) error {
+	if len(b) < 4 {
+		return fmt.Errorf("%d bytes", len(b))
+	}
+	cookie := binary.LittleEndian.Uint32(b)
+	pos := 4
+	var n int
+	var runFlags []byte
+	switch {
+	case cookie == roaringNoRunCookie:
+		if len(b) < 8 {
+			return fmt.Errorf("truncated header")
+		}
+		c := binary.LittleEndian.Uint32(b[4:])
+		if c > 1<<16 {
+			return fmt.Errorf("%d containers", c)
+		}
+		n, pos = int(c), 8
+	case cookie&0xffff == roaringRunCookie:
+		n = int(cookie>>16) + 1
+		if len(b)-pos < (n+7)/8 {
+			return fmt.Errorf("truncated run flags")
+		}
+		runFlags, pos = b[pos:pos+(n+7)/8], pos+(n+7)/8
+	default:
+		return fmt.Errorf("unknown cookie %#x", cookie)
+	}
+	if len(b)-pos < 4*n {
+		return fmt.Errorf("truncated container descriptions")
+	}
+	desc := b[pos : pos+4*n]
+	pos += 4 * n
+	if runFlags == nil || n >= roaringNoOffsetMin {
+		pos += 4 * n
+	}
+	for i := 0; i < n && pos <= len(b); i++ {
+		card := int(binary.LittleEndian.Uint16(desc[4*i+2:])) + 1
+		switch {
+		case runFlags != nil && runFlags[i/8]&(1<<(i%8)) != 0:
+			if len(b)-pos < 2 {
+				return fmt.Errorf("truncated run container %d", i)
+			}
+			pos += 2 + 4*int(binary.LittleEndian.Uint16(b[pos:]))
+		case card > roaringArrayMax:
+			pos += 8192
+		default:
+			pos += 2 * card
+		}
+	}
+	if pos > len(b) {
+		return fmt.Errorf("containers need %d bytes, the file has %d", pos, len(b))
+	}
+	return nil
 }
