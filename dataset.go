@@ -463,27 +463,37 @@ func (ds *Dataset) rowIDs(ctx context.Context, i int) (*dataset.RowIDs, error) {
 	return ids, nil
 }
 
-// readWhole reads a whole small object under the root (or a base path).
+// readWhole reads a whole object under the root (or a base path), in
+// one request when it is at most manifestTail bytes (a suffix read that
+// also reports the size).
 func (ds *Dataset) readWhole(ctx context.Context, hasBase bool, base uint32, key string, limit int64) ([]byte, error) {
 	url, err := ds.fileURL(hasBase, base, key)
 	if err != nil {
 		return nil, err
 	}
 	var obj lanceio.Object
+	var tail []byte
 	if url == "" {
-		obj, err = ds.store.Open(ctx, key)
+		obj, tail, err = ds.store.OpenTail(ctx, key, manifestTail)
 	} else {
-		obj, err = lanceio.Open(ctx, url, ds.cfg.io)
+		obj, tail, err = lanceio.OpenTail(ctx, url, manifestTail, ds.cfg.io)
 	}
 	if err != nil {
 		return nil, err
 	}
 	defer obj.Close()
-	if obj.Size() > limit {
-		return nil, fmt.Errorf("%w: %s is %d bytes, more than %d", format.ErrCorrupt, key, obj.Size(), limit)
+	size := obj.Size()
+	if size > limit {
+		return nil, fmt.Errorf("%w: %s is %d bytes, more than %d", format.ErrCorrupt, key, size, limit)
 	}
-	b := make([]byte, obj.Size())
-	return b, obj.ReadAt(ctx, b, 0)
+	if int64(len(tail)) == size {
+		return tail, nil
+	}
+	b := make([]byte, size-int64(len(tail)), size)
+	if err := obj.ReadAt(ctx, b, 0); err != nil {
+		return nil, err
+	}
+	return append(b, tail...), nil
 }
 
 // readRange reads size bytes at off of an object under the root.
@@ -539,7 +549,7 @@ func (ds *Dataset) dataFile(ctx context.Context, df *dataset.DataFile) (*File, e
 	}
 	ds.mu.Unlock()
 	e.once.Do(func() {
-		e.f, e.err = ds.openDataFile(ctx, key, url)
+		e.f, e.err = ds.openDataFile(ctx, key, url, df.Size)
 		e.ready.Store(e.f)
 	})
 	if e.err != nil {
@@ -560,17 +570,28 @@ func isContextErr(err error) bool {
 	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
 }
 
-func (ds *Dataset) openDataFile(ctx context.Context, key, url string) (*File, error) {
+// wholeFileSize is the size up to which a data file whose size the
+// manifest records is read whole when opened: one request instead of a
+// tail read and then page metadata and data requests.
+const wholeFileSize = 256 << 10
+
+// openDataFile opens a data file with one tail read, of the whole file
+// when the manifest says it is small (size 0: unknown).
+func (ds *Dataset) openDataFile(ctx context.Context, key, url string, size uint64) (*File, error) {
 	var (
 		obj  lanceio.Object
 		tail []byte
 		err  error
 	)
+	n := int64(ds.cfg.tailSize)
+	if size > uint64(n) && size <= wholeFileSize {
+		n = int64(size)
+	}
 	if url == "" {
 		url = ds.store.URL(key)
-		obj, tail, err = ds.store.OpenTail(ctx, key, int64(ds.cfg.tailSize))
+		obj, tail, err = ds.store.OpenTail(ctx, key, n)
 	} else {
-		obj, tail, err = lanceio.OpenTail(ctx, url, int64(ds.cfg.tailSize), ds.cfg.io)
+		obj, tail, err = lanceio.OpenTail(ctx, url, n, ds.cfg.io)
 	}
 	if err != nil {
 		return nil, ds.errf(ds.man.Version, key, err)
