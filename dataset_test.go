@@ -186,3 +186,54 @@ func checkFiltered(t *testing.T, ctx context.Context, ds *Dataset, what string, 
 		r.Release()
 	}
 }
+
+// TestDatasetSplits plans splits, sends them through JSON, reads each
+// with OpenSplit/ScanSplit as a worker would, and checks that together
+// they return exactly the rows of a scan, in order.
+func TestDatasetSplits(t *testing.T) {
+	ctx := context.Background()
+	for _, name := range []string{"small", "stable_small"} {
+		url := filepath.Join("testdata", "datasets", name)
+		exp := loadExpectedDataset(t, url+".expected.json")
+		last := exp.Versions[len(exp.Versions)-1]
+		ds, err := OpenDataset(ctx, url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ro := ReadOptions{WithRowID: true, WithRowAddress: true}
+		p, _ := ds.project(ro)
+		for _, target := range []uint64{0, 3, 1000} {
+			var recs []arrow.RecordBatch
+			splits := ds.Splits(target)
+			for _, s := range splits {
+				var got Split
+				if err := json.Unmarshal([]byte(s.String()), &got); err != nil {
+					t.Fatal(err)
+				}
+				if target > 0 && got.Rows > target {
+					t.Fatalf("split of %d rows, target %d", got.Rows, target)
+				}
+				w, err := OpenSplit(ctx, got)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for rec, err := range w.ScanSplit(ctx, got, DatasetScanOptions{ReadOptions: ro}) {
+					if err != nil {
+						t.Fatal(err)
+					}
+					recs = append(recs, rec)
+				}
+				w.Close()
+			}
+			sameColumns(t, fmt.Sprintf("%s splits of %d", name, target), p.schema, recs, last.Columns)
+			for _, r := range recs {
+				r.Release()
+			}
+		}
+		vs, err := ds.Versions(ctx)
+		if err != nil || len(vs) != len(exp.Versions) || vs[len(vs)-1].Version != ds.Version() {
+			t.Fatalf("%s: Versions = %v, %v", name, vs, err)
+		}
+		ds.Close()
+	}
+}
