@@ -1,4 +1,4 @@
-// Command lance inspects and reads Lance files.
+// Command lance inspects and reads Lance files and datasets.
 //
 //	lance inspect URL [--json] [--zones]
 //	lance cat URL [--columns a,b] [--rows START:END] [--take 5,1,9] [--filter EXPR] [--format json|table|csv]
@@ -25,6 +25,13 @@ const usage = `usage:
       print rows; json prints {"num_rows": N, "columns": {...}} in the corpus
       value conventions; --filter "x > 5 AND s = 'a'" keeps matching rows, skipping
       zones the file's zone seeds prove empty
+  lance inspect DATASET [--json] [--versions] [--version N]
+      a dataset (directory or prefix with _versions/): version, rows after deletions,
+      schema, fragments with data files and deleted rows; --versions lists versions
+  lance cat DATASET [--version N] [--columns a,b] [--filter EXPR] [--rows START:END]
+            [--take 5,1,9] [--row-ids 4294967296,7] [--with-row-id] [--with-row-address]
+      rows of a dataset version; --take are dataset offsets, --row-ids row ids; _rowid
+      and _rowaddr (uint64) come after the data columns
   lance convert SRC DST [--version 2.1|2.2] [--from lance|ipc|parquet|csv] [--zone-seeds [--rows-per-zone N]]
   lance demo
       write a sample Lance file into a temporary folder, then inspect and read it
