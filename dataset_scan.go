@@ -9,6 +9,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/compute"
 
 	"github.com/lancego/lancego/internal/dataset"
 	"github.com/lancego/lancego/zonestats"
@@ -258,14 +259,36 @@ func (ds *Dataset) keepLive(ctx context.Context, i int, m *dataset.Fragment, p *
 	return ds.selectRuns(rec, runs, p)
 }
 
-// selectRuns returns the rows of rec in runs.
+// selectRuns returns the rows of rec in runs: slices concatenated when
+// there are few runs, else one compute.Filter per column.
 func (ds *Dataset) selectRuns(rec arrow.RecordBatch, runs []rowRange, p *dsProjection) (arrow.RecordBatch, error) {
-	out := make([]arrow.Array, rec.NumCols())
-	defer releaseAll(out)
 	var n uint64
 	for _, r := range runs {
 		n += r.to - r.from
 	}
+	if len(runs) > 4 {
+		mask := array.NewBooleanBuilder(ds.allocator())
+		defer mask.Release()
+		mask.Reserve(int(rec.NumRows()))
+		at := uint64(0)
+		for _, r := range runs {
+			for ; at < r.from; at++ {
+				mask.UnsafeAppend(false)
+			}
+			for ; at < r.to; at++ {
+				mask.UnsafeAppend(true)
+			}
+		}
+		for ; at < uint64(rec.NumRows()); at++ {
+			mask.UnsafeAppend(false)
+		}
+		m := mask.NewArray()
+		defer m.Release()
+		cctx := compute.WithAllocator(context.Background(), ds.allocator())
+		return compute.FilterRecordBatch(cctx, rec, m, compute.DefaultFilterOptions())
+	}
+	out := make([]arrow.Array, rec.NumCols())
+	defer releaseAll(out)
 	for j := range out {
 		a, err := takeRuns(ds.allocator(), rec.Column(j), runs)
 		if err != nil {
@@ -308,7 +331,7 @@ func (ds *Dataset) scanFiltered(ctx context.Context, r fragRange, p *dsProjectio
 		arrow.Field{Name: RowAddressColumn, Type: arrow.PrimitiveTypes.Uint64, Nullable: true})
 	md := ds.arrow.Metadata()
 	rp.schema = arrow.NewSchema(readFields, &md)
-	ranges, err := ds.survivors(ctx, r, pred)
+	ranges, pruned, err := ds.survivors(ctx, r, pred)
 	if err != nil {
 		return fail(err)
 	}
@@ -322,13 +345,7 @@ func (ds *Dataset) scanFiltered(ctx context.Context, r fragRange, p *dsProjectio
 	if p.rowAddr {
 		outIdx = append(outIdx, rp.dataFieldsCount+1)
 	}
-	for len(ranges) > 0 {
-		var batch []rowRange
-		batch, ranges = nextBatch(ranges, size)
-		rec, err := ds.readFragment(ctx, r.idx, &rp, batch)
-		if err != nil {
-			return fail(err)
-		}
+	filterBatch := func(rec arrow.RecordBatch) bool {
 		keep, err := pred.Evaluate(rec)
 		var out arrow.RecordBatch
 		if err == nil {
@@ -338,7 +355,20 @@ func (ds *Dataset) scanFiltered(ctx context.Context, r fragRange, p *dsProjectio
 		if err != nil {
 			return fail(err)
 		}
-		if out != nil && !emit(out) {
+		return out == nil || emit(out)
+	}
+	if !pruned {
+		// nothing to skip: read whole pages through the pipelined scan
+		return ds.scanFragment(ctx, r, &rp, size, filterBatch, yield)
+	}
+	for len(ranges) > 0 {
+		var batch []rowRange
+		batch, ranges = nextBatch(ranges, size)
+		rec, err := ds.readFragment(ctx, r.idx, &rp, batch)
+		if err != nil {
+			return fail(err)
+		}
+		if !filterBatch(rec) {
 			return false
 		}
 	}
@@ -346,15 +376,16 @@ func (ds *Dataset) scanFiltered(ctx context.Context, r fragRange, p *dsProjectio
 }
 
 // survivors returns the live rows of r in zones the zone seeds of the
-// data file holding every filter column do not prove empty.
-func (ds *Dataset) survivors(ctx context.Context, r fragRange, pred *zonestats.Predicate) ([]rowRange, error) {
+// data file holding every filter column do not prove empty, and whether
+// the seeds pruned any row.
+func (ds *Dataset) survivors(ctx context.Context, r fragRange, pred *zonestats.Predicate) ([]rowRange, bool, error) {
 	m, err := ds.fragment(r.idx)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	del, err := ds.deletions(ctx, r.idx)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	zones := []rowRange{{r.lo, r.hi}}
 	var fields []int
@@ -362,22 +393,23 @@ func (ds *Dataset) survivors(ctx context.Context, r fragRange, pred *zonestats.P
 		fields = append(fields, ds.arrow.FieldIndices(name)[0])
 	}
 	if files, err := ds.columnsOf(ctx, m, fields); err != nil {
-		return nil, err
+		return nil, false, err
 	} else if len(files) == 1 && len(files[0].pos) == len(fields) {
 		f := files[0].file
 		if fp, err := zonestats.Bind(pred.Expr(), f.schema); err == nil {
 			if zones, err = f.survivingRows(ctx, fp, r.lo, r.hi, false); err != nil {
-				return nil, err
+				return nil, false, err
 			}
 		}
 	}
+	pruned := len(zones) != 1 || zones[0] != rowRange{r.lo, r.hi}
 	var out []rowRange
 	for _, z := range zones {
 		for _, l := range dataset.LiveRanges(nil, del, z.from, z.to) {
 			out = append(out, rowRange{l[0], l[1]})
 		}
 	}
-	return out, nil
+	return out, pruned, nil
 }
 
 // Split is a part of a dataset version that can be read on its own, on

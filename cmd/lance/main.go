@@ -33,6 +33,9 @@ const usage = `usage:
       rows of a dataset version; --take are dataset offsets, --row-ids row ids; _rowid
       and _rowaddr (uint64) come after the data columns
   lance convert SRC DST [--version 2.1|2.2] [--from lance|ipc|parquet|csv] [--zone-seeds [--rows-per-zone N]]
+  lance bench-datasets [--rows N] [--rows-per-fragment N] [--reps N] [--url URL --storage-options JSON]
+      dataset reads against pylance (LANCE_PY): open, scan, takes of 100 and 10,000
+      random rows over every fragment, filtered scan
   lance demo
       write a sample Lance file into a temporary folder, then inspect and read it
   lance bench [--quick] [--json] [--out DIR] [--data DIR] [--no-s3] [--no-mmap] [--no-signed-reads]
@@ -92,6 +95,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return runConvert(ctx, args[1:], stdout, stderr)
 	case "bench":
 		return runBench(ctx, args[1:], stdout, stderr)
+	case "bench-datasets":
+		return runBenchDatasets(ctx, args[1:], stdout, stderr)
 	case "bench-proxy": // internal: the S3 proxy of `lance bench`, in its own process
 		return runBenchProxy(args[1:], os.Stdin, stdout)
 	}
