@@ -3,6 +3,7 @@ package lance
 import (
 	"context"
 	"encoding/binary"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -49,6 +50,14 @@ func manyFragments(t *testing.T, n int) string {
 	out = append(out, b[len(b)-8:]...)
 	if err := os.WriteFile(filepath.Join(root, dataset.VersionsDir, dataset.ManifestName(5, dataset.NamingV2)), out, 0o644); err != nil {
 		t.Fatal(err)
+	}
+	if keep := os.Getenv("LANCE_KEEP_SCALE_DATASETS"); keep != "" { // to time pylance on the same datasets
+		dst := filepath.Join(keep, fmt.Sprintf("frags-%d", n))
+		_ = os.RemoveAll(dst)
+		if err := os.MkdirAll(keep, 0o755); err != nil || os.Rename(root, dst) != nil {
+			t.Fatalf("keeping %s: %v", dst, err)
+		}
+		return dst
 	}
 	return root
 }
