@@ -43,22 +43,21 @@ const manifestTail = 64 << 10
 // files goes through one scheduler, one search cache and one request
 // budget.
 type Dataset struct {
-	url     string // root URL as given, without trailing slash
-	store   *lanceio.Store
-	cfg     config
-	sched   *scheduler.Scheduler
-	owned   bool // the scheduler was created here
-	man     *dataset.Manifest
-	manKey  string // key of the manifest file in store
-	schema  *format.Schema
-	arrow   *arrow.Schema
-	frags   []*dsFragment
-	byID    map[uint64]int
-	mu      sync.Mutex
-	files   map[string]*dsFile
-	cumOnce sync.Once
-	cum     []uint64 // cum[i] = live rows before fragment i
-	cumErr  error
+	url    string // root URL as given, without trailing slash
+	store  *lanceio.Store
+	cfg    config
+	sched  *scheduler.Scheduler
+	owned  bool // the scheduler was created here
+	man    *dataset.Manifest
+	manKey string // key of the manifest file in store
+	schema *format.Schema
+	arrow  *arrow.Schema
+	frags  []*dsFragment
+	byID   map[uint64]int
+	mu     sync.Mutex
+	files  map[string]*dsFile
+	cumMu  sync.Mutex
+	cum    []uint64 // cum[i] = live rows before fragment i, once known
 }
 
 // dsFile is a data file opened once, on first use.
@@ -353,25 +352,23 @@ func (ds *Dataset) CountRows(ctx context.Context) (uint64, error) {
 }
 
 // offsets returns the live rows before each fragment, plus the total.
+// A failed computation (a canceled read) is retried by the next call.
 func (ds *Dataset) offsets(ctx context.Context) ([]uint64, error) {
-	ds.cumOnce.Do(func() {
-		cum := make([]uint64, len(ds.frags)+1)
-		for i := range ds.frags {
-			n, err := ds.deletedRows(ctx, i)
-			if err != nil {
-				ds.cumErr = err
-				return
-			}
-			cum[i+1] = cum[i] + ds.frags[i].ref.PhysicalRows - n
-		}
-		ds.cum = cum
-	})
-	if ds.cumErr != nil {
-		err := ds.cumErr
-		ds.cumOnce = sync.Once{} // a canceled read may succeed later
-		return nil, err
+	ds.cumMu.Lock()
+	defer ds.cumMu.Unlock()
+	if ds.cum != nil {
+		return ds.cum, nil
 	}
-	return ds.cum, nil
+	cum := make([]uint64, len(ds.frags)+1)
+	for i := range ds.frags {
+		n, err := ds.deletedRows(ctx, i)
+		if err != nil {
+			return nil, err
+		}
+		cum[i+1] = cum[i] + ds.frags[i].ref.PhysicalRows - n
+	}
+	ds.cum = cum
+	return cum, nil
 }
 
 // deletedRows returns how many rows fragment i has deleted.
