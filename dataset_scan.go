@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"iter"
 	"slices"
+	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -119,10 +120,15 @@ func (ds *Dataset) scanRanges(ctx context.Context, ranges []fragRange, o Dataset
 		}
 		return yield(rec, nil) && !w.done()
 	}
-	for _, r := range ranges {
+	warm := ds.warmer(ctx, p)
+	defer warm.stop()
+	for k, r := range ranges {
 		if err := ctx.Err(); err != nil {
 			yield(nil, err)
 			return
+		}
+		for _, next := range ranges[k+1 : min(len(ranges), k+1+scanLookahead)] {
+			warm.start(next.idx)
 		}
 		var ok bool
 		if o.Filter != nil {
@@ -495,4 +501,55 @@ func (ds *Dataset) ScanSplit(ctx context.Context, s Split, o DatasetScanOptions)
 		}
 		ds.scanRanges(ctx, ranges, o, yield)
 	}
+}
+
+// scanLookahead is how many fragments ahead a scan opens data files and
+// reads deletion files, so that on an object store their round trips
+// overlap the current fragment's scan instead of following it.
+const scanLookahead = 4
+
+// fragWarmer opens the data files and reads the deletion files of
+// upcoming fragments in the background. Errors are left for the scan to
+// meet again; every goroutine has ended when stop returns.
+type fragWarmer struct {
+	ds     *Dataset
+	p      *dsProjection
+	ctx    context.Context
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+	sem    chan struct{}
+	seen   map[int]bool
+}
+
+func (ds *Dataset) warmer(ctx context.Context, p *dsProjection) *fragWarmer {
+	ctx, cancel := context.WithCancel(ctx)
+	return &fragWarmer{ds: ds, p: p, ctx: ctx, cancel: cancel, sem: make(chan struct{}, scanLookahead), seen: map[int]bool{}}
+}
+
+func (w *fragWarmer) start(idx int) {
+	if w.seen[idx] {
+		return
+	}
+	w.seen[idx] = true
+	w.wg.Add(1)
+	go func() {
+		defer w.wg.Done()
+		select {
+		case w.sem <- struct{}{}:
+		case <-w.ctx.Done():
+			return
+		}
+		defer func() { <-w.sem }()
+		m, err := w.ds.fragment(idx)
+		if err != nil {
+			return
+		}
+		_, _ = w.ds.columnsOf(w.ctx, m, w.p.fields)
+		_, _ = w.ds.deletions(w.ctx, idx)
+	}()
+}
+
+func (w *fragWarmer) stop() {
+	w.cancel()
+	w.wg.Wait()
 }
