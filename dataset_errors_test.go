@@ -179,3 +179,39 @@ func TestDatasetBadInput(t *testing.T) {
 		})
 	}
 }
+
+// TestDatasetBasePaths moves the data files to another root named by a
+// base path (as shallow clones and multi-base datasets do) and reads the
+// same rows.
+func TestDatasetBasePaths(t *testing.T) {
+	ctx := context.Background()
+	for _, isRoot := range []bool{false, true} {
+		root := copyDataset(t, "small")
+		other := filepath.Join(t.TempDir(), "elsewhere")
+		dataDir := other
+		if isRoot {
+			dataDir = filepath.Join(other, dataset.DataDir)
+		}
+		if err := os.MkdirAll(filepath.Dir(dataDir), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Rename(filepath.Join(root, dataset.DataDir), dataDir); err != nil {
+			t.Fatal(err)
+		}
+		rewriteManifest(t, root, 4, func(m *tablepb.Manifest) {
+			m.ReaderFeatureFlags |= dataset.FlagBasePaths
+			m.BasePaths = []*tablepb.BasePath{{Id: 3, Path: other, IsDatasetRoot: isRoot}}
+			for _, f := range m.Fragments {
+				for _, df := range f.Files {
+					df.BaseId = proto.Uint32(3)
+				}
+			}
+		})
+		exp := loadExpectedDataset(t, filepath.Join("testdata", "datasets", "small.expected.json"))
+		exp.Versions = exp.Versions[3:] // version 4, the rewritten one
+		checkDatasetAgainst(t, root, exp)
+		if err := readAll(ctx, root, WithVersion(3)); !errors.Is(err, lanceio.ErrNotFound) {
+			t.Fatalf("version 3 still names data/ under the root: %v", err)
+		}
+	}
+}
