@@ -20,6 +20,7 @@ type config struct {
 	schedCfg  *scheduler.Config
 	limiter   *scheduler.Limiter
 	cache     *searchcache.Cache
+	version   uint64 // OpenDataset: the version to open, 0 = latest
 }
 
 // DefaultSmallPageSize is the size up to which a page is fetched whole

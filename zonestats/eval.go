@@ -135,14 +135,18 @@ func (p *Predicate) leafTest(n *node, c *colAccess) func(i int) uint8 {
 		return func(int) uint8 { return triNull }
 	case n.kind == nCmp:
 		holds := opHolds(n.op)
-		return func(i int) uint8 { v := c.get(i); return boolTri(holds(cmpf(&v, &n.lit))) }
+		// one v per test (evalLeaf calls it sequentially): a v per row
+		// escapes through cmpf and cost an allocation per value
+		var v value
+		return func(i int) uint8 { v = c.get(i); return boolTri(holds(cmpf(&v, &n.lit))) }
 	case n.kind == nIn:
 		miss := triFalse
 		if n.null {
 			miss = triNull
 		}
+		var v value
 		return func(i int) uint8 {
-			v := c.get(i)
+			v = c.get(i)
 			if p.inList(n, &v) {
 				return triTrue
 			}

@@ -19,6 +19,10 @@ type catOptions struct {
 	columns, rows, take, format string
 	filter                      string // zonestats filter (zones.go)
 	batch                       int
+	// datasets only (dataset.go)
+	version                uint64
+	rowIDs                 string
+	withRowID, withRowAddr bool
 }
 
 func runCat(ctx context.Context, args []string, out io.Writer) error {
@@ -30,27 +34,52 @@ func runCat(ctx context.Context, args []string, out io.Writer) error {
 	fs.StringVar(&o.format, "format", "table", "json, table or csv")
 	fs.StringVar(&o.filter, "filter", "", "keep only the rows matching a filter such as \"x > 5 AND s = 'a'\"")
 	fs.IntVar(&o.batch, "batch-size", lance.DefaultBatchSize, "rows per batch while scanning")
+	fs.Uint64Var(&o.version, "version", 0, "dataset version to read (default the latest)")
+	fs.StringVar(&o.rowIDs, "row-ids", "", "dataset: comma-separated row ids, returned in that order")
+	fs.BoolVar(&o.withRowID, "with-row-id", false, "dataset: append the _rowid column")
+	fs.BoolVar(&o.withRowAddr, "with-row-address", false, "dataset: append the _rowaddr column")
 	stats := fs.Bool("stats", false, "write I/O statistics to stderr as one JSON object")
-	if err := fs.Parse(splitArgs(args, map[string]bool{"stats": true})); err != nil {
+	bools := map[string]bool{"stats": true, "with-row-id": true, "with-row-address": true}
+	if err := fs.Parse(splitArgs(args, bools)); err != nil {
 		return err
 	}
 	if fs.NArg() != 1 {
 		return fmt.Errorf("cat takes one URL")
 	}
-	if o.take != "" && (o.rows != "" || o.filter != "") {
-		return fmt.Errorf("--take cannot be combined with --rows or --filter")
+	if (o.take != "" || o.rowIDs != "") && (o.rows != "" || o.filter != "") {
+		return fmt.Errorf("--take and --row-ids cannot be combined with --rows or --filter")
 	}
-	f, err := lance.Open(ctx, fs.Arg(0))
+	if o.take != "" && o.rowIDs != "" {
+		return fmt.Errorf("--take cannot be combined with --row-ids")
+	}
+	var opts []lance.Option
+	if o.version != 0 {
+		opts = append(opts, lance.WithVersion(o.version))
+	}
+	t, err := openTarget(ctx, fs.Arg(0), opts...)
 	if err != nil {
 		return err
 	}
-	defer f.Close()
-	if *stats {
-		defer writeStats(f, errOut(ctx))
-	}
+	defer t.Close()
 	w, err := newRowWriter(o.format, out)
 	if err != nil {
 		return err
+	}
+	if t.ds != nil {
+		if *stats {
+			defer writeDatasetStats(t.ds, errOut(ctx))
+		}
+		if err := catDataset(ctx, t.ds, o, w); err != nil {
+			return err
+		}
+		return w.Close()
+	}
+	if o.version != 0 || o.rowIDs != "" || o.withRowID || o.withRowAddr {
+		return fmt.Errorf("--version, --row-ids, --with-row-id and --with-row-address apply to datasets; %s is a Lance file", fs.Arg(0))
+	}
+	f := t.file
+	if *stats {
+		defer writeStats(f, errOut(ctx))
 	}
 	if err := readInto(ctx, f, o, w); err != nil {
 		return err
@@ -104,7 +133,7 @@ func readInto(ctx context.Context, f *lance.File, o catOptions, w rowWriter) err
 		wrote++
 	}
 	if wrote == 0 {
-		return w.Empty(f, cols)
+		return w.Empty(func() (arrow.RecordBatch, error) { return f.Take(context.Background(), nil, cols) })
 	}
 	return nil
 }
@@ -139,8 +168,9 @@ func parseRows(s string, n uint64) (uint64, uint64, error) {
 // rowWriter prints record batches in one output format.
 type rowWriter interface {
 	Write(rec arrow.RecordBatch) error
-	// Empty is called when no batch was written.
-	Empty(f *lance.File, cols []string) error
+	// Empty is called when no batch was written; empty returns a batch of
+	// no rows with the schema of the result.
+	Empty(empty func() (arrow.RecordBatch, error)) error
 	Close() error
 }
 
@@ -168,11 +198,11 @@ func (j *jsonWriter) Write(rec arrow.RecordBatch) error {
 	return j.w.Append(rec)
 }
 
-func (j *jsonWriter) Empty(f *lance.File, cols []string) error {
+func (j *jsonWriter) Empty(empty func() (arrow.RecordBatch, error)) error {
 	if j.w != nil {
 		return nil
 	}
-	rec, err := f.Take(context.Background(), nil, cols)
+	rec, err := empty()
 	if err != nil {
 		return err
 	}
@@ -239,7 +269,7 @@ func (t *textWriter) Write(rec arrow.RecordBatch) error {
 	return nil
 }
 
-func (t *textWriter) Empty(*lance.File, []string) error { return nil }
+func (t *textWriter) Empty(func() (arrow.RecordBatch, error)) error { return nil }
 
 func (t *textWriter) Close() error {
 	if t.csv != nil {

@@ -15,6 +15,12 @@ import (
 //go:embed samples/*.lance
 var samples embed.FS
 
+// sampleDataset is a small dataset written by pylance 14.0.2 (a copy of
+// testdata/datasets/small: 4 versions, appends and deletes).
+//
+//go:embed all:samples/dataset
+var sampleDataset embed.FS
+
 // runDemo copies the embedded sample files into a temporary folder, then
 // inspects them and reads rows by scan and by take, as a user would.
 func runDemo(ctx context.Context, args []string, out io.Writer) error {
@@ -64,7 +70,37 @@ func runDemo(ctx context.Context, args []string, out io.Writer) error {
 			return err
 		}
 	}
-	return nil
+	return demoDataset(ctx, dir, out)
+}
+
+// demoDataset copies the sample dataset out and reads it at two versions.
+func demoDataset(ctx context.Context, dir string, out io.Writer) error {
+	fmt.Fprintln(out, "\nreading a Lance dataset written by pylance 14.0.2 (appends and deletes), at two versions:")
+	root := filepath.Join(dir, "dataset.lance")
+	err := fs.WalkDir(sampleDataset, "samples/dataset", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		dst := filepath.Join(root, strings.TrimPrefix(p, "samples/dataset"))
+		if d.IsDir() {
+			return os.MkdirAll(dst, 0o755)
+		}
+		b, err := sampleDataset.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(dst, b, 0o644)
+	})
+	if err != nil {
+		return err
+	}
+	return demoSteps(ctx, out, [][]string{
+		{"inspect", root, "--versions"},
+		{"cat", root, "--version", "2", "--with-row-id", "--format", "table"},
+		{"cat", root, "--with-row-id", "--with-row-address", "--format", "table"},
+		{"cat", root, "--take", "7,0", "--format", "json"},
+		{"cat", root, "--row-ids", "4294967299,8589934592", "--with-row-id", "--format", "json"},
+	})
 }
 
 func demoFile(ctx context.Context, path string, out io.Writer) error {

@@ -61,17 +61,30 @@ func runInspect(ctx context.Context, args []string, out io.Writer) error {
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	stats := fs.Bool("stats", false, "write I/O statistics to stderr as one JSON object")
 	zones := fs.Bool("zones", false, "print the zone seeds of each column (zones.go)")
-	if err := fs.Parse(splitArgs(args, map[string]bool{"json": true, "stats": true, "zones": true})); err != nil {
+	versions := fs.Bool("versions", false, "dataset: also list its versions")
+	version := fs.Uint64("version", 0, "dataset version to inspect (default the latest)")
+	if err := fs.Parse(splitArgs(args, map[string]bool{"json": true, "stats": true, "zones": true, "versions": true})); err != nil {
 		return err
 	}
 	if fs.NArg() != 1 {
 		return fmt.Errorf("inspect takes one URL")
 	}
-	f, err := lance.Open(ctx, fs.Arg(0))
+	var opts []lance.Option
+	if *version != 0 {
+		opts = append(opts, lance.WithVersion(*version))
+	}
+	t, err := openTarget(ctx, fs.Arg(0), opts...)
 	if err != nil {
 		return err
 	}
-	defer f.Close()
+	defer t.Close()
+	if t.ds != nil {
+		if *stats {
+			defer writeDatasetStats(t.ds, errOut(ctx))
+		}
+		return inspectDataset(ctx, t.ds, *asJSON, *versions, out)
+	}
+	f := t.file
 	if *stats {
 		defer writeStats(f, errOut(ctx))
 	}

@@ -1,4 +1,4 @@
-// Command lance inspects and reads Lance files.
+// Command lance inspects and reads Lance files and datasets.
 //
 //	lance inspect URL [--json] [--zones]
 //	lance cat URL [--columns a,b] [--rows START:END] [--take 5,1,9] [--filter EXPR] [--format json|table|csv]
@@ -25,7 +25,17 @@ const usage = `usage:
       print rows; json prints {"num_rows": N, "columns": {...}} in the corpus
       value conventions; --filter "x > 5 AND s = 'a'" keeps matching rows, skipping
       zones the file's zone seeds prove empty
+  lance inspect DATASET [--json] [--versions] [--version N]
+      a dataset (directory or prefix with _versions/): version, rows after deletions,
+      schema, fragments with data files and deleted rows; --versions lists versions
+  lance cat DATASET [--version N] [--columns a,b] [--filter EXPR] [--rows START:END]
+            [--take 5,1,9] [--row-ids 4294967296,7] [--with-row-id] [--with-row-address]
+      rows of a dataset version; --take are dataset offsets, --row-ids row ids; _rowid
+      and _rowaddr (uint64) come after the data columns
   lance convert SRC DST [--version 2.1|2.2] [--from lance|ipc|parquet|csv] [--zone-seeds [--rows-per-zone N]]
+  lance bench-datasets [--rows N] [--rows-per-fragment N] [--reps N] [--url URL --storage-options JSON]
+      dataset reads against pylance (LANCE_PY): open, scan, takes of 100 and 10,000
+      random rows over every fragment, filtered scan
   lance demo
       write a sample Lance file into a temporary folder, then inspect and read it
   lance bench [--quick] [--json] [--out DIR] [--data DIR] [--no-s3] [--no-mmap] [--no-signed-reads]
@@ -43,7 +53,8 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
-		fmt.Fprintln(os.Stderr, "lance:", err)
+		// library errors carry their own "lance: " prefix; print one
+		fmt.Fprintln(os.Stderr, "lance:", strings.TrimPrefix(err.Error(), "lance: "))
 		os.Exit(1)
 	}
 }
@@ -84,6 +95,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return runConvert(ctx, args[1:], stdout, stderr)
 	case "bench":
 		return runBench(ctx, args[1:], stdout, stderr)
+	case "bench-datasets":
+		return runBenchDatasets(ctx, args[1:], stdout, stderr)
 	case "bench-proxy": // internal: the S3 proxy of `lance bench`, in its own process
 		return runBenchProxy(args[1:], os.Stdin, stdout)
 	}

@@ -11,7 +11,7 @@ import "errors"
 // description: a bad magic number, a length, count or offset that does not
 // fit the buffer it refers to, undecodable metadata. format.ErrCorrupt,
 // codecs.ErrCorrupt and layouts.ErrCorrupt are this value.
-var ErrCorrupt = errors.New("lance: corrupt data")
+var ErrCorrupt = errors.New("corrupt Lance data")
 
 // ErrInvalidArgument reports a bad argument to the root package (an unknown
 // column, a row out of range, a bad writer option).

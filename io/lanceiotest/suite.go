@@ -54,6 +54,7 @@ func RunObjectSuite(t *testing.T, h Harness) {
 	t.Run("LargeObject", s.testLargeObject)
 	t.Run("ChangedAfterOpen", s.testChangedAfterOpen)
 	t.Run("Views", s.testViews)
+	t.Run("List", s.testList)
 }
 
 type suite struct {

@@ -1,0 +1,206 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"time"
+
+	lance "github.com/lancego/lancego"
+	"github.com/lancego/lancego/zonestats"
+)
+
+// runBenchDatasets times dataset reads against pylance on the same
+// dataset: open, full scan, takes of 100 and 10,000 random rows spread
+// over every fragment, and a filtered scan (best of --reps each).
+func runBenchDatasets(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("bench-datasets", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	dir := fs.String("data", filepath.Join(os.TempDir(), "lancego-bench-datasets"), "folder caching the dataset")
+	rows := fs.Int("rows", 500_000, "rows of the dataset")
+	perFrag := fs.Int("rows-per-fragment", 20_000, "rows per fragment")
+	reps := fs.Int("reps", 5, "repetitions; the best is reported")
+	url := fs.String("url", "", "read this copy of the dataset instead (e.g. s3://...); pylance gets --storage-options")
+	so := fs.String("storage-options", "", "pylance storage_options as JSON, with --url")
+	cold := fs.Bool("cold", false, "open the dataset afresh before every timed run of ours (nothing cached: small data files are otherwise kept from their first read)")
+	if err := fs.Parse(splitArgs(args, map[string]bool{"cold": true})); err != nil {
+		return err
+	}
+	py := os.Getenv("LANCE_PY")
+	if py == "" {
+		return fmt.Errorf("bench-datasets needs pylance: set LANCE_PY")
+	}
+	driver := filepath.Join("bench", "dataset_driver.py")
+	root := filepath.Join(*dir, fmt.Sprintf("d%d-%d.lance", *rows, *perFrag))
+	if _, err := os.Stat(root); err != nil {
+		fmt.Fprintf(stderr, "bench-datasets: building %s with pylance\n", root)
+		cmd := exec.CommandContext(ctx, py, driver, "make", root, fmt.Sprint(*rows), fmt.Sprint(*perFrag))
+		cmd.Stderr = stderr
+		if err := cmd.Run(); err != nil {
+			return err
+		}
+	}
+	target := root
+	if *url != "" {
+		target = *url
+	}
+	ds, err := lance.OpenDataset(ctx, target)
+	if err != nil {
+		return err
+	}
+	n, err := ds.CountRows(ctx)
+	ds.Close()
+	if err != nil {
+		return err
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	offsets := func(k int) []uint64 {
+		out := make([]uint64, k)
+		for i := range out {
+			out[i] = r.Uint64N(n)
+		}
+		return out
+	}
+	filter := fmt.Sprintf("id >= %d AND id < %d", n/4, n/4+n/50)
+	ops := []benchOp{{Op: "open"}, {Op: "scan"}, {Op: "take", Offsets: offsets(100)}, {Op: "take", Offsets: offsets(10_000)},
+		{Op: "filter", Filter: filter}}
+	var opts map[string]string
+	if *so != "" {
+		if err := json.Unmarshal([]byte(*so), &opts); err != nil {
+			return fmt.Errorf("--storage-options: %w", err)
+		}
+	}
+	theirs, err := pylanceTimes(ctx, py, driver, target, opts, *reps, ops)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "dataset %s: %d rows, %d fragments of %d rows, best of %d\n", target, n, (*rows+*perFrag-1) / *perFrag, *perFrag, *reps)
+	fmt.Fprintf(stdout, "%-22s %12s %12s %8s %10s\n", "operation", "lancego", "pylance", "ratio", "requests")
+	for i, op := range ops {
+		ours, reqs, rows, err := timeOurs(ctx, target, op, *reps, *cold)
+		if err != nil {
+			return err
+		}
+		if rows != theirs[i].Rows && op.Op != "open" {
+			return fmt.Errorf("%s: %d rows, pylance %d", op.name(), rows, theirs[i].Rows)
+		}
+		fmt.Fprintf(stdout, "%-22s %10.2fms %10.2fms %7.2fx %10d\n", op.name(), ours*1e3, theirs[i].Seconds*1e3, theirs[i].Seconds/ours, reqs)
+	}
+	return nil
+}
+
+type benchOp struct {
+	Op      string   `json:"op"`
+	Offsets []uint64 `json:"offsets,omitempty"`
+	Filter  string   `json:"filter,omitempty"`
+}
+
+func (o benchOp) name() string {
+	switch o.Op {
+	case "take":
+		return fmt.Sprintf("take %d rows", len(o.Offsets))
+	case "filter":
+		return "filtered scan"
+	}
+	return o.Op
+}
+
+type pyResult struct {
+	Seconds float64 `json:"seconds"`
+	Rows    int64   `json:"rows"`
+}
+
+func pylanceTimes(ctx context.Context, py, driver, url string, so map[string]string, reps int, ops []benchOp) ([]pyResult, error) {
+	req, _ := json.Marshal(map[string]any{"url": url, "storage_options": so, "reps": reps, "ops": ops})
+	cmd := exec.CommandContext(ctx, py, driver, "run")
+	cmd.Stdin = bytes.NewReader(req)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		return nil, fmt.Errorf("pylance driver: %v\n%s", err, errb.String())
+	}
+	var res struct {
+		Results []pyResult `json:"results"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &res); err != nil {
+		return nil, err
+	}
+	return res.Results, nil
+}
+
+// timeOurs returns the best time of reps runs of op, the requests of the
+// last run (a fresh open for "open", else on an open warm dataset) and
+// the rows returned. With cold, every run gets a freshly opened dataset
+// (its open is not timed).
+func timeOurs(ctx context.Context, url string, op benchOp, reps int, cold bool) (float64, int64, int64, error) {
+	best := 1e9
+	var reqs, rows int64
+	var ds *lance.Dataset
+	defer func() {
+		if ds != nil {
+			ds.Close()
+		}
+	}()
+	for range reps {
+		if op.Op == "open" || ds == nil || cold {
+			if ds != nil {
+				ds.Close()
+			}
+			t0 := time.Now()
+			var err error
+			if ds, err = lance.OpenDataset(ctx, url); err != nil {
+				return 0, 0, 0, err
+			}
+			if op.Op == "open" {
+				best, reqs = min(best, time.Since(t0).Seconds()), ds.Stats().Requests
+				continue
+			}
+		}
+		before := ds.Stats().Requests
+		t0 := time.Now()
+		n, err := runOp(ctx, ds, op)
+		if err != nil {
+			return 0, 0, 0, err
+		}
+		best, reqs, rows = min(best, time.Since(t0).Seconds()), ds.Stats().Requests-before, n
+	}
+	return best, reqs, rows, nil
+}
+
+func runOp(ctx context.Context, ds *lance.Dataset, op benchOp) (int64, error) {
+	var n int64
+	switch op.Op {
+	case "take":
+		rec, err := ds.Take(ctx, op.Offsets, lance.ReadOptions{})
+		if err != nil {
+			return 0, err
+		}
+		n = rec.NumRows()
+		rec.Release()
+		return n, nil
+	case "scan", "filter":
+		o := lance.DatasetScanOptions{}
+		if op.Filter != "" {
+			f, err := zonestats.ParseFilter(op.Filter)
+			if err != nil {
+				return 0, err
+			}
+			o.Filter = f
+		}
+		for rec, err := range ds.Batches(ctx, o) {
+			if err != nil {
+				return 0, err
+			}
+			n += rec.NumRows()
+			rec.Release()
+		}
+	}
+	return n, nil
+}

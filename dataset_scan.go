@@ -1,0 +1,555 @@
+package lance
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"iter"
+	"slices"
+	"sync"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/compute"
+
+	"github.com/lancego/lancego/internal/dataset"
+	"github.com/lancego/lancego/zonestats"
+)
+
+// DatasetScanOptions selects what a dataset scan returns.
+type DatasetScanOptions struct {
+	ReadOptions
+	// Offset skips that many result rows; Limit > 0 stops after that many.
+	// With a Filter they count filtered rows.
+	Offset, Limit uint64
+	// BatchSize bounds the rows per batch (DefaultBatchSize if 0). Batches
+	// may be smaller: a batch never spans fragments, and deleted or
+	// filtered rows are dropped from it.
+	BatchSize int
+	// Filter, when set, returns only the rows it selects (see package
+	// zonestats). Fragments and zones the data files' zone seeds prove
+	// empty are not read.
+	Filter zonestats.Expr
+}
+
+// fragRange is physical rows [lo, hi) of fragment idx.
+type fragRange struct {
+	idx    int
+	lo, hi uint64
+}
+
+// Batches scans the dataset: fragments in manifest order, deleted rows
+// skipped. The caller must Release each batch.
+func (ds *Dataset) Batches(ctx context.Context, o DatasetScanOptions) iter.Seq2[arrow.RecordBatch, error] {
+	return func(yield func(arrow.RecordBatch, error) bool) {
+		var ranges []fragRange
+		for i, f := range ds.frags {
+			ranges = append(ranges, fragRange{i, 0, f.ref.PhysicalRows})
+		}
+		if o.Filter == nil && (o.Offset > 0 || o.Limit > 0) {
+			var err error
+			if ranges, err = ds.liveWindow(ctx, o.Offset, o.Limit); err != nil {
+				yield(nil, err)
+				return
+			}
+			o.Offset, o.Limit = 0, 0
+		}
+		ds.scanRanges(ctx, ranges, o, yield)
+	}
+}
+
+// Scan is Batches as an array.RecordReader; Release it when done.
+func (ds *Dataset) Scan(ctx context.Context, o DatasetScanOptions) (array.RecordReader, error) {
+	p, err := ds.project(o.ReadOptions)
+	if err != nil {
+		return nil, err
+	}
+	if o.Filter != nil {
+		if _, err := zonestats.Bind(o.Filter, ds.arrow); err != nil {
+			return nil, fmt.Errorf("%w: filter: %w", ErrInvalidArgument, err)
+		}
+	}
+	next, stop := iter.Pull2(ds.Batches(ctx, o))
+	r := &scanReader{schema: p.schema, next: next, stop: stop}
+	r.refs.Store(1)
+	return r, nil
+}
+
+// liveWindow returns the physical ranges holding live rows
+// [offset, offset+limit) (limit 0: to the end).
+func (ds *Dataset) liveWindow(ctx context.Context, offset, limit uint64) ([]fragRange, error) {
+	cum, err := ds.offsets(ctx)
+	if err != nil {
+		return nil, err
+	}
+	end := cum[len(cum)-1]
+	if limit > 0 && offset+limit >= offset {
+		end = min(end, offset+limit)
+	}
+	var out []fragRange
+	for i := range ds.frags {
+		lo, hi := max(offset, cum[i]), min(end, cum[i+1])
+		if lo >= hi {
+			continue
+		}
+		del, err := ds.deletions(ctx, i)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, fragRange{i, physicalRow(del, lo-cum[i]), physicalRow(del, hi-1-cum[i]) + 1})
+	}
+	return out, nil
+}
+
+// scanRanges yields the batches of physical ranges of fragments.
+func (ds *Dataset) scanRanges(ctx context.Context, ranges []fragRange, o DatasetScanOptions, yield func(arrow.RecordBatch, error) bool) {
+	p, err := ds.project(o.ReadOptions)
+	if err != nil {
+		yield(nil, err)
+		return
+	}
+	size := uint64(DefaultBatchSize)
+	if o.BatchSize > 0 {
+		size = uint64(o.BatchSize)
+	}
+	w := &window{skip: o.Offset, left: o.Limit, limited: o.Limit > 0}
+	emit := func(rec arrow.RecordBatch) bool {
+		rec = w.cut(rec)
+		if rec == nil {
+			return !w.done()
+		}
+		return yield(rec, nil) && !w.done()
+	}
+	warm := ds.warmer(ctx, p)
+	defer warm.stop()
+	for k, r := range ranges {
+		if err := ctx.Err(); err != nil {
+			yield(nil, err)
+			return
+		}
+		for _, next := range ranges[k+1 : min(len(ranges), k+1+scanLookahead)] {
+			warm.start(next.idx)
+		}
+		var ok bool
+		if o.Filter != nil {
+			ok = ds.scanFiltered(ctx, r, p, o.Filter, size, emit, yield)
+		} else {
+			ok = ds.scanFragment(ctx, r, p, size, emit, yield)
+		}
+		if !ok {
+			return
+		}
+	}
+}
+
+// window applies offset and limit to a stream of batches.
+type window struct {
+	skip, left uint64
+	limited    bool
+}
+
+func (w *window) done() bool { return w.limited && w.left == 0 }
+
+// cut returns the part of rec inside the window (nil if none), taking
+// over rec's reference.
+func (w *window) cut(rec arrow.RecordBatch) arrow.RecordBatch {
+	n := uint64(rec.NumRows())
+	lo := min(w.skip, n)
+	w.skip -= lo
+	hi := n
+	if w.limited {
+		hi = min(n, lo+w.left)
+		w.left -= hi - lo
+	}
+	if lo == 0 && hi == n && n > 0 {
+		return rec
+	}
+	defer rec.Release()
+	if lo >= hi {
+		return nil
+	}
+	return rec.NewSlice(int64(lo), int64(hi))
+}
+
+// scanFragment scans physical rows [r.lo, r.hi) of a fragment: each data
+// file's pipelined scan (aligned batches), deleted rows dropped. It
+// returns false when the scan must stop.
+func (ds *Dataset) scanFragment(ctx context.Context, r fragRange, p *dsProjection, size uint64,
+	emit func(arrow.RecordBatch) bool, yield func(arrow.RecordBatch, error) bool) bool {
+	m, err := ds.fragment(r.idx)
+	if err == nil && r.hi > m.PhysicalRows {
+		err = fmt.Errorf("%w: rows [%d, %d) of fragment %d of %d rows", ErrInvalidArgument, r.lo, r.hi, m.ID, m.PhysicalRows)
+	}
+	var files []*fileColumns
+	var del *dataset.Deletions
+	if err == nil {
+		files, err = ds.columnsOf(ctx, m, p.fields)
+	}
+	if err == nil {
+		del, err = ds.deletions(ctx, r.idx)
+	}
+	if err != nil {
+		yield(nil, err)
+		return false
+	}
+	pulls := make([]func() (arrow.RecordBatch, error, bool), len(files))
+	for k, fc := range files {
+		next, stop := iter.Pull2(fc.file.Batches(ctx, ScanOptions{Columns: fc.names, From: r.lo, To: r.hi, BatchSize: int(size)}))
+		defer stop()
+		pulls[k] = next
+	}
+	for lo := r.lo; lo < r.hi; lo += size {
+		hi := min(lo+size, r.hi)
+		cols := make([]arrow.Array, len(p.schema.Fields()))
+		err := ds.pullBatch(pulls, files, cols, hi-lo)
+		var rec arrow.RecordBatch
+		if err == nil {
+			rec, err = ds.keepLive(ctx, r.idx, m, p, cols, del, lo, hi)
+		}
+		releaseAll(cols)
+		if err != nil {
+			yield(nil, err)
+			return false
+		}
+		if rec != nil && !emit(rec) {
+			return false
+		}
+	}
+	return true
+}
+
+// pullBatch takes the next batch of every file's scan into cols.
+func (ds *Dataset) pullBatch(pulls []func() (arrow.RecordBatch, error, bool), files []*fileColumns, cols []arrow.Array, n uint64) error {
+	for k, next := range pulls {
+		rec, err, ok := next()
+		if !ok && err == nil {
+			err = fmt.Errorf("%w: data file %s ended early", ErrInvalidArgument, files[k].file.url)
+		}
+		if err != nil {
+			return err
+		}
+		if uint64(rec.NumRows()) != n {
+			rec.Release()
+			return fmt.Errorf("lance: %s: batch of %d rows, want %d", files[k].file.url, rec.NumRows(), n)
+		}
+		for j, pos := range files[k].pos {
+			a := rec.Column(j)
+			a.Retain()
+			cols[pos] = a
+		}
+		rec.Release()
+	}
+	return nil
+}
+
+// keepLive fills the missing columns of physical rows [lo, hi) and drops
+// the deleted rows; nil when every row is deleted.
+func (ds *Dataset) keepLive(ctx context.Context, i int, m *dataset.Fragment, p *dsProjection, cols []arrow.Array,
+	del *dataset.Deletions, lo, hi uint64) (arrow.RecordBatch, error) {
+	live := dataset.LiveRanges(nil, del, lo, hi)
+	if len(live) == 0 {
+		return nil, nil
+	}
+	if err := ds.fillRest(ctx, i, m, p, cols, []rowRange{{lo, hi}}, hi-lo); err != nil {
+		return nil, err
+	}
+	rec := ds.newBatch(p, cols, hi-lo)
+	if len(live) == 1 && live[0] == [2]uint64{lo, hi} {
+		return rec, nil
+	}
+	defer rec.Release()
+	runs := make([]rowRange, len(live))
+	for k, l := range live {
+		runs[k] = rowRange{l[0] - lo, l[1] - lo}
+	}
+	return ds.selectRuns(rec, runs, p)
+}
+
+// selectRuns returns the rows of rec in runs: slices concatenated when
+// there are few runs, else one compute.Filter per column.
+func (ds *Dataset) selectRuns(rec arrow.RecordBatch, runs []rowRange, p *dsProjection) (arrow.RecordBatch, error) {
+	var n uint64
+	for _, r := range runs {
+		n += r.to - r.from
+	}
+	if len(runs) > 4 {
+		mask := array.NewBooleanBuilder(ds.allocator())
+		defer mask.Release()
+		mask.Reserve(int(rec.NumRows()))
+		at := uint64(0)
+		for _, r := range runs {
+			for ; at < r.from; at++ {
+				mask.UnsafeAppend(false)
+			}
+			for ; at < r.to; at++ {
+				mask.UnsafeAppend(true)
+			}
+		}
+		for ; at < uint64(rec.NumRows()); at++ {
+			mask.UnsafeAppend(false)
+		}
+		m := mask.NewArray()
+		defer m.Release()
+		cctx := compute.WithAllocator(context.Background(), ds.allocator())
+		return compute.FilterRecordBatch(cctx, rec, m, compute.DefaultFilterOptions())
+	}
+	out := make([]arrow.Array, rec.NumCols())
+	defer releaseAll(out)
+	for j := range out {
+		a, err := takeRuns(ds.allocator(), rec.Column(j), runs)
+		if err != nil {
+			return nil, err
+		}
+		out[j] = a
+	}
+	return ds.newBatch(p, out, n), nil
+}
+
+// scanFiltered scans a fragment with a filter: zone seeds of the data
+// file holding the filter's columns prune row ranges (the whole fragment
+// when nothing survives, before any data request), surviving live rows
+// are read like a take and filtered exactly.
+func (ds *Dataset) scanFiltered(ctx context.Context, r fragRange, p *dsProjection, filter zonestats.Expr, size uint64,
+	emit func(arrow.RecordBatch) bool, yield func(arrow.RecordBatch, error) bool) bool {
+	fail := func(err error) bool { yield(nil, err); return false }
+	pred, err := zonestats.Bind(filter, ds.arrow)
+	if err != nil {
+		return fail(fmt.Errorf("%w: filter: %w", ErrInvalidArgument, err))
+	}
+	// read: the projection plus the filter's columns
+	rp := *p
+	rp.fields = append([]int(nil), p.fields...)
+	rp.rowID, rp.rowAddr = true, true
+	var readFields []arrow.Field
+	for _, i := range rp.fields {
+		readFields = append(readFields, ds.arrow.Field(i))
+	}
+	for _, name := range pred.Columns() {
+		i := ds.arrow.FieldIndices(name)[0]
+		if !slices.Contains(rp.fields, i) {
+			rp.fields = append(rp.fields, i)
+			readFields = append(readFields, ds.arrow.Field(i))
+		}
+	}
+	rp.dataFieldsCount = len(rp.fields)
+	readFields = append(readFields,
+		arrow.Field{Name: RowIDColumn, Type: arrow.PrimitiveTypes.Uint64, Nullable: true},
+		arrow.Field{Name: RowAddressColumn, Type: arrow.PrimitiveTypes.Uint64, Nullable: true})
+	md := ds.arrow.Metadata()
+	rp.schema = arrow.NewSchema(readFields, &md)
+	ranges, pruned, err := ds.survivors(ctx, r, pred)
+	if err != nil {
+		return fail(err)
+	}
+	outIdx := make([]int, 0, len(p.schema.Fields()))
+	for j := range p.dataFieldsCount {
+		outIdx = append(outIdx, j)
+	}
+	if p.rowID {
+		outIdx = append(outIdx, rp.dataFieldsCount)
+	}
+	if p.rowAddr {
+		outIdx = append(outIdx, rp.dataFieldsCount+1)
+	}
+	filterBatch := func(rec arrow.RecordBatch) bool {
+		keep, err := pred.Evaluate(rec)
+		var out arrow.RecordBatch
+		if err == nil {
+			out, err = selectRows(ds.allocator(), rec, keep, outIdx, p.schema)
+		}
+		rec.Release()
+		if err != nil {
+			return fail(err)
+		}
+		return out == nil || emit(out)
+	}
+	if !pruned {
+		// nothing to skip: read whole pages through the pipelined scan
+		return ds.scanFragment(ctx, r, &rp, size, filterBatch, yield)
+	}
+	for len(ranges) > 0 {
+		var batch []rowRange
+		batch, ranges = nextBatch(ranges, size)
+		rec, err := ds.readFragment(ctx, r.idx, &rp, batch)
+		if err != nil {
+			return fail(err)
+		}
+		if !filterBatch(rec) {
+			return false
+		}
+	}
+	return true
+}
+
+// survivors returns the live rows of r in zones the zone seeds of the
+// data file holding every filter column do not prove empty, and whether
+// the seeds pruned any row.
+func (ds *Dataset) survivors(ctx context.Context, r fragRange, pred *zonestats.Predicate) ([]rowRange, bool, error) {
+	m, err := ds.fragment(r.idx)
+	if err != nil {
+		return nil, false, err
+	}
+	del, err := ds.deletions(ctx, r.idx)
+	if err != nil {
+		return nil, false, err
+	}
+	zones := []rowRange{{r.lo, r.hi}}
+	var fields []int
+	for _, name := range pred.Columns() {
+		fields = append(fields, ds.arrow.FieldIndices(name)[0])
+	}
+	if files, err := ds.columnsOf(ctx, m, fields); err != nil {
+		return nil, false, err
+	} else if len(files) == 1 && len(files[0].pos) == len(fields) {
+		f := files[0].file
+		if fp, err := zonestats.Bind(pred.Expr(), f.schema); err == nil {
+			if zones, err = f.survivingRows(ctx, fp, r.lo, r.hi, false); err != nil {
+				return nil, false, err
+			}
+		}
+	}
+	pruned := len(zones) != 1 || zones[0] != rowRange{r.lo, r.hi}
+	var out []rowRange
+	for _, z := range zones {
+		for _, l := range dataset.LiveRanges(nil, del, z.from, z.to) {
+			out = append(out, rowRange{l[0], l[1]})
+		}
+	}
+	return out, pruned, nil
+}
+
+// Split is a part of a dataset version that can be read on its own, on
+// any machine: a list of fragments with physical row ranges. It
+// serializes to JSON (see Dataset.Splits).
+type Split struct {
+	// URL and Version name the dataset version the split belongs to.
+	URL     string `json:"url"`
+	Version uint64 `json:"version"`
+	// Fragments are read in this order.
+	Fragments []SplitFragment `json:"fragments"`
+	// Rows is the number of physical rows in the split (deleted included).
+	Rows uint64 `json:"rows"`
+}
+
+// SplitFragment is physical rows [From, To) of fragment ID.
+type SplitFragment struct {
+	ID   uint64 `json:"id"`
+	From uint64 `json:"from"`
+	To   uint64 `json:"to"`
+}
+
+// Splits cuts the opened version into splits of about targetRows
+// physical rows each (whole fragments when targetRows is 0), in manifest
+// order. It reads nothing. An engine plans with it on one machine, ships
+// each split (JSON) to a worker, and the worker reads it with OpenSplit
+// and ScanSplit without listing the dataset.
+func (ds *Dataset) Splits(targetRows uint64) []Split {
+	var out []Split
+	cur := Split{URL: ds.url, Version: ds.man.Version}
+	flush := func() {
+		if len(cur.Fragments) > 0 {
+			out = append(out, cur)
+		}
+		cur = Split{URL: ds.url, Version: ds.man.Version}
+	}
+	for _, f := range ds.frags {
+		for lo := uint64(0); lo < f.ref.PhysicalRows; {
+			hi := f.ref.PhysicalRows
+			if targetRows > 0 {
+				hi = min(hi, lo+targetRows-cur.Rows)
+			}
+			cur.Fragments = append(cur.Fragments, SplitFragment{f.ref.ID, lo, hi})
+			cur.Rows += hi - lo
+			lo = hi
+			if targetRows == 0 || cur.Rows >= targetRows {
+				flush()
+			}
+		}
+	}
+	flush()
+	return out
+}
+
+// String returns the split as JSON.
+func (s Split) String() string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+// OpenSplit opens the dataset version a split belongs to, reading only
+// its manifest (no listing).
+func OpenSplit(ctx context.Context, s Split, opts ...Option) (*Dataset, error) {
+	return OpenDataset(ctx, s.URL, append(opts, WithVersion(s.Version))...)
+}
+
+// ScanSplit scans the rows of a split of this version. Offset and Limit
+// of o apply within the split.
+func (ds *Dataset) ScanSplit(ctx context.Context, s Split, o DatasetScanOptions) iter.Seq2[arrow.RecordBatch, error] {
+	return func(yield func(arrow.RecordBatch, error) bool) {
+		if s.Version != ds.man.Version {
+			yield(nil, fmt.Errorf("%w: split of version %d, dataset %s is at version %d", ErrInvalidArgument, s.Version, ds.url, ds.man.Version))
+			return
+		}
+		ranges := make([]fragRange, len(s.Fragments))
+		for k, f := range s.Fragments {
+			i, ok := ds.byID[f.ID]
+			if !ok || f.From > f.To || f.To > ds.frags[i].ref.PhysicalRows {
+				yield(nil, fmt.Errorf("%w: split fragment %+v is not in dataset %s version %d", ErrInvalidArgument, f, ds.url, ds.man.Version))
+				return
+			}
+			ranges[k] = fragRange{i, f.From, f.To}
+		}
+		ds.scanRanges(ctx, ranges, o, yield)
+	}
+}
+
+// scanLookahead is how many fragments ahead a scan opens data files and
+// reads deletion files, so that on an object store their round trips
+// overlap the current fragment's scan instead of following it.
+const scanLookahead = 4
+
+// fragWarmer opens the data files and reads the deletion files of
+// upcoming fragments in the background. Errors are left for the scan to
+// meet again; every goroutine has ended when stop returns.
+type fragWarmer struct {
+	ds     *Dataset
+	p      *dsProjection
+	ctx    context.Context
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+	sem    chan struct{}
+	seen   map[int]bool
+}
+
+func (ds *Dataset) warmer(ctx context.Context, p *dsProjection) *fragWarmer {
+	ctx, cancel := context.WithCancel(ctx)
+	return &fragWarmer{ds: ds, p: p, ctx: ctx, cancel: cancel, sem: make(chan struct{}, scanLookahead), seen: map[int]bool{}}
+}
+
+func (w *fragWarmer) start(idx int) {
+	if w.seen[idx] {
+		return
+	}
+	w.seen[idx] = true
+	w.wg.Add(1)
+	go func() {
+		defer w.wg.Done()
+		select {
+		case w.sem <- struct{}{}:
+		case <-w.ctx.Done():
+			return
+		}
+		defer func() { <-w.sem }()
+		m, err := w.ds.fragment(idx)
+		if err != nil {
+			return
+		}
+		_, _ = w.ds.columnsOf(w.ctx, m, w.p.fields)
+		_, _ = w.ds.deletions(w.ctx, idx)
+	}()
+}
+
+func (w *fragWarmer) stop() {
+	w.cancel()
+	w.wg.Wait()
+}

@@ -1,0 +1,26 @@
+// Package dataset parses the metadata of Lance datasets (tables) without
+// doing any I/O: manifest files and their names, reader feature flags,
+// fragment summaries, deletion files and stable row id sequences. Every
+// function takes bytes already read and treats them as hostile: lengths,
+// counts and offsets are checked before use, errors wrap format.ErrCorrupt
+// (or ErrUnsupportedFeature), and nothing panics.
+//
+// The facts come from Lance's protos/table.proto, protos/rowids.proto and
+// rust/lance-table/src/{io/manifest.rs,io/deletion.rs,feature_flags.rs,
+// rowids/*.rs}; see /work/shared/spec/dataset.md.
+package dataset
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/lancego/lancego/format"
+)
+
+// ErrUnsupportedFeature is wrapped when a manifest needs a reader feature
+// this package does not implement.
+var ErrUnsupportedFeature = errors.New("dataset: unsupported reader feature")
+
+func corruptf(msg string, args ...any) error {
+	return fmt.Errorf("%w: "+msg, append([]any{format.ErrCorrupt}, args...)...)
+}
