@@ -89,9 +89,6 @@ func decodeChunk(dst []byte, r *bitReader, t NumberType, n int) ([]byte, error) 
 	for i, v := range m.vars {
 		pv := &pageVar{latentVar: v}
 		sn := v.stateN()
-		if len(v.bins) == 0 && n > sn {
-			return dst, corrupt("latent variable without bins for %d latents", n-sn)
-		}
 		pv.state = make([]uint64, sn)
 		for j := range pv.state {
 			pv.state[j] = r.read(v.bits)
@@ -114,6 +111,9 @@ func decodeChunk(dst []byte, r *bitReader, t NumberType, n int) ([]byte, error) 
 			k := min(batchN, max(remaining-pv.stateN(), 0))
 			if pv == vars[0] && m.hasDelta {
 				k = min(max(remaining-m.primaryStateN(), 0), min(batchN, remaining))
+			}
+			if k > 0 && len(pv.bins) == 0 {
+				return dst, corrupt("latent variable without bins for %d latents", k)
 			}
 			readBatch(r, pv, k, binIdx[:])
 		}
