@@ -4,6 +4,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	pb "github.com/lancego/lancego/format/pb/encodings21pb"
 )
 
 func TestEncodeSequenceRoundTrip(t *testing.T) {
@@ -91,4 +93,18 @@ func indexFold(s, sub string) bool {
 		}
 	}
 	return false
+}
+
+func TestDescribeCodecs23(t *testing.T) {
+	cases := map[string]*pb.CompressiveEncoding{
+		"alp(64)": {Compression: &pb.CompressiveEncoding_Alp{Alp: &pb.Alp{BitsPerValue: 64}}},
+		"pcodec(level=8, values=flat(32))": {Compression: &pb.CompressiveEncoding_Pcodec{Pcodec: &pb.Pcodec{CompressionLevel: 8,
+			Values: &pb.CompressiveEncoding{Compression: &pb.CompressiveEncoding_Flat{Flat: &pb.Flat{BitsPerValue: 32}}}}}},
+		"axis_delta(axis=3, stride=4, values=<nil>)": {Compression: &pb.CompressiveEncoding_AxisDelta{AxisDelta: &pb.AxisDelta{AxisLength: 3, InnerStride: 4}}},
+	}
+	for want, enc := range cases {
+		if got := Describe(enc); got != want {
+			t.Errorf("Describe = %q, want %q", got, want)
+		}
+	}
 }
