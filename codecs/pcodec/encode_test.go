@@ -66,6 +66,29 @@ func TestCompressRoundTrip(t *testing.T) {
 			}
 		}
 	}
+	r := rand.New(rand.NewPCG(3, 4))
+	for _, typ := range []NumberType{I16, U16, I32, U32, I64, U64} {
+		wb := int(typ.Bits() / 8)
+		raw := make([]byte, 0, 2000*wb)
+		x := uint64(0)
+		for i := 0; i < 2000; i++ {
+			x += uint64(r.IntN(7)) - 3
+			if i%500 == 0 {
+				x = r.Uint64()
+			}
+			raw = appendWord(raw, x, typ.Bits())
+		}
+		enc, err := Compress(raw, typ, 8)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, gt, err := Decompress(nil, enc, 2000); err != nil || gt != typ || !bytes.Equal(got, raw) {
+			t.Fatalf("%v: %v", typ, err)
+		}
+	}
+	if _, err := Compress([]byte{1, 2}, U8, 8); err == nil {
+		t.Fatal("u8 accepted")
+	}
 	for _, n := range []int{0, 1, 2, 3, 255, 256, 257, 1025} {
 		raw := rawOf(series(max(n, 1))["walk"][:n], F64)
 		enc, err := Compress(raw, F64, 8)
