@@ -15,23 +15,34 @@ type encBin struct {
 }
 
 // histogram splits sorted latents into about 1<<binsLog equal-count bins,
-// never splitting equal values.
+// never splitting equal values; a run of equal values at least a bin's
+// share long gets a bin of its own (so a dominant value is not lumped with
+// distant neighbours).
 func histogram(sorted []uint64, binsLog uint) []encBin {
 	n := len(sorted)
-	nb := 1 << binsLog
+	target := max(n>>binsLog, 1)
 	var out []encBin
-	start := 0
-	for b := 0; b < nb && start < n; b++ {
-		end := max((b+1)*n/nb, start+1)
-		for end < n && sorted[end] == sorted[end-1] {
-			end++
+	curStart := 0
+	flush := func(end int) {
+		if end > curStart {
+			out = append(out, encBin{count: uint32(end - curStart), lower: sorted[curStart], upper: sorted[end-1]})
+			curStart = end
 		}
-		if b == nb-1 {
-			end = n
-		}
-		out = append(out, encBin{count: uint32(end - start), lower: sorted[start], upper: sorted[end-1]})
-		start = end
 	}
+	for a := 0; a < n; {
+		b := a + 1
+		for b < n && sorted[b] == sorted[a] {
+			b++
+		}
+		if b-a >= target {
+			flush(a)
+			flush(b)
+		} else if b-curStart >= target {
+			flush(b)
+		}
+		a = b
+	}
+	flush(n)
 	return out
 }
 

@@ -19,6 +19,7 @@ type encVar struct {
 	bits    uint
 	body    []uint64 // latents after delta encoding
 	state   []uint64 // delta state
+	skip    int      // latents per page not in the body (the primary's delta state size)
 	bins    []encBin
 	sizeLog uint
 	symbol  []uint32 // bin of each body latent
@@ -26,11 +27,13 @@ type encVar struct {
 
 // chunkPlan is a fully chosen chunk encoding.
 type chunkPlan struct {
-	mode  int
-	base  uint64 // FloatMult base latent (ordered)
-	k     uint
-	order int
-	vars  []*encVar
+	mode      int
+	base      uint64 // FloatMult base latent (ordered)
+	k         uint
+	order     int  // consecutive delta order (0: none)
+	lookback  bool // lookback delta (vars[0] holds the lookbacks)
+	windowLog uint
+	vars      []*encVar
 }
 
 // Compress encodes n = len(raw)/(bits/8) numbers of type t (little-endian in
@@ -120,9 +123,16 @@ func buildVar(latents []uint64, latentBits uint, order int, binsLog uint) *encVa
 		}
 	}
 	v.body = body
-	v.bins, v.sizeLog = trainBins(body, latentBits, binsLog)
-	v.symbol = make([]uint32, len(body))
-	for i, l := range body {
+	v.skip = order
+	v.train(binsLog)
+	return v
+}
+
+// train chooses the variable's bins and assigns each body latent its bin.
+func (v *encVar) train(binsLog uint) {
+	v.bins, v.sizeLog = trainBins(v.body, v.bits, binsLog)
+	v.symbol = make([]uint32, len(v.body))
+	for i, l := range v.body {
 		k, _ := slices.BinarySearchFunc(v.bins, l, func(b encBin, x uint64) int {
 			switch {
 			case b.upper < x:
@@ -134,7 +144,6 @@ func buildVar(latents []uint64, latentBits uint, order int, binsLog uint) *encVa
 		})
 		v.symbol[i] = uint32(k)
 	}
-	return v
 }
 
 // estimateBits is the body's approximate size in bits under its bins.

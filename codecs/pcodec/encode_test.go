@@ -32,7 +32,11 @@ func series(n int) map[string][]float64 {
 			adv[i] = float64(1-2*(i%2)) * float64(i)
 		}
 	}
-	return map[string][]float64{"smooth": smooth, "walk": walk, "vectors": vec, "noise": noise, "adversarial": adv}
+	repeats := make([]float64, n) // a few random vectors recurring (lookback territory)
+	for i := range repeats {
+		repeats[i] = vec[(i%37)+37*((i/370)%3)]
+	}
+	return map[string][]float64{"smooth": smooth, "walk": walk, "vectors": vec, "noise": noise, "adversarial": adv, "repeats": repeats}
 }
 
 func rawOf(v []float64, t NumberType) []byte {
@@ -134,7 +138,7 @@ func TestCompressInteropRealPco(t *testing.T) {
 		t.Fatalf("check.py: %v", err)
 	}
 	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
-	if len(lines) != 5*3*3 {
+	if len(lines) != 6*3*3 {
 		t.Fatalf("check.py printed %d lines", len(lines))
 	}
 	for _, line := range lines {

@@ -34,6 +34,21 @@ func choosePlan(nums []uint64, t NumberType, level int) *chunkPlan {
 		maxOrder = 1
 	}
 	for _, s := range splits {
+		if len(nums) > 16 && level > 0 {
+			lv, pv, wl := buildLookback(s.prim, latentBitsOf(s, t), binsLog)
+			p := &chunkPlan{mode: s.mode, base: s.base, k: s.k, lookback: true, windowLog: wl, vars: []*encVar{lv, pv}}
+			if s.sec != nil {
+				p.vars = append(p.vars, buildVar(s.sec, t.Bits(), 0, min(binsLog, 6)))
+			}
+			// pco demands lookback save 0.25 bytes a number over the rest.
+			b := 2 * float64(len(nums))
+			for _, v := range p.vars {
+				b += v.estimateBits()
+			}
+			if b < bestBits {
+				best, bestBits = p, b
+			}
+		}
 		prevBits := math.MaxFloat64
 		for order := 0; order <= maxOrder; order++ {
 			p := &chunkPlan{mode: s.mode, base: s.base, k: s.k, order: order}

@@ -9,9 +9,15 @@ func writeChunkMeta(w *bitWriter, p *chunkPlan, t NumberType) {
 	case modeFloatQuant:
 		w.write(uint64(p.k), 8)
 	}
-	if p.order == 0 {
+	switch {
+	case p.lookback:
+		w.write(deltaLookback, 4)
+		w.write(uint64(p.windowLog-1), 5)
+		w.write(0, 4) // state_n_log: one latent of state
+		w.write(0, 1) // secondary latent not delta-encoded
+	case p.order == 0:
 		w.write(deltaNone, 4)
-	} else {
+	default:
 		w.write(deltaConsecutive, 4)
 		w.write(uint64(p.order), 3)
 		w.write(0, 1) // secondary latent not delta-encoded
@@ -97,7 +103,7 @@ func writePage(w *bitWriter, p *chunkPlan, n int) {
 	for start := 0; start < n; start += batchN {
 		remaining := n - start
 		for i, v := range p.vars {
-			k := min(batchN, max(remaining-len(v.state), 0))
+			k := min(batchN, max(remaining-v.skip, 0))
 			lo := pos[i]
 			if codes[i] != nil {
 				for _, c := range codes[i][lo : lo+k] {
