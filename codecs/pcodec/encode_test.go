@@ -133,12 +133,35 @@ func TestCompressInteropRealPco(t *testing.T) {
 			}
 		}
 	}
+	// Integers (classic mode, consecutive/lookback delta): an i64 walk and u32 repeats.
+	ints := map[string][]byte{}
+	var i64, u32 []byte
+	x := int64(-5000)
+	for i := 0; i < 4096; i++ {
+		x += int64(i%7) - 3
+		i64 = binary.LittleEndian.AppendUint64(i64, uint64(x))
+		u32 = binary.LittleEndian.AppendUint32(u32, uint32(i%37)*100003)
+	}
+	ints["i64"], ints["u32"] = i64, u32
+	for name, raw := range ints {
+		typ := map[string]NumberType{"i64": I64, "u32": U32}[name]
+		enc, err := Compress(raw, typ, DefaultLevel)
+		if err != nil {
+			t.Fatal(err)
+		}
+		base := filepath.Join(dir, "ints_"+name)
+		for ext, b := range map[string][]byte{".pco": enc, ".raw": raw, ".meta": []byte(fmt.Sprintf("%v %d", typ, DefaultLevel))} {
+			if err := os.WriteFile(base+ext, b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
 	out, err := exec.Command(py, "../../testdata/pcodec/check.py", dir).Output()
 	if err != nil {
 		t.Fatalf("check.py: %v", err)
 	}
 	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
-	if len(lines) != 6*3*3 {
+	if len(lines) != 6*3*3+2 {
 		t.Fatalf("check.py printed %d lines", len(lines))
 	}
 	for _, line := range lines {
