@@ -220,14 +220,22 @@ func join(dst []byte, m *chunkMeta, vars []*pageVar, t NumberType, n int) ([]byt
 	}
 	bits := t.Bits()
 	mask, mid := maskOf(bits), midOf(bits)
+	wb := int(bits / 8)
+	start := len(dst)
+	dst = append(dst, make([]byte, n*wb)...)
+	out := dst[start:]
+	if m.mode == modeClassic {
+		for i, l := range prim[:n] {
+			putWord(out[i*wb:], fromLatentOrdered(t, l), wb)
+		}
+		return dst, nil
+	}
 	for i := 0; i < n; i++ {
 		var l uint64
 		switch m.mode {
-		case modeClassic:
-			l = prim[i]
 		case modeDict:
 			if prim[i] >= uint64(len(m.dict)) {
-				return dst, corrupt("dict index %d ≥ %d", prim[i], len(m.dict))
+				return dst[:start], corrupt("dict index %d ≥ %d", prim[i], len(m.dict))
 			}
 			l = m.dict[prim[i]]
 		case modeIntMult:
@@ -243,9 +251,23 @@ func join(dst []byte, m *chunkMeta, vars []*pageVar, t NumberType, n int) ([]byt
 			}
 			l = (y<<m.k + low) & mask
 		}
-		dst = appendWord(dst, fromLatentOrdered(t, l), bits)
+		putWord(out[i*wb:], fromLatentOrdered(t, l), wb)
 	}
 	return dst, nil
+}
+
+// putWord stores x little-endian in wb bytes.
+func putWord(b []byte, x uint64, wb int) {
+	switch wb {
+	case 1:
+		b[0] = byte(x)
+	case 2:
+		binary.LittleEndian.PutUint16(b, uint16(x))
+	case 4:
+		binary.LittleEndian.PutUint32(b, uint32(x))
+	default:
+		binary.LittleEndian.PutUint64(b, x)
+	}
 }
 
 func appendWord(b []byte, x uint64, bits uint) []byte {
