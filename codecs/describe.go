@@ -51,6 +51,13 @@ func describe(enc *pb.CompressiveEncoding, depth int) string {
 	case *pb.CompressiveEncoding_Delta:
 		dl := c.Delta
 		return fmt.Sprintf("delta(%d, base=%d, deltas=%s)", dl.GetUncompressedBitsPerValue(), dl.GetBase(), sub(dl.GetDeltas()))
+	case *pb.CompressiveEncoding_Alp:
+		return fmt.Sprintf("alp(%d)", c.Alp.GetBitsPerValue())
+	case *pb.CompressiveEncoding_Pcodec:
+		return fmt.Sprintf("pcodec(level=%d, values=%s)", c.Pcodec.GetCompressionLevel(), sub(c.Pcodec.GetValues()))
+	case *pb.CompressiveEncoding_AxisDelta:
+		a := c.AxisDelta
+		return fmt.Sprintf("axis_delta(axis=%d, stride=%d, values=%s)", a.GetAxisLength(), a.GetInnerStride(), sub(a.GetValues()))
 	case nil:
 		if enc == nil {
 			return "<nil>"

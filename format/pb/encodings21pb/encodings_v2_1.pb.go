@@ -1397,6 +1397,9 @@ type CompressiveEncoding struct {
 	//	*CompressiveEncoding_VariablePackedStruct
 	//	*CompressiveEncoding_Range
 	//	*CompressiveEncoding_Delta
+	//	*CompressiveEncoding_Alp
+	//	*CompressiveEncoding_Pcodec
+	//	*CompressiveEncoding_AxisDelta
 	Compression   isCompressiveEncoding_Compression `protobuf_oneof:"compression"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -1574,6 +1577,33 @@ func (x *CompressiveEncoding) GetDelta() *Delta {
 	return nil
 }
 
+func (x *CompressiveEncoding) GetAlp() *Alp {
+	if x != nil {
+		if x, ok := x.Compression.(*CompressiveEncoding_Alp); ok {
+			return x.Alp
+		}
+	}
+	return nil
+}
+
+func (x *CompressiveEncoding) GetPcodec() *Pcodec {
+	if x != nil {
+		if x, ok := x.Compression.(*CompressiveEncoding_Pcodec); ok {
+			return x.Pcodec
+		}
+	}
+	return nil
+}
+
+func (x *CompressiveEncoding) GetAxisDelta() *AxisDelta {
+	if x != nil {
+		if x, ok := x.Compression.(*CompressiveEncoding_AxisDelta); ok {
+			return x.AxisDelta
+		}
+	}
+	return nil
+}
+
 type isCompressiveEncoding_Compression interface {
 	isCompressiveEncoding_Compression()
 }
@@ -1641,6 +1671,21 @@ type CompressiveEncoding_Delta struct {
 	Delta *Delta `protobuf:"bytes,15,opt,name=delta,proto3,oneof"`
 }
 
+type CompressiveEncoding_Alp struct {
+	// 2.3 float/tensor codecs of the seed. No released Lance defines their
+	// wire numbers; these are lancego's provisional choices, kept clear of
+	// every number seen in real 2.3 bytes (docs/codec-wire-numbers.md).
+	Alp *Alp `protobuf:"bytes,100,opt,name=alp,proto3,oneof"`
+}
+
+type CompressiveEncoding_Pcodec struct {
+	Pcodec *Pcodec `protobuf:"bytes,101,opt,name=pcodec,proto3,oneof"`
+}
+
+type CompressiveEncoding_AxisDelta struct {
+	AxisDelta *AxisDelta `protobuf:"bytes,102,opt,name=axis_delta,json=axisDelta,proto3,oneof"`
+}
+
 func (*CompressiveEncoding_Flat) isCompressiveEncoding_Compression() {}
 
 func (*CompressiveEncoding_Variable) isCompressiveEncoding_Compression() {}
@@ -1671,6 +1716,177 @@ func (*CompressiveEncoding_Range) isCompressiveEncoding_Compression() {}
 
 func (*CompressiveEncoding_Delta) isCompressiveEncoding_Compression() {}
 
+func (*CompressiveEncoding_Alp) isCompressiveEncoding_Compression() {}
+
+func (*CompressiveEncoding_Pcodec) isCompressiveEncoding_Compression() {}
+
+func (*CompressiveEncoding_AxisDelta) isCompressiveEncoding_Compression() {}
+
+// Alp (2.3 only, mini-block): ALP / ALP-RD chunks of f32 or f64 values in
+// four buffers (packed payload, header, exceptions or dictionary, exception
+// values or indices); the per-chunk header says which. Provisional numbers.
+type Alp struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	BitsPerValue  uint64                 `protobuf:"varint,1,opt,name=bits_per_value,json=bitsPerValue,proto3" json:"bits_per_value,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Alp) Reset() {
+	*x = Alp{}
+	mi := &file_encodings_v2_1_proto_msgTypes[20]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Alp) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Alp) ProtoMessage() {}
+
+func (x *Alp) ProtoReflect() protoreflect.Message {
+	mi := &file_encodings_v2_1_proto_msgTypes[20]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Alp.ProtoReflect.Descriptor instead.
+func (*Alp) Descriptor() ([]byte, []int) {
+	return file_encodings_v2_1_proto_rawDescGZIP(), []int{20}
+}
+
+func (x *Alp) GetBitsPerValue() uint64 {
+	if x != nil {
+		return x.BitsPerValue
+	}
+	return 0
+}
+
+// Pcodec (2.3 only, mini-block): one pco standalone file per chunk holding
+// the chunk's values item-major. values is the uncompressed layout: Flat of
+// 16, 32 or 64 bits, optionally inside FixedSizeList layers. Provisional.
+type Pcodec struct {
+	state            protoimpl.MessageState `protogen:"open.v1"`
+	Values           *CompressiveEncoding   `protobuf:"bytes,1,opt,name=values,proto3" json:"values,omitempty"`
+	CompressionLevel uint32                 `protobuf:"varint,2,opt,name=compression_level,json=compressionLevel,proto3" json:"compression_level,omitempty"`
+	unknownFields    protoimpl.UnknownFields
+	sizeCache        protoimpl.SizeCache
+}
+
+func (x *Pcodec) Reset() {
+	*x = Pcodec{}
+	mi := &file_encodings_v2_1_proto_msgTypes[21]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Pcodec) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Pcodec) ProtoMessage() {}
+
+func (x *Pcodec) ProtoReflect() protoreflect.Message {
+	mi := &file_encodings_v2_1_proto_msgTypes[21]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Pcodec.ProtoReflect.Descriptor instead.
+func (*Pcodec) Descriptor() ([]byte, []int) {
+	return file_encodings_v2_1_proto_rawDescGZIP(), []int{21}
+}
+
+func (x *Pcodec) GetValues() *CompressiveEncoding {
+	if x != nil {
+		return x.Values
+	}
+	return nil
+}
+
+func (x *Pcodec) GetCompressionLevel() uint32 {
+	if x != nil {
+		return x.CompressionLevel
+	}
+	return 0
+}
+
+// AxisDelta (2.3 only, per-value positions): integer tensors stored as
+// differences along one axis (codecs.AxisDeltaEncode); values is the
+// transformed layout. Provisional numbers.
+type AxisDelta struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	AxisLength    uint64                 `protobuf:"varint,1,opt,name=axis_length,json=axisLength,proto3" json:"axis_length,omitempty"`
+	InnerStride   uint64                 `protobuf:"varint,2,opt,name=inner_stride,json=innerStride,proto3" json:"inner_stride,omitempty"`
+	Values        *CompressiveEncoding   `protobuf:"bytes,3,opt,name=values,proto3" json:"values,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AxisDelta) Reset() {
+	*x = AxisDelta{}
+	mi := &file_encodings_v2_1_proto_msgTypes[22]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AxisDelta) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AxisDelta) ProtoMessage() {}
+
+func (x *AxisDelta) ProtoReflect() protoreflect.Message {
+	mi := &file_encodings_v2_1_proto_msgTypes[22]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AxisDelta.ProtoReflect.Descriptor instead.
+func (*AxisDelta) Descriptor() ([]byte, []int) {
+	return file_encodings_v2_1_proto_rawDescGZIP(), []int{22}
+}
+
+func (x *AxisDelta) GetAxisLength() uint64 {
+	if x != nil {
+		return x.AxisLength
+	}
+	return 0
+}
+
+func (x *AxisDelta) GetInnerStride() uint64 {
+	if x != nil {
+		return x.InnerStride
+	}
+	return 0
+}
+
+func (x *AxisDelta) GetValues() *CompressiveEncoding {
+	if x != nil {
+		return x.Values
+	}
+	return nil
+}
+
 // Range (2.3 only) is the arithmetic sequence start + step*i; it has no
 // payload. step must be positive.
 type Range struct {
@@ -1684,7 +1900,7 @@ type Range struct {
 
 func (x *Range) Reset() {
 	*x = Range{}
-	mi := &file_encodings_v2_1_proto_msgTypes[20]
+	mi := &file_encodings_v2_1_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1696,7 +1912,7 @@ func (x *Range) String() string {
 func (*Range) ProtoMessage() {}
 
 func (x *Range) ProtoReflect() protoreflect.Message {
-	mi := &file_encodings_v2_1_proto_msgTypes[20]
+	mi := &file_encodings_v2_1_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1709,7 +1925,7 @@ func (x *Range) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Range.ProtoReflect.Descriptor instead.
 func (*Range) Descriptor() ([]byte, []int) {
-	return file_encodings_v2_1_proto_rawDescGZIP(), []int{20}
+	return file_encodings_v2_1_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *Range) GetUncompressedBitsPerValue() uint64 {
@@ -1746,7 +1962,7 @@ type Delta struct {
 
 func (x *Delta) Reset() {
 	*x = Delta{}
-	mi := &file_encodings_v2_1_proto_msgTypes[21]
+	mi := &file_encodings_v2_1_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1758,7 +1974,7 @@ func (x *Delta) String() string {
 func (*Delta) ProtoMessage() {}
 
 func (x *Delta) ProtoReflect() protoreflect.Message {
-	mi := &file_encodings_v2_1_proto_msgTypes[21]
+	mi := &file_encodings_v2_1_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1771,7 +1987,7 @@ func (x *Delta) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Delta.ProtoReflect.Descriptor instead.
 func (*Delta) Descriptor() ([]byte, []int) {
-	return file_encodings_v2_1_proto_rawDescGZIP(), []int{21}
+	return file_encodings_v2_1_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *Delta) GetUncompressedBitsPerValue() uint64 {
@@ -1810,7 +2026,7 @@ type VariablePackedStruct_FieldEncoding struct {
 
 func (x *VariablePackedStruct_FieldEncoding) Reset() {
 	*x = VariablePackedStruct_FieldEncoding{}
-	mi := &file_encodings_v2_1_proto_msgTypes[22]
+	mi := &file_encodings_v2_1_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1822,7 +2038,7 @@ func (x *VariablePackedStruct_FieldEncoding) String() string {
 func (*VariablePackedStruct_FieldEncoding) ProtoMessage() {}
 
 func (x *VariablePackedStruct_FieldEncoding) ProtoReflect() protoreflect.Message {
-	mi := &file_encodings_v2_1_proto_msgTypes[22]
+	mi := &file_encodings_v2_1_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1991,7 +2207,7 @@ const file_encodings_v2_1_proto_rawDesc = "" +
 	"\vcompression\x18\x01 \x01(\v2$.lance.encodings21.BufferCompressionR\vcompression\x12>\n" +
 	"\x06values\x18\x03 \x01(\v2&.lance.encodings21.CompressiveEncodingR\x06values\"Q\n" +
 	"\x0fByteStreamSplit\x12>\n" +
-	"\x06values\x18\x01 \x01(\v2&.lance.encodings21.CompressiveEncodingR\x06values\"\xfb\a\n" +
+	"\x06values\x18\x01 \x01(\v2&.lance.encodings21.CompressiveEncodingR\x06values\"\x9b\t\n" +
 	"\x13CompressiveEncoding\x12-\n" +
 	"\x04flat\x18\x01 \x01(\v2\x17.lance.encodings21.FlatH\x00R\x04flat\x129\n" +
 	"\bvariable\x18\x02 \x01(\v2\x1b.lance.encodings21.VariableH\x00R\bvariable\x129\n" +
@@ -2010,8 +2226,22 @@ const file_encodings_v2_1_proto_rawDesc = "" +
 	"\rpacked_struct\x18\f \x01(\v2\x1f.lance.encodings21.PackedStructH\x00R\fpackedStruct\x12_\n" +
 	"\x16variable_packed_struct\x18\r \x01(\v2'.lance.encodings21.VariablePackedStructH\x00R\x14variablePackedStruct\x120\n" +
 	"\x05range\x18\x0e \x01(\v2\x18.lance.encodings21.RangeH\x00R\x05range\x120\n" +
-	"\x05delta\x18\x0f \x01(\v2\x18.lance.encodings21.DeltaH\x00R\x05deltaB\r\n" +
-	"\vcompression\"p\n" +
+	"\x05delta\x18\x0f \x01(\v2\x18.lance.encodings21.DeltaH\x00R\x05delta\x12*\n" +
+	"\x03alp\x18d \x01(\v2\x16.lance.encodings21.AlpH\x00R\x03alp\x123\n" +
+	"\x06pcodec\x18e \x01(\v2\x19.lance.encodings21.PcodecH\x00R\x06pcodec\x12=\n" +
+	"\n" +
+	"axis_delta\x18f \x01(\v2\x1c.lance.encodings21.AxisDeltaH\x00R\taxisDeltaB\r\n" +
+	"\vcompression\"+\n" +
+	"\x03Alp\x12$\n" +
+	"\x0ebits_per_value\x18\x01 \x01(\x04R\fbitsPerValue\"u\n" +
+	"\x06Pcodec\x12>\n" +
+	"\x06values\x18\x01 \x01(\v2&.lance.encodings21.CompressiveEncodingR\x06values\x12+\n" +
+	"\x11compression_level\x18\x02 \x01(\rR\x10compressionLevel\"\x8f\x01\n" +
+	"\tAxisDelta\x12\x1f\n" +
+	"\vaxis_length\x18\x01 \x01(\x04R\n" +
+	"axisLength\x12!\n" +
+	"\finner_stride\x18\x02 \x01(\x04R\vinnerStride\x12>\n" +
+	"\x06values\x18\x03 \x01(\v2&.lance.encodings21.CompressiveEncodingR\x06values\"p\n" +
 	"\x05Range\x12=\n" +
 	"\x1buncompressed_bits_per_value\x18\x01 \x01(\x04R\x18uncompressedBitsPerValue\x12\x14\n" +
 	"\x05start\x18\x02 \x01(\x04R\x05start\x12\x12\n" +
@@ -2046,7 +2276,7 @@ func file_encodings_v2_1_proto_rawDescGZIP() []byte {
 }
 
 var file_encodings_v2_1_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_encodings_v2_1_proto_msgTypes = make([]protoimpl.MessageInfo, 23)
+var file_encodings_v2_1_proto_msgTypes = make([]protoimpl.MessageInfo, 26)
 var file_encodings_v2_1_proto_goTypes = []any{
 	(RepDefLayer)(0),                           // 0: lance.encodings21.RepDefLayer
 	(CompressionScheme)(0),                     // 1: lance.encodings21.CompressionScheme
@@ -2070,9 +2300,12 @@ var file_encodings_v2_1_proto_goTypes = []any{
 	(*General)(nil),                            // 19: lance.encodings21.General
 	(*ByteStreamSplit)(nil),                    // 20: lance.encodings21.ByteStreamSplit
 	(*CompressiveEncoding)(nil),                // 21: lance.encodings21.CompressiveEncoding
-	(*Range)(nil),                              // 22: lance.encodings21.Range
-	(*Delta)(nil),                              // 23: lance.encodings21.Delta
-	(*VariablePackedStruct_FieldEncoding)(nil), // 24: lance.encodings21.VariablePackedStruct.FieldEncoding
+	(*Alp)(nil),                                // 22: lance.encodings21.Alp
+	(*Pcodec)(nil),                             // 23: lance.encodings21.Pcodec
+	(*AxisDelta)(nil),                          // 24: lance.encodings21.AxisDelta
+	(*Range)(nil),                              // 25: lance.encodings21.Range
+	(*Delta)(nil),                              // 26: lance.encodings21.Delta
+	(*VariablePackedStruct_FieldEncoding)(nil), // 27: lance.encodings21.VariablePackedStruct.FieldEncoding
 }
 var file_encodings_v2_1_proto_depIdxs = []int32{
 	21, // 0: lance.encodings21.MiniBlockLayout.rep_compression:type_name -> lance.encodings21.CompressiveEncoding
@@ -2104,7 +2337,7 @@ var file_encodings_v2_1_proto_depIdxs = []int32{
 	21, // 26: lance.encodings21.Rle.run_lengths:type_name -> lance.encodings21.CompressiveEncoding
 	21, // 27: lance.encodings21.FixedSizeList.values:type_name -> lance.encodings21.CompressiveEncoding
 	21, // 28: lance.encodings21.PackedStruct.values:type_name -> lance.encodings21.CompressiveEncoding
-	24, // 29: lance.encodings21.VariablePackedStruct.fields:type_name -> lance.encodings21.VariablePackedStruct.FieldEncoding
+	27, // 29: lance.encodings21.VariablePackedStruct.fields:type_name -> lance.encodings21.VariablePackedStruct.FieldEncoding
 	7,  // 30: lance.encodings21.General.compression:type_name -> lance.encodings21.BufferCompression
 	21, // 31: lance.encodings21.General.values:type_name -> lance.encodings21.CompressiveEncoding
 	21, // 32: lance.encodings21.ByteStreamSplit.values:type_name -> lance.encodings21.CompressiveEncoding
@@ -2121,15 +2354,20 @@ var file_encodings_v2_1_proto_depIdxs = []int32{
 	16, // 43: lance.encodings21.CompressiveEncoding.fixed_size_list:type_name -> lance.encodings21.FixedSizeList
 	17, // 44: lance.encodings21.CompressiveEncoding.packed_struct:type_name -> lance.encodings21.PackedStruct
 	18, // 45: lance.encodings21.CompressiveEncoding.variable_packed_struct:type_name -> lance.encodings21.VariablePackedStruct
-	22, // 46: lance.encodings21.CompressiveEncoding.range:type_name -> lance.encodings21.Range
-	23, // 47: lance.encodings21.CompressiveEncoding.delta:type_name -> lance.encodings21.Delta
-	21, // 48: lance.encodings21.Delta.deltas:type_name -> lance.encodings21.CompressiveEncoding
-	21, // 49: lance.encodings21.VariablePackedStruct.FieldEncoding.value:type_name -> lance.encodings21.CompressiveEncoding
-	50, // [50:50] is the sub-list for method output_type
-	50, // [50:50] is the sub-list for method input_type
-	50, // [50:50] is the sub-list for extension type_name
-	50, // [50:50] is the sub-list for extension extendee
-	0,  // [0:50] is the sub-list for field type_name
+	25, // 46: lance.encodings21.CompressiveEncoding.range:type_name -> lance.encodings21.Range
+	26, // 47: lance.encodings21.CompressiveEncoding.delta:type_name -> lance.encodings21.Delta
+	22, // 48: lance.encodings21.CompressiveEncoding.alp:type_name -> lance.encodings21.Alp
+	23, // 49: lance.encodings21.CompressiveEncoding.pcodec:type_name -> lance.encodings21.Pcodec
+	24, // 50: lance.encodings21.CompressiveEncoding.axis_delta:type_name -> lance.encodings21.AxisDelta
+	21, // 51: lance.encodings21.Pcodec.values:type_name -> lance.encodings21.CompressiveEncoding
+	21, // 52: lance.encodings21.AxisDelta.values:type_name -> lance.encodings21.CompressiveEncoding
+	21, // 53: lance.encodings21.Delta.deltas:type_name -> lance.encodings21.CompressiveEncoding
+	21, // 54: lance.encodings21.VariablePackedStruct.FieldEncoding.value:type_name -> lance.encodings21.CompressiveEncoding
+	55, // [55:55] is the sub-list for method output_type
+	55, // [55:55] is the sub-list for method input_type
+	55, // [55:55] is the sub-list for extension type_name
+	55, // [55:55] is the sub-list for extension extendee
+	0,  // [0:55] is the sub-list for field type_name
 }
 
 func init() { file_encodings_v2_1_proto_init() }
@@ -2169,8 +2407,11 @@ func file_encodings_v2_1_proto_init() {
 		(*CompressiveEncoding_VariablePackedStruct)(nil),
 		(*CompressiveEncoding_Range)(nil),
 		(*CompressiveEncoding_Delta)(nil),
+		(*CompressiveEncoding_Alp)(nil),
+		(*CompressiveEncoding_Pcodec)(nil),
+		(*CompressiveEncoding_AxisDelta)(nil),
 	}
-	file_encodings_v2_1_proto_msgTypes[22].OneofWrappers = []any{
+	file_encodings_v2_1_proto_msgTypes[25].OneofWrappers = []any{
 		(*VariablePackedStruct_FieldEncoding_BitsPerValue)(nil),
 		(*VariablePackedStruct_FieldEncoding_BitsPerLength)(nil),
 	}
@@ -2180,7 +2421,7 @@ func file_encodings_v2_1_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_encodings_v2_1_proto_rawDesc), len(file_encodings_v2_1_proto_rawDesc)),
 			NumEnums:      2,
-			NumMessages:   23,
+			NumMessages:   26,
 			NumExtensions: 0,
 			NumServices:   0,
 		},
