@@ -546,7 +546,7 @@ func (ds *Dataset) dataFile(ctx context.Context, df *dataset.DataFile) (*File, e
 	}
 	ds.mu.Unlock()
 	e.once.Do(func() {
-		e.f, e.err = ds.openDataFile(ctx, key, url, df.Size)
+		e.f, e.err = ds.openDataFile(ctx, key, url, df)
 		e.ready.Store(e.f)
 	})
 	if e.err != nil {
@@ -573,8 +573,11 @@ func isContextErr(err error) bool {
 const wholeFileSize = 256 << 10
 
 // openDataFile opens a data file with one tail read, of the whole file
-// when the manifest says it is small (size 0: unknown).
-func (ds *Dataset) openDataFile(ctx context.Context, key, url string, size uint64) (*File, error) {
+// when the manifest says it is small (size 0: unknown). A legacy (v1)
+// file is read with the manifest's fields, not the schema its writer
+// embedded, which predates later schema evolution.
+func (ds *Dataset) openDataFile(ctx context.Context, key, url string, df *dataset.DataFile) (*File, error) {
+	size := df.Size
 	var (
 		obj  lanceio.Object
 		tail []byte
@@ -594,10 +597,29 @@ func (ds *Dataset) openDataFile(ctx context.Context, key, url string, size uint6
 		return nil, ds.errf(ds.man.Version, key, err)
 	}
 	src := &objectSource{obj: obj, sched: ds.sched, key: obj.Identity().String()}
-	f, err := newFileFromTail(ctx, url, withTail(src, tail), tail, ds.cfg)
+	var f *File
+	if df.Legacy() {
+		f, err = ds.openLegacyFile(ctx, url, withTail(src, tail), tail, df)
+	} else {
+		f, err = newFileFromTail(ctx, url, withTail(src, tail), tail, ds.cfg)
+	}
 	if err != nil {
 		_ = obj.Close()
 		return nil, fmt.Errorf("lance: dataset %s version %d: %w", ds.url, ds.man.Version, unprefixed{err})
+	}
+	return f, nil
+}
+
+// openLegacyFile opens a legacy data file with the manifest fields it
+// stores and the page table's field id range its entry gives.
+func (ds *Dataset) openLegacyFile(ctx context.Context, url string, src source, tail []byte, df *dataset.DataFile) (*File, error) {
+	lo, hi, ok := df.LegacyIDRange()
+	if !ok {
+		return nil, fmt.Errorf("open %s: %w: legacy data file lists no field ids in ascending order", url, format.ErrCorrupt)
+	}
+	f, err := newLegacyFileIDs(ctx, url, src, tail, dataset.FieldsOf(ds.man.Fields, df.Fields), &[2]int32{lo, hi}, ds.cfg)
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", url, err)
 	}
 	return f, nil
 }
