@@ -125,7 +125,42 @@ func OpenDataset(ctx context.Context, url string, opts ...Option) (*Dataset, err
 		ds.sched, ds.owned = scheduler.New(sc), true
 	}
 	ds.cfg.sched = ds.sched
+	if err := ds.fixPhysicalRows(ctx); err != nil {
+		_ = ds.Close()
+		return nil, err
+	}
 	return ds, nil
+}
+
+// fixPhysicalRows counts the rows of fragments whose manifest row count
+// cannot be trusted, Lance's rule: none recorded (before 0.8), or a
+// manifest without a writer version (0.8.0 filled the count in with the
+// live rows). It reads the first data file's metadata of each such
+// fragment; datasets written since read nothing here.
+func (ds *Dataset) fixPhysicalRows(ctx context.Context) error {
+	trusted := ds.man.WriterLibrary != "" || ds.man.WriterVersion != ""
+	for i, fr := range ds.frags {
+		if trusted && fr.ref.PhysicalRows != 0 {
+			continue
+		}
+		m, err := ds.fragment(i)
+		if err != nil {
+			return err
+		}
+		if len(m.Files) == 0 {
+			continue
+		}
+		f, err := ds.dataFile(ctx, &m.Files[0])
+		if err != nil {
+			return err
+		}
+		n := f.NumRows()
+		if n > dataset.MaxFragmentRows {
+			return ds.errf(ds.man.Version, ds.manKey, fmt.Errorf("%w: fragment %d has %d rows", format.ErrCorrupt, m.ID, n))
+		}
+		fr.ref.PhysicalRows, m.PhysicalRows = n, n
+	}
+	return nil
 }
 
 // open finds and reads the manifest and builds the schema.
@@ -150,7 +185,9 @@ func (ds *Dataset) open(ctx context.Context) error {
 	ds.byID = make(map[uint64]int, len(man.Fragments))
 	for i, r := range man.Fragments {
 		ds.frags[i] = &dsFragment{ref: r}
-		ds.byID[r.ID] = i
+		if _, dup := ds.byID[r.ID]; !dup { // a repeated id (Lance 0.16) finds the first
+			ds.byID[r.ID] = i
+		}
 	}
 	return nil
 }
@@ -598,7 +635,7 @@ func (ds *Dataset) openDataFile(ctx context.Context, key, url string, df *datase
 	}
 	src := &objectSource{obj: obj, sched: ds.sched, key: obj.Identity().String()}
 	var f *File
-	if df.Legacy() {
+	if isLegacyTail(tail) { // the footer says; manifests before 0.16 record 2.0 files as 0.3 and legacy ones as 0.0
 		f, err = ds.openLegacyFile(ctx, url, withTail(src, tail), tail, df)
 	} else {
 		f, err = newFileFromTail(ctx, url, withTail(src, tail), tail, ds.cfg)

@@ -107,7 +107,9 @@ func checkDatasetAgainst(t *testing.T, url string, exp *expectedDataset, opts ..
 		for _, r := range recs {
 			r.Release()
 		}
-		checkFiltered(t, ctx, ds, what, v.Columns)
+		if len(ds.arrow.FieldIndices("id")) == 1 {
+			checkFiltered(t, ctx, ds, what, v.Columns)
+		}
 		rec, err := ds.Take(ctx, v.TakeOffsets, ro)
 		if err != nil {
 			t.Fatalf("%s: take: %v", what, err)

@@ -165,11 +165,6 @@ func (r FragmentRef) Decode() (*Fragment, error) {
 	return f, nil
 }
 
-// Legacy reports whether the data file is of the legacy (v1) format,
-// Lance's rule: major version 0, minor below 3 (0.0 for manifests
-// written before the versions were recorded).
-func (d *DataFile) Legacy() bool { return d.Major == 0 && d.Minor < 3 }
-
 // LegacyIDRange returns the field id range of a legacy file's page table:
 // from the first field id the data file lists to the largest (Lance's
 // rule; the list is ascending when written by Lance).
