@@ -125,7 +125,42 @@ func OpenDataset(ctx context.Context, url string, opts ...Option) (*Dataset, err
 		ds.sched, ds.owned = scheduler.New(sc), true
 	}
 	ds.cfg.sched = ds.sched
+	if err := ds.fixPhysicalRows(ctx); err != nil {
+		_ = ds.Close()
+		return nil, err
+	}
 	return ds, nil
+}
+
+// fixPhysicalRows counts the rows of fragments whose manifest row count
+// cannot be trusted, Lance's rule: none recorded (before 0.8), or a
+// manifest without a writer version (0.8.0 filled the count in with the
+// live rows). It reads the first data file's metadata of each such
+// fragment; datasets written since read nothing here.
+func (ds *Dataset) fixPhysicalRows(ctx context.Context) error {
+	trusted := ds.man.WriterLibrary != "" || ds.man.WriterVersion != ""
+	for i, fr := range ds.frags {
+		if trusted && fr.ref.PhysicalRows != 0 {
+			continue
+		}
+		m, err := ds.fragment(i)
+		if err != nil {
+			return err
+		}
+		if len(m.Files) == 0 {
+			continue
+		}
+		f, err := ds.dataFile(ctx, &m.Files[0])
+		if err != nil {
+			return err
+		}
+		n := f.NumRows()
+		if n > dataset.MaxFragmentRows {
+			return ds.errf(ds.man.Version, ds.manKey, fmt.Errorf("%w: fragment %d has %d rows", format.ErrCorrupt, m.ID, n))
+		}
+		fr.ref.PhysicalRows, m.PhysicalRows = n, n
+	}
+	return nil
 }
 
 // open finds and reads the manifest and builds the schema.
@@ -150,7 +185,9 @@ func (ds *Dataset) open(ctx context.Context) error {
 	ds.byID = make(map[uint64]int, len(man.Fragments))
 	for i, r := range man.Fragments {
 		ds.frags[i] = &dsFragment{ref: r}
-		ds.byID[r.ID] = i
+		if _, dup := ds.byID[r.ID]; !dup { // a repeated id (Lance 0.16) finds the first
+			ds.byID[r.ID] = i
+		}
 	}
 	return nil
 }
@@ -546,7 +583,7 @@ func (ds *Dataset) dataFile(ctx context.Context, df *dataset.DataFile) (*File, e
 	}
 	ds.mu.Unlock()
 	e.once.Do(func() {
-		e.f, e.err = ds.openDataFile(ctx, key, url, df.Size)
+		e.f, e.err = ds.openDataFile(ctx, key, url, df)
 		e.ready.Store(e.f)
 	})
 	if e.err != nil {
@@ -573,8 +610,11 @@ func isContextErr(err error) bool {
 const wholeFileSize = 256 << 10
 
 // openDataFile opens a data file with one tail read, of the whole file
-// when the manifest says it is small (size 0: unknown).
-func (ds *Dataset) openDataFile(ctx context.Context, key, url string, size uint64) (*File, error) {
+// when the manifest says it is small (size 0: unknown). A legacy (v1)
+// file is read with the manifest's fields, not the schema its writer
+// embedded, which predates later schema evolution.
+func (ds *Dataset) openDataFile(ctx context.Context, key, url string, df *dataset.DataFile) (*File, error) {
+	size := df.Size
 	var (
 		obj  lanceio.Object
 		tail []byte
@@ -594,10 +634,29 @@ func (ds *Dataset) openDataFile(ctx context.Context, key, url string, size uint6
 		return nil, ds.errf(ds.man.Version, key, err)
 	}
 	src := &objectSource{obj: obj, sched: ds.sched, key: obj.Identity().String()}
-	f, err := newFileFromTail(ctx, url, withTail(src, tail), tail, ds.cfg)
+	var f *File
+	if isLegacyTail(tail) { // the footer says; manifests before 0.16 record 2.0 files as 0.3 and legacy ones as 0.0
+		f, err = ds.openLegacyFile(ctx, url, withTail(src, tail), tail, df)
+	} else {
+		f, err = newFileFromTail(ctx, url, withTail(src, tail), tail, ds.cfg)
+	}
 	if err != nil {
 		_ = obj.Close()
 		return nil, fmt.Errorf("lance: dataset %s version %d: %w", ds.url, ds.man.Version, unprefixed{err})
+	}
+	return f, nil
+}
+
+// openLegacyFile opens a legacy data file with the manifest fields it
+// stores and the page table's field id range its entry gives.
+func (ds *Dataset) openLegacyFile(ctx context.Context, url string, src source, tail []byte, df *dataset.DataFile) (*File, error) {
+	lo, hi, ok := df.LegacyIDRange()
+	if !ok {
+		return nil, fmt.Errorf("open %s: %w: legacy data file lists no field ids in ascending order", url, format.ErrCorrupt)
+	}
+	f, err := newLegacyFileIDs(ctx, url, src, tail, dataset.FieldsOf(ds.man.Fields, df.Fields), &[2]int32{lo, hi}, ds.cfg)
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", url, err)
 	}
 	return f, nil
 }

@@ -90,7 +90,11 @@ func (ds *Dataset) columnsOf(ctx context.Context, m *dataset.Fragment, fields []
 	byFile := map[int]*fileColumns{}
 	for pos, fi := range fields {
 		top := ds.schema.Fields[fi]
-		for k := len(m.Files) - 1; k >= 0; k-- { // a later file overrides (Lance's rule)
+		// The first file listing the field holds it: Lance merges the
+		// files' columns keeping the first of a name. Files overlap only
+		// in datasets of Lance before 0.11, whose add_columns after
+		// drop_columns reused field ids (testdata/compat/v0.10.5).
+		for k := range m.Files {
 			df := &m.Files[k]
 			if !holds(df, top) {
 				continue

@@ -67,8 +67,17 @@ func OpenLegacy(ctx context.Context, url string, fields []*filepb.Field, opts ..
 	return f, nil
 }
 
-// newLegacyFile reads the footer, metadata and page table of a legacy file.
+// newLegacyFile reads the footer, metadata and page table of a legacy file
+// whose page table covers the ids of fields.
 func newLegacyFile(ctx context.Context, url string, src source, tail []byte, fields []*filepb.Field, cfg config) (*File, error) {
+	return newLegacyFileIDs(ctx, url, src, tail, fields, nil, cfg)
+}
+
+// newLegacyFileIDs is newLegacyFile with the field id range of the page
+// table given (ids[0] to ids[1]; nil: that of fields). A dataset's data
+// file says it: its first listed field id to its largest (the writer's
+// schema, which may hold fields the dataset has dropped since).
+func newLegacyFileIDs(ctx context.Context, url string, src source, tail []byte, fields []*filepb.Field, ids *[2]int32, cfg config) (*File, error) {
 	if cfg.mem == nil {
 		cfg.mem = bufpool.New(DefaultBufferPoolBytes)
 	}
@@ -109,6 +118,9 @@ func newLegacyFile(ctx context.Context, url string, src source, tail []byte, fie
 		return nil, err
 	}
 	minID, maxID := fieldIDRange(fields)
+	if ids != nil {
+		minID, maxID = ids[0], ids[1]
+	}
 	n := lm.NumBatches()
 	ptSize, err := v01.PageTableSize(minID, maxID, n, size)
 	if err != nil {

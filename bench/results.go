@@ -165,6 +165,10 @@ func summaryKey(wl string) string {
 		return "open_s3"
 	case strings.HasPrefix(wl, "write/"):
 		return "write"
+	case strings.HasPrefix(wl, "v20/scan/"):
+		return "scan_min_v20"
+	case strings.HasPrefix(wl, "v20/take/"):
+		return "take_v20"
 	}
 	return ""
 }

@@ -1,6 +1,9 @@
 package dataset
 
 import (
+	"slices"
+
+	"github.com/lancego/lancego/format/pb/filepb"
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
 
@@ -160,4 +163,31 @@ func (r FragmentRef) Decode() (*Fragment, error) {
 		return nil, corruptf("fragment %d has no data file", r.ID)
 	}
 	return f, nil
+}
+
+// LegacyIDRange returns the field id range of a legacy file's page table:
+// from the first field id the data file lists to the largest (Lance's
+// rule; the list is ascending when written by Lance).
+func (d *DataFile) LegacyIDRange() (lo, hi int32, ok bool) {
+	if len(d.Fields) == 0 || d.Fields[0] < 0 {
+		return 0, 0, false
+	}
+	lo, hi = d.Fields[0], d.Fields[0]
+	for _, id := range d.Fields[1:] {
+		hi = max(hi, id)
+	}
+	return lo, hi, true
+}
+
+// FieldsOf returns the fields of a schema (in its order) whose ids are
+// in ids: the part of the dataset's schema a legacy data file stores.
+// Fields dropped from the dataset since are not in it.
+func FieldsOf(fields []*filepb.Field, ids []int32) []*filepb.Field {
+	var out []*filepb.Field
+	for _, f := range fields {
+		if slices.Contains(ids, f.GetId()) {
+			out = append(out, f)
+		}
+	}
+	return out
 }

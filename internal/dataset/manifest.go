@@ -129,16 +129,13 @@ func DecodeManifest(b []byte) (*Manifest, error) {
 		return m, err
 	}
 	m.Fragments = make([]FragmentRef, len(frags))
-	seen := make(map[uint64]struct{}, len(frags))
+	// Fragment ids may repeat: Lance 0.16 committed appends of mixed file
+	// versions with reused ids, and pylance still reads every fragment.
 	for i, raw := range frags {
 		r, err := summarize(raw)
 		if err != nil {
 			return nil, fmt.Errorf("manifest fragment %d: %w", i, err)
 		}
-		if _, dup := seen[r.ID]; dup {
-			return nil, corruptf("manifest lists fragment id %d twice", r.ID)
-		}
-		seen[r.ID] = struct{}{}
 		m.Fragments[i] = r
 	}
 	return m, nil

@@ -2,6 +2,7 @@ package v20
 
 import (
 	"fmt"
+	"math/bits"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/lancego/lancego/layouts"
@@ -26,7 +27,22 @@ func (v *validity) appendBits(src []byte, n uint64) {
 	if need := (v.n + n + 7) / 8; uint64(len(v.bits)) < need {
 		v.bits = append(v.bits, make([]byte, need-uint64(len(v.bits)))...)
 	}
-	for i := uint64(0); i < n; i++ {
+	i := uint64(0)
+	if v.n%8 == 0 { // byte-aligned (pages of multiples of 8 rows): whole bytes at once
+		k, whole := v.n/8, n/8
+		if src == nil {
+			for j := range whole {
+				v.bits[k+j] = 0xFF
+			}
+		} else {
+			copy(v.bits[k:k+whole], src[:whole])
+			for _, b := range src[:whole] {
+				v.nulls += 8 - bits.OnesCount8(b)
+			}
+		}
+		i = whole * 8
+	}
+	for ; i < n; i++ {
 		k := v.n + i
 		if src == nil || getBit(src, i) {
 			v.bits[k/8] |= 1 << (k % 8)

@@ -63,6 +63,10 @@ def history(uri, version, **kw):
     ds = lance.dataset(uri)
     ds.update({"s": "'upd'"}, where="id % 50 = 1")              # v6: rows move to a new fragment
     ds = lance.dataset(uri)
+    if version == "legacy":
+        # legacy add_columns refuses fragments missing many rows: compact first
+        ds.optimize.compact_files(materialize_deletions_threshold=0.01)
+        ds = lance.dataset(uri)
     ds.add_columns({"x": "id * 2"})                             # v7: a second data file per fragment
     ds = lance.dataset(uri)
     ds.drop_columns(["f"])                                      # v8
