@@ -25,7 +25,7 @@ const usage = `usage:
       print rows; json prints {"num_rows": N, "columns": {...}} in the corpus
       value conventions; --filter "x > 5 AND s = 'a'" keeps matching rows, skipping
       zones the file's zone seeds prove empty
-  lance convert SRC DST [--version 2.1|2.2] [--from lance|ipc|parquet|csv] [--zone-seeds [--rows-per-zone N]]
+  lance convert SRC DST [--version 2.1|2.2|2.3] [--from lance|ipc|parquet|csv] [--zone-seeds [--rows-per-zone N]]
   lance demo
       write a sample Lance file into a temporary folder, then inspect and read it
   lance bench [--quick] [--json] [--out DIR] [--data DIR] [--no-s3] [--no-mmap] [--no-signed-reads]

@@ -29,7 +29,10 @@ import (
 //  4. the mini-block value codec: flat, bit-packing, RLE, byte-stream-split,
 //     FSST, General on top (seed "Compression": "Flat", "Bitpacking",
 //     "Run Length Encoding", "Byte Stream Split", "Fsst", "General");
-//  5. full-zip per-value compression and the rep/def level codec.
+//  5. full-zip per-value compression and the rep/def level codec;
+//  6. 2.3 (planar pages): dense by default, sparse for all-null and
+//     nullable-constant pages (seed "Planar Page Layout"; the choices of
+//     pylance 14.0.2, whose value codecs equal its 2.2 ones).
 //
 // The seed is /work/shared/spec/seeds/lance-encoding-strategy.txt (Lance's
 // "Encoding Strategy" page); Lance's own source of each rule is named where
@@ -167,7 +170,11 @@ const fullZipThreshold = 256
 
 // encodeValues picks the structural layout and codec for gathered values.
 func encodeValues(s *shredded, v *values, l *wleaf, cfg *writerConfig) (*encodedPage, error) {
-	if cfg.version >= format.V2_2 {
+	if cfg.version >= format.V2_3 {
+		if page, ok, err := planarConstant(s, v); ok || err != nil {
+			return page, err
+		}
+	} else if cfg.version >= format.V2_2 {
 		if c, ok := layouts.ConstantValue(&v.Values); ok {
 			return layouts.EncodeConstant(&s.Shredded, c), nil
 		}
@@ -496,4 +503,54 @@ func levelRuns(levels []uint16) int {
 		n++
 	}
 	return runs
+}
+
+// ---- 6. 2.3 planar pages (seed "Planar Page Layout", "Sparse Structural
+// Domains"; checked against what pylance 14.0.2 writes). Every page first
+// gets its 2.2 choice and is re-described as a dense planar page
+// (layouts.DensePlanar); these rules pick sparse structure instead where
+// 14.0.2 does. Not yet followed: sparse on request
+// (lance-encoding:structural-encoding=sparse), for structural-only list
+// pages (all null or empty lists) and for mostly-null wide values.
+
+// planarConstant: a page whose non-null values are one fixed-width scalar
+// is a dense constant page when nothing is null or empty, else (flat
+// columns) a sparse page listing its nulls with a constant value plane. A
+// constant string page is not a 2.3 constant (the scalar is fixed-width):
+// it falls through to the dictionary, as in 14.0.2.
+func planarConstant(s *shredded, v *values) (*encodedPage, bool, error) {
+	c, ok := layouts.ConstantValue(&v.Values)
+	if !ok {
+		return nil, false, nil
+	}
+	if s.Rep == nil && s.Def == nil {
+		return layouts.EncodeConstant(&s.Shredded, c), true, nil
+	}
+	if s.Rep != nil || len(s.Layers) != 1 {
+		return nil, false, nil // nested nullable constants: chunked values
+	}
+	page, err := layouts.EncodeSparseFlat(&s.Shredded, layouts.ConstantPlane(c), nil, "planar/sparse/constant")
+	return page, err == nil, err
+}
+
+// planarAllNull: an all-null flat page is a sparse page with no values.
+func planarAllNull(s *shredded) (*encodedPage, error) {
+	if s.Rep != nil || len(s.Layers) != 1 {
+		return nil, fmt.Errorf("%w: 2.3: all-null page of a nested column (sparse list layers are not written yet)", lerr.ErrUnsupportedType)
+	}
+	return layouts.EncodeSparseFlat(&s.Shredded, layouts.NoValuesPlane(), nil, "planar/sparse/none")
+}
+
+// toPlanar gives a 2.3 page its planar layout: pages the rules above made
+// sparse keep theirs, every other page becomes dense.
+func toPlanar(p *encodedPage) (*encodedPage, error) {
+	if p.Planar != nil {
+		return p, nil
+	}
+	pl, err := layouts.DensePlanar(p.Layout)
+	if err != nil {
+		return nil, err
+	}
+	p.Planar = pl
+	return p, nil
 }
