@@ -3,11 +3,12 @@ package layouts
 import (
 	"encoding/binary"
 	"fmt"
-	"math/bits"
+	mathbits "math/bits"
 
 	"github.com/lancego/lancego/codecs"
 	pb "github.com/lancego/lancego/format/pb/encodings21pb"
 	pb23 "github.com/lancego/lancego/format/pb/encodings23pb"
+	"google.golang.org/protobuf/proto"
 )
 
 // Sparse 2.3 pages written for flat columns (one nullable item layer): the
@@ -32,11 +33,7 @@ func EncodeSparseFlat(s *Shredded, values *pb23.ValuePlane, bufs [][]byte, desc 
 			valid = append(valid, uint64(i))
 		}
 	}
-	meaning, pos := pb23.SparseValiditySet_SPARSE_VALIDITY_NULL_POSITIONS, nulls
-	if len(valid) < len(nulls) {
-		meaning, pos = pb23.SparseValiditySet_SPARSE_VALIDITY_VALID_POSITIONS, valid
-	}
-	enc, payload, err := EncodePositions(pos)
+	meaning, enc, payload, npos, err := chooseValidity(nulls, valid)
 	if err != nil {
 		return nil, err
 	}
@@ -44,13 +41,30 @@ func EncodeSparseFlat(s *Shredded, values *pb23.ValuePlane, bufs [][]byte, desc 
 		bufs = append(bufs, payload)
 	}
 	layer := &pb23.SparseStructuralLayer{Layer: &pb23.SparseStructuralLayer_Validity{Validity: &pb23.SparseValiditySet{
-		Meaning: meaning, Positions: enc, NumPositions: uint64(len(pos))}}}
+		Meaning: meaning, Positions: enc, NumPositions: uint64(npos)}}}
 	pl := &pb23.PlanarLayout{
 		Structure: &pb23.StructuralPlane{Codec: &pb23.StructuralPlane_Sparse{Sparse: &pb23.SparseStructure{
 			Layers: []*pb23.SparseStructuralLayer{layer}}}},
 		Values: values,
 	}
 	return &EncodedPage{Buffers: bufs, NumRows: uint64(s.NumRows), Desc: desc, Planar: pl}, nil
+}
+
+// chooseValidity lists the null or the valid positions, whichever encodes
+// smaller (ties: the nulls), as pylance 14.0.2 does.
+func chooseValidity(nulls, valid []uint64) (pb23.SparseValiditySet_Meaning, *pb.CompressiveEncoding, []byte, int, error) {
+	ne, np, err := EncodePositions(nulls)
+	if err != nil {
+		return 0, nil, nil, 0, err
+	}
+	ve, vp, err := EncodePositions(valid)
+	if err != nil {
+		return 0, nil, nil, 0, err
+	}
+	if positionsSize(ve, vp) < positionsSize(ne, np) {
+		return pb23.SparseValiditySet_SPARSE_VALIDITY_VALID_POSITIONS, ve, vp, len(valid), nil
+	}
+	return pb23.SparseValiditySet_SPARSE_VALIDITY_NULL_POSITIONS, ne, np, len(nulls), nil
 }
 
 // NoValuesPlane is the value plane of a page without materialized values.
@@ -65,14 +79,18 @@ func ConstantPlane(scalar []byte) *pb23.ValuePlane {
 }
 
 // EncodePositions describes a strictly increasing u64 sequence as a
-// generic unsigned block, the way pylance 14.0.2 writes position sets:
-// empty → Constant without a value; an arithmetic sequence → Range;
-// otherwise Delta from the first position whose deltas are a Range when
-// arithmetic, else out-of-line bit-packed at the widest delta's width.
-// The payload is nil for the metadata-only forms.
+// generic unsigned block the way pylance 14.0.2 writes position sets: the
+// smallest (descriptor + payload) of: Constant (no value when empty, the
+// value when one), Range (arithmetic, two or more), Delta whose deltas are
+// a Range, Flat, and Delta with out-of-line bit-packed deltas (costed as
+// whole 1024-value blocks). The payload is nil for metadata-only forms.
 func EncodePositions(pos []uint64) (*pb.CompressiveEncoding, []byte, error) {
-	if len(pos) == 0 {
+	switch len(pos) {
+	case 0:
 		return &pb.CompressiveEncoding{Compression: &pb.CompressiveEncoding_Constant{Constant: &pb.Constant{}}}, nil, nil
+	case 1:
+		v := binary.LittleEndian.AppendUint64(nil, pos[0])
+		return &pb.CompressiveEncoding{Compression: &pb.CompressiveEncoding_Constant{Constant: &pb.Constant{Value: v}}}, nil, nil
 	}
 	if step, ok := arithmetic(pos); ok {
 		return rangeEncoding(pos[0], step), nil, nil
@@ -83,34 +101,45 @@ func EncodePositions(pos []uint64) (*pb.CompressiveEncoding, []byte, error) {
 		deltas[i] = pos[i+1] - pos[i]
 		widest |= deltas[i]
 	}
-	var child *pb.CompressiveEncoding
-	var payload []byte
-	if step, ok := arithmetic(deltas); ok {
-		child = rangeEncoding(deltas[0], step)
-	} else {
-		w := max(bits.Len64(widest), 1)
-		raw := make([]byte, 0, 8*len(deltas))
-		for _, d := range deltas {
-			raw = binary.LittleEndian.AppendUint64(raw, d)
-		}
-		var err error
-		if payload, err = codecs.EncodeOutOfLineBitpacking(nil, raw, 64, w, uint64(len(deltas))); err != nil {
-			return nil, nil, err
-		}
-		child = &pb.CompressiveEncoding{Compression: &pb.CompressiveEncoding_OutOfLineBitpacking{
-			OutOfLineBitpacking: &pb.OutOfLineBitpacking{UncompressedBitsPerValue: 64, Values: codecs.FlatEncoding(uint64(w))}}}
+	if step, ok := arithmetic(deltas); ok && len(deltas) >= 2 {
+		return deltaEncoding(pos[0], rangeEncoding(deltas[0], step)), nil, nil
 	}
+	w := max(mathbits.Len64(widest), 1)
+	packedCost := (len(deltas) + 1023) / 1024 * 1024 * w / 8
+	if 8*len(pos) <= packedCost {
+		return codecs.FlatEncoding(64), u64Bytes(pos), nil
+	}
+	payload, err := codecs.EncodeOutOfLineBitpacking(nil, u64Bytes(deltas), 64, w, uint64(len(deltas)))
+	if err != nil {
+		return nil, nil, err
+	}
+	child := &pb.CompressiveEncoding{Compression: &pb.CompressiveEncoding_OutOfLineBitpacking{
+		OutOfLineBitpacking: &pb.OutOfLineBitpacking{UncompressedBitsPerValue: 64, Values: codecs.FlatEncoding(uint64(w))}}}
+	return deltaEncoding(pos[0], child), payload, nil
+}
+
+// positionsSize is the cost EncodePositions minimizes.
+func positionsSize(enc *pb.CompressiveEncoding, payload []byte) int {
+	return proto.Size(enc) + len(payload)
+}
+
+func u64Bytes(v []uint64) []byte {
+	out := make([]byte, 0, 8*len(v))
+	for _, x := range v {
+		out = binary.LittleEndian.AppendUint64(out, x)
+	}
+	return out
+}
+
+func deltaEncoding(base uint64, deltas *pb.CompressiveEncoding) *pb.CompressiveEncoding {
 	return &pb.CompressiveEncoding{Compression: &pb.CompressiveEncoding_Delta{Delta: &pb.Delta{
-		UncompressedBitsPerValue: 64, Base: pos[0], Deltas: child}}}, payload, nil
+		UncompressedBitsPerValue: 64, Base: base, Deltas: deltas}}}
 }
 
 // arithmetic reports whether s (non-empty) steps by one positive amount;
-// a single value counts, with step 1.
+// s has two or more values.
 func arithmetic(s []uint64) (uint64, bool) {
-	if len(s) == 1 {
-		return 1, true
-	}
-	if s[1] <= s[0] {
+	if len(s) < 2 || s[1] <= s[0] {
 		return 0, false
 	}
 	step := s[1] - s[0]
