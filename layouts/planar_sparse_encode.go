@@ -2,7 +2,6 @@ package layouts
 
 import (
 	"encoding/binary"
-	"fmt"
 	mathbits "math/bits"
 
 	"github.com/lancego/lancego/codecs"
@@ -11,44 +10,10 @@ import (
 	"google.golang.org/protobuf/proto"
 )
 
-// Sparse 2.3 pages written for flat columns (one nullable item layer): the
-// structure is one validity set listing the null or the valid slots,
-// whichever is fewer (as pylance 14.0.2 does); the values are constant (a
-// nullable constant page) or none (an all-null page). Buffers: value
-// buffers first, then the position payload if its codec has one.
-
-// EncodeSparseFlat writes a flat page (no repetition, one layer) as a
-// sparse planar page with value plane values and value buffers bufs.
-// Pages with repetition or several layers give ErrUnsupported.
-func EncodeSparseFlat(s *Shredded, values *pb23.ValuePlane, bufs [][]byte, desc string) (*EncodedPage, error) {
-	if s.Rep != nil || len(s.Layers) != 1 {
-		return nil, fmt.Errorf("%w: 2.3 sparse page with %d layers", ErrUnsupported, len(s.Layers))
-	}
-	n := s.NumItems()
-	var nulls, valid []uint64
-	for i := 0; i < n; i++ {
-		if s.Def != nil && s.Def[i] != 0 {
-			nulls = append(nulls, uint64(i))
-		} else {
-			valid = append(valid, uint64(i))
-		}
-	}
-	meaning, enc, payload, npos, err := chooseValidity(nulls, valid)
-	if err != nil {
-		return nil, err
-	}
-	if payload != nil {
-		bufs = append(bufs, payload)
-	}
-	layer := &pb23.SparseStructuralLayer{Layer: &pb23.SparseStructuralLayer_Validity{Validity: &pb23.SparseValiditySet{
-		Meaning: meaning, Positions: enc, NumPositions: uint64(npos)}}}
-	pl := &pb23.PlanarLayout{
-		Structure: &pb23.StructuralPlane{Codec: &pb23.StructuralPlane_Sparse{Sparse: &pb23.SparseStructure{
-			Layers: []*pb23.SparseStructuralLayer{layer}}}},
-		Values: values,
-	}
-	return &EncodedPage{Buffers: bufs, NumRows: uint64(s.NumRows), Desc: desc, Planar: pl}, nil
-}
+// Sparse 2.3 pages (planar_sparse_layers.go builds the layers): each
+// validity set lists the null or the valid slots, whichever encodes
+// smaller (as pylance 14.0.2 does). Buffers: value buffers first, then the
+// structural payloads, outer layer first.
 
 // chooseValidity lists the null or the valid positions, whichever encodes
 // smaller (ties: the nulls), as pylance 14.0.2 does.

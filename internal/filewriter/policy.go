@@ -509,13 +509,14 @@ func levelRuns(levels []uint16) int {
 // Domains"; checked against what pylance 14.0.2 writes). Every page first
 // gets its 2.2 choice and is re-described as a dense planar page
 // (layouts.DensePlanar); these rules pick sparse structure instead where
-// 14.0.2 does. Not yet followed: sparse on request
-// (lance-encoding:structural-encoding=sparse), for structural-only list
-// pages (all null or empty lists) and for mostly-null wide values.
+// 14.0.2 does: pages without values (all null, empty lists) and nullable
+// constants. Not yet followed: sparse on request
+// (lance-encoding:structural-encoding=sparse) and for mostly-null wide
+// values.
 
 // planarConstant: a page whose non-null values are one fixed-width scalar
-// is a dense constant page when nothing is null or empty, else (flat
-// columns) a sparse page listing its nulls with a constant value plane. A
+// is a dense constant page when nothing is null or empty, else a sparse
+// page with a constant value plane. A
 // constant string page is not a 2.3 constant (the scalar is fixed-width):
 // it falls through to the dictionary, as in 14.0.2.
 func planarConstant(s *shredded, v *values) (*encodedPage, bool, error) {
@@ -526,19 +527,14 @@ func planarConstant(s *shredded, v *values) (*encodedPage, bool, error) {
 	if s.Rep == nil && s.Def == nil {
 		return layouts.EncodeConstant(&s.Shredded, c), true, nil
 	}
-	if s.Rep != nil || len(s.Layers) != 1 {
-		return nil, false, nil // nested nullable constants: chunked values
-	}
-	page, err := layouts.EncodeSparseFlat(&s.Shredded, layouts.ConstantPlane(c), nil, "planar/sparse/constant")
+	page, err := layouts.EncodeSparse(&s.Shredded, layouts.ConstantPlane(c), nil, "planar/sparse/constant")
 	return page, err == nil, err
 }
 
-// planarAllNull: an all-null flat page is a sparse page with no values.
+// planarAllNull: a page without a non-null value (all null, or only
+// empty and null lists) is a sparse page with no values.
 func planarAllNull(s *shredded) (*encodedPage, error) {
-	if s.Rep != nil || len(s.Layers) != 1 {
-		return nil, fmt.Errorf("%w: 2.3: all-null page of a nested column (sparse list layers are not written yet)", lerr.ErrUnsupportedType)
-	}
-	return layouts.EncodeSparseFlat(&s.Shredded, layouts.NoValuesPlane(), nil, "planar/sparse/none")
+	return layouts.EncodeSparse(&s.Shredded, layouts.NoValuesPlane(), nil, "planar/sparse/none")
 }
 
 // toPlanar gives a 2.3 page its planar layout: pages the rules above made
