@@ -311,7 +311,7 @@ func chooseMiniCodec(v *values, p encodingParams, ver format.Version) miniCodec 
 	case valFSL:
 		return codecs.FSLEncoder{V: &v.Values}
 	case valVariable:
-		return chooseVariableCodec(v, p)
+		return chooseVariableCodec(v, p, ver)
 	}
 	if p.compression == "none" || (v.Bits != 8 && v.Bits != 16 && v.Bits != 32 && v.Bits != 64) {
 		return codecs.FlatEncoder{Bits: v.Bits}
@@ -335,8 +335,11 @@ func chooseMiniCodec(v *values, p encodingParams, ver format.Version) miniCodec 
 	return codecs.FlatEncoder{Bits: v.Bits}
 }
 
-// chooseVariableCodec picks Variable (FSST when it pays off).
-func chooseVariableCodec(v *values, p encodingParams) miniCodec {
+// chooseVariableCodec picks Variable (FSST when it pays off); at 2.3 the
+// offsets are bit-packed lengths when that is strictly smaller (seed
+// "Variable", generic variable-width offsets; planar_offsets.go), as
+// pylance 14.0.2 writes them.
+func chooseVariableCodec(v *values, p encodingParams, ver format.Version) miniCodec {
 	bitsOff := 32
 	if v.Large {
 		bitsOff = 64
@@ -344,7 +347,17 @@ func chooseVariableCodec(v *values, p encodingParams) miniCodec {
 	if c, ok := tryFSST(v, p, bitsOff); ok {
 		return c
 	}
-	return codecs.VariableEncoder{OffsetBits: bitsOff}
+	legacy := codecs.VariableEncoder{OffsetBits: bitsOff}
+	// General compression (lz4/zstd) works on the chunk's first buffer,
+	// which must stay the legacy offsets-and-bytes buffer.
+	if ver >= format.V2_3 && p.compression != "lz4" && p.compression != "zstd" {
+		gen := newLengthOffsetsEncoder(v, legacy)
+		mv := int(p.miniblockValues)
+		if encodedSize(gen, v, mv) < encodedSize(legacy, v, mv) {
+			return gen
+		}
+	}
+	return legacy
 }
 
 // bssSampleValues is how many leading values the byte-position entropy of
