@@ -146,11 +146,16 @@ func packedOrFlat(v []uint64, w int) (*pb.CompressiveEncoding, []byte, error) {
 }
 
 // EncodeSparse writes a page as a sparse planar page with value plane
-// values and value buffers bufs (structural payloads follow them).
-func EncodeSparse(s *Shredded, values *pb23.ValuePlane, bufs [][]byte, desc string) (*EncodedPage, error) {
-	layers, payloads, _, err := SparseStructureOf(s)
+// values and value buffers bufs (structural payloads follow them). slots,
+// when not negative, is the number of values bufs hold one per terminal
+// slot (chunked values); it must equal the structure's terminal count.
+func EncodeSparse(s *Shredded, values *pb23.ValuePlane, bufs [][]byte, slots int, desc string) (*EncodedPage, error) {
+	layers, payloads, terminal, err := SparseStructureOf(s)
 	if err != nil {
 		return nil, err
+	}
+	if slots >= 0 && slots != terminal {
+		return nil, fmt.Errorf("%w: 2.3 sparse page: %d values for %d terminal slots", ErrCorrupt, slots, terminal)
 	}
 	pl := &pb23.PlanarLayout{
 		Structure: &pb23.StructuralPlane{Codec: &pb23.StructuralPlane_Sparse{Sparse: &pb23.SparseStructure{Layers: layers}}},

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	pb "github.com/lancego/lancego/format/pb/encodings21pb"
+	pb23 "github.com/lancego/lancego/format/pb/encodings23pb"
 	"github.com/lancego/lancego/layouts"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -183,6 +184,11 @@ func encodeValues(s *shredded, v *values, l *wleaf, cfg *writerConfig) (*encoded
 		}
 	}
 	p := l.params
+	if cfg.version >= format.V2_3 {
+		if page, ok, err := planarSparseRequested(s, v, l, cfg); ok || err != nil {
+			return page, err
+		}
+	}
 	// Like Lance, a dictionary is tried first, whatever the layout the
 	// values would get without one (its indices are mini-block).
 	if page, ok, err := tryDictionary(s, v, p, cfg.version); ok || err != nil {
@@ -522,10 +528,12 @@ func levelRuns(levels []uint16) int {
 // Domains"; checked against what pylance 14.0.2 writes). Every page first
 // gets its 2.2 choice and is re-described as a dense planar page
 // (layouts.DensePlanar); these rules pick sparse structure instead where
-// 14.0.2 does: pages without values (all null, empty lists) and nullable
-// constants. Not yet followed: sparse on request
-// (lance-encoding:structural-encoding=sparse) and for mostly-null wide
-// values.
+// 14.0.2 does: pages without values (all null, empty lists), nullable
+// constants, and narrow values on request
+// (lance-encoding:structural-encoding=sparse, chunked values). Not yet
+// followed: sparse zipped values (wide values on request, and 14.0.2's
+// sparse choice for mostly-null wide values), dictionaries under sparse
+// structure.
 
 // planarConstant: a page whose non-null values are one fixed-width scalar
 // is a dense constant page when nothing is null or empty, else a sparse
@@ -540,14 +548,14 @@ func planarConstant(s *shredded, v *values) (*encodedPage, bool, error) {
 	if s.Rep == nil && s.Def == nil {
 		return layouts.EncodeConstant(&s.Shredded, c), true, nil
 	}
-	page, err := layouts.EncodeSparse(&s.Shredded, layouts.ConstantPlane(c), nil, "planar/sparse/constant")
+	page, err := layouts.EncodeSparse(&s.Shredded, layouts.ConstantPlane(c), nil, -1, "planar/sparse/constant")
 	return page, err == nil, err
 }
 
 // planarAllNull: a page without a non-null value (all null, or only
 // empty and null lists) is a sparse page with no values.
 func planarAllNull(s *shredded) (*encodedPage, error) {
-	return layouts.EncodeSparse(&s.Shredded, layouts.NoValuesPlane(), nil, "planar/sparse/none")
+	return layouts.EncodeSparse(&s.Shredded, layouts.NoValuesPlane(), nil, -1, "planar/sparse/none")
 }
 
 // toPlanar gives a 2.3 page its planar layout: pages the rules above made
@@ -562,4 +570,37 @@ func toPlanar(p *encodedPage) (*encodedPage, error) {
 	}
 	p.Planar = pl
 	return p, nil
+}
+
+// planarSparseRequested: lance-encoding:structural-encoding=sparse on a
+// page with nulls or lists and values under the full-zip threshold gives a
+// sparse page with chunked values: one value per terminal slot (nulls
+// included) in mini-block chunks without levels (seed "Planar Page
+// Layout": all-valid trivial pages stay dense; narrow sparse values are
+// chunked).
+func planarSparseRequested(s *shredded, v *values, l *wleaf, cfg *writerConfig) (*encodedPage, bool, error) {
+	p := l.params
+	if p.structural != "sparse" || (s.Rep == nil && s.Def == nil) || maxValueBytes(v) >= fullZipThreshold {
+		return nil, false, nil
+	}
+	set, err := layouts.NewLayerSet([]pb.RepDefLayer{pb.RepDefLayer_REPDEF_ALL_VALID_ITEM})
+	if err != nil {
+		return nil, false, err
+	}
+	slots := &shredded{Shredded: layouts.Shredded{Layers: []pb.RepDefLayer{pb.RepDefLayer_REPDEF_ALL_VALID_ITEM},
+		Set: set, Leaf: s.Leaf, Idx: s.Idx, NumRows: v.N}, sc: s.sc}
+	codec := withGeneral(chooseMiniCodec(v, p, cfg.version), v, p)
+	inner, err := encodeMiniBlock(slots, v, codec, cfg.version, int(p.miniblockValues))
+	if err != nil {
+		return nil, false, err
+	}
+	ml := inner.Layout.GetMiniBlockLayout()
+	plane := &pb23.ValuePlane{Codec: &pb23.ValuePlane_Chunked{Chunked: &pb23.ChunkedValues{
+		Compression: ml.GetValueCompression(), NumBuffers: ml.GetNumBuffers()}}}
+	page, err := layouts.EncodeSparse(&s.Shredded, plane, inner.Buffers, v.N, "planar/sparse/chunked/"+codec.Name())
+	if err != nil {
+		return nil, false, err
+	}
+	page.Scratch = inner.Scratch
+	return page, true, nil
 }
