@@ -532,8 +532,7 @@ func levelRuns(levels []uint16) int {
 // constants, and narrow values on request
 // (lance-encoding:structural-encoding=sparse, chunked values). Not yet
 // followed: sparse zipped values (wide values on request, and 14.0.2's
-// sparse choice for mostly-null wide values), dictionaries under sparse
-// structure.
+// sparse choice for mostly-null wide values).
 
 // planarConstant: a page whose non-null values are one fixed-width scalar
 // is a dense constant page when nothing is null or empty, else a sparse
@@ -589,15 +588,23 @@ func planarSparseRequested(s *shredded, v *values, l *wleaf, cfg *writerConfig) 
 	}
 	slots := &shredded{Shredded: layouts.Shredded{Layers: []pb.RepDefLayer{pb.RepDefLayer_REPDEF_ALL_VALID_ITEM},
 		Set: set, Leaf: s.Leaf, Idx: s.Idx, NumRows: v.N}, sc: s.sc}
-	codec := withGeneral(chooseMiniCodec(v, p, cfg.version), v, p)
-	inner, err := encodeMiniBlock(slots, v, codec, cfg.version, int(p.miniblockValues))
+	// The dictionary rule applies as for dense pages (a dictionary
+	// composes with sparse structure).
+	inner, ok, err := tryDictionary(slots, v, p, cfg.version)
 	if err != nil {
 		return nil, false, err
 	}
+	if !ok || inner.Layout.GetMiniBlockLayout() == nil {
+		codec := withGeneral(chooseMiniCodec(v, p, cfg.version), v, p)
+		if inner, err = encodeMiniBlock(slots, v, codec, cfg.version, int(p.miniblockValues)); err != nil {
+			return nil, false, err
+		}
+	}
 	ml := inner.Layout.GetMiniBlockLayout()
 	plane := &pb23.ValuePlane{Codec: &pb23.ValuePlane_Chunked{Chunked: &pb23.ChunkedValues{
-		Compression: ml.GetValueCompression(), NumBuffers: ml.GetNumBuffers()}}}
-	page, err := layouts.EncodeSparse(&s.Shredded, plane, inner.Buffers, v.N, "planar/sparse/chunked/"+codec.Name())
+		Compression: ml.GetValueCompression(), NumBuffers: ml.GetNumBuffers(),
+		Dictionary: ml.GetDictionary(), NumDictionaryItems: ml.GetNumDictionaryItems()}}}
+	page, err := layouts.EncodeSparse(&s.Shredded, plane, inner.Buffers, v.N, "planar/sparse/chunked/"+inner.Desc)
 	if err != nil {
 		return nil, false, err
 	}
