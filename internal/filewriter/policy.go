@@ -329,10 +329,11 @@ func chooseMiniCodec(v *values, p encodingParams, ver format.Version) miniCodec 
 	packed := codecs.InlineBitpackedSize(&v.Values)
 	runs := codecs.CountRuns(&v.Values, 0, v.N)
 	rle := runs * (v.Bits/8 + 1)
-	if p.rleUserSet && float64(runs) < p.rleThreshold*float64(v.N) {
-		return codecs.RLEEncoder{Bits: v.Bits}
-	}
-	if !p.rleUserSet && rle < packed && rle < flat {
+	if (p.rleUserSet && float64(runs) < p.rleThreshold*float64(v.N)) || (!p.rleUserSet && rle < packed && rle < flat) {
+		// 2.3: one RLE child may be bit-packed (planar_rle.go).
+		if ver >= format.V2_3 && p.compression != "lz4" && p.compression != "zstd" {
+			return choosePackedRLE(codecs.RLEEncoder{Bits: v.Bits}, v, int(p.miniblockValues))
+		}
 		return codecs.RLEEncoder{Bits: v.Bits}
 	}
 	if packed < flat {
