@@ -532,8 +532,8 @@ func levelRuns(levels []uint16) int {
 // 14.0.2 does: pages without values (all null, empty lists), nullable
 // constants, and narrow values on request
 // (lance-encoding:structural-encoding=sparse, chunked values). Not yet
-// followed: sparse zipped values (wide values on request, and 14.0.2's
-// sparse choice for mostly-null wide values).
+// followed: 14.0.2's sparse choice for mostly-null wide values when not
+// requested.
 
 // planarConstant: a page whose non-null values are one fixed-width scalar
 // is a dense constant page when nothing is null or empty, else a sparse
@@ -580,12 +580,15 @@ func toPlanar(p *encodedPage) (*encodedPage, error) {
 // chunked).
 func planarSparseRequested(s *shredded, v *values, l *wleaf, cfg *writerConfig) (*encodedPage, bool, error) {
 	p := l.params
-	if p.structural != "sparse" || (s.Rep == nil && s.Def == nil) || maxValueBytes(v) >= fullZipThreshold {
+	if p.structural != "sparse" || (s.Rep == nil && s.Def == nil) {
 		return nil, false, nil
 	}
 	set, err := layouts.NewLayerSet([]pb.RepDefLayer{pb.RepDefLayer_REPDEF_ALL_VALID_ITEM})
 	if err != nil {
 		return nil, false, err
+	}
+	if maxValueBytes(v) >= fullZipThreshold {
+		return planarSparseZipped(s, v, set, p, cfg)
 	}
 	slots := &shredded{Shredded: layouts.Shredded{Layers: []pb.RepDefLayer{pb.RepDefLayer_REPDEF_ALL_VALID_ITEM},
 		Set: set, Leaf: s.Leaf, Idx: s.Idx, NumRows: v.N}, sc: s.sc}
@@ -610,5 +613,44 @@ func planarSparseRequested(s *shredded, v *values, l *wleaf, cfg *writerConfig) 
 		return nil, false, err
 	}
 	page.Scratch = inner.Scratch
+	return page, true, nil
+}
+
+// planarSparseZipped: wide values of a page asking for sparse structure
+// are zipped: only the materialized values, as a full-zip page without
+// levels (so without control words), with its byte index for variable
+// values (seed "Sparse Buffers": zipped fixed and variable).
+func planarSparseZipped(s *shredded, v *values, set layouts.LayerSet, p encodingParams, cfg *writerConfig) (*encodedPage, bool, error) {
+	idx := make([]int, 0, v.N)
+	for j, i := range s.Idx {
+		if i >= 0 && (v.Valid == nil || v.Valid[j]) {
+			idx = append(idx, i)
+		}
+	}
+	mat, err := gatherValues(s.Leaf, idx, s.sc)
+	if err != nil {
+		return nil, false, err
+	}
+	flat := &shredded{Shredded: layouts.Shredded{Layers: []pb.RepDefLayer{pb.RepDefLayer_REPDEF_ALL_VALID_ITEM},
+		Set: set, Leaf: s.Leaf, Idx: idx, NumRows: len(idx)}, sc: s.sc}
+	inner, err := encodeFullZip(flat, mat, p, cfg.version)
+	if err != nil {
+		return nil, false, err
+	}
+	fz := inner.Layout.GetFullZipLayout()
+	z := &pb23.ZippedValues{Compression: fz.GetValueCompression(), NumItems: uint64(len(idx)), NumVisibleItems: uint64(len(idx))}
+	switch d := fz.GetDetails().(type) {
+	case *pb.FullZipLayout_BitsPerValue:
+		z.Addressing = &pb23.ZippedValues_BitsPerValue{BitsPerValue: d.BitsPerValue}
+	case *pb.FullZipLayout_BitsPerOffset:
+		z.Addressing = &pb23.ZippedValues_BitsPerOffset{BitsPerOffset: d.BitsPerOffset}
+	}
+	plane := &pb23.ValuePlane{Codec: &pb23.ValuePlane_Zipped{Zipped: z}}
+	page, err := layouts.EncodeSparse(&s.Shredded, plane, inner.Buffers, -1, "planar/sparse/zipped")
+	if err != nil {
+		return nil, false, err
+	}
+	// Value buffers come first, so split buffers keep their index.
+	page.Scratch, page.Split = inner.Scratch, inner.Split
 	return page, true, nil
 }
