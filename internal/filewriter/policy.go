@@ -530,16 +530,16 @@ func levelRuns(levels []uint16) int {
 // gets its 2.2 choice and is re-described as a dense planar page
 // (layouts.DensePlanar); these rules pick sparse structure instead where
 // 14.0.2 does: pages without values (all null, empty lists), nullable
-// constants, and narrow values on request
-// (lance-encoding:structural-encoding=sparse, chunked values). Not yet
-// followed: 14.0.2's sparse choice for mostly-null wide values when not
-// requested.
+// constants, and pages with nulls or lists on request
+// (lance-encoding:structural-encoding=sparse: chunked or zipped values).
+// Not yet followed: 14.0.2's sparse choice for mostly-null wide values
+// when not requested.
 
 // planarConstant: a page whose non-null values are one fixed-width scalar
 // is a dense constant page when nothing is null or empty, else a sparse
-// page with a constant value plane. A
-// constant string page is not a 2.3 constant (the scalar is fixed-width):
-// it falls through to the dictionary, as in 14.0.2.
+// page with a constant value plane. A constant string page is not a 2.3
+// constant (the scalar is fixed-width): it falls through to the
+// dictionary, as in 14.0.2.
 func planarConstant(s *shredded, v *values) (*encodedPage, bool, error) {
 	c, ok := layouts.ConstantValue(&v.Values)
 	if !ok {
@@ -573,11 +573,11 @@ func toPlanar(p *encodedPage) (*encodedPage, error) {
 }
 
 // planarSparseRequested: lance-encoding:structural-encoding=sparse on a
-// page with nulls or lists and values under the full-zip threshold gives a
-// sparse page with chunked values: one value per terminal slot (nulls
-// included) in mini-block chunks without levels (seed "Planar Page
-// Layout": all-valid trivial pages stay dense; narrow sparse values are
-// chunked).
+// page with nulls or lists gives a sparse page. Values under the full-zip
+// threshold are chunked: one value per terminal slot (nulls included) in
+// mini-block chunks without levels; wider ones are zipped (seed "Planar
+// Page Layout": all-valid trivial pages stay dense; narrow sparse values
+// are chunked, wide ones zipped).
 func planarSparseRequested(s *shredded, v *values, l *wleaf, cfg *writerConfig) (*encodedPage, bool, error) {
 	p := l.params
 	if p.structural != "sparse" || (s.Rep == nil && s.Def == nil) {
