@@ -160,3 +160,29 @@ func TestDensePlanarInverse(t *testing.T) {
 		}
 	}
 }
+
+// FuzzEncodeCounts: any positive list counts round-trip.
+func FuzzEncodeCounts(f *testing.F) {
+	f.Add([]byte{2, 2, 2})
+	f.Add([]byte{1, 9, 3, 255})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		counts := make([]uint64, len(b))
+		for i, d := range b {
+			counts[i] = uint64(d) + 1
+			if i%5 == 4 {
+				counts[i] <<= 20
+			}
+		}
+		enc, payload, err := EncodeCounts(counts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := codecs.DecodeSequence(nil, enc, 64, payload, uint64(len(counts)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got, counts) && len(counts) > 0 {
+			t.Fatalf("decoded %v, want %v", got, counts)
+		}
+	})
+}
