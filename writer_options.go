@@ -28,9 +28,11 @@ type writerConfig struct {
 	zoneSeeds  *filewriter.ZoneSeedConfig // WithZoneSeeds, or nil
 }
 
-// WithFileVersion selects the Lance file version to write: "2.1" or "2.2"
-// ("stable" means 2.1 like Lance's LanceDB default is not accepted here to
-// avoid ambiguity).
+// WithFileVersion selects the Lance file version to write: "2.1", "2.2" or
+// "2.3". 2.3 is unstable in Lance (planar pages as pylance 14.0.2 writes
+// and reads them; no compatibility promise until Lance stabilizes it).
+// ("stable", which means 2.1 in LanceDB, is not accepted here to avoid
+// ambiguity.)
 func WithFileVersion(v string) WriterOption {
 	return func(c *writerConfig) error {
 		switch v {
@@ -38,8 +40,10 @@ func WithFileVersion(v string) WriterOption {
 			c.version = format.V2_1
 		case "2.2":
 			c.version = format.V2_2
+		case "2.3":
+			c.version = format.V2_3
 		default:
-			return fmt.Errorf("%w: file version %q (want 2.1 or 2.2)", ErrInvalidArgument, v)
+			return fmt.Errorf("%w: file version %q (want 2.1, 2.2 or 2.3)", ErrInvalidArgument, v)
 		}
 		return nil
 	}

@@ -126,13 +126,13 @@ func roundTrip(t *testing.T, schema *arrow.Schema, recs []arrow.RecordBatch, opt
 }
 
 func TestWriterRandomRoundTrip(t *testing.T) {
-	for _, ver := range []string{"2.1", "2.2"} {
+	for _, ver := range []string{"2.1", "2.2", "2.3"} {
 		for seed := uint64(1); seed <= 3; seed++ {
 			t.Run(ver, func(t *testing.T) {
 				mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 				defer mem.AssertSize(t, 0)
 				r := rand.New(rand.NewPCG(seed, 42))
-				schema := randSchema(ver == "2.2")
+				schema := randSchema(ver != "2.1")
 				var recs []arrow.RecordBatch
 				for _, n := range []int{0, 1, 700, 3000, 5} {
 					recs = append(recs, randBatch(mem, schema, r, n))

@@ -2,6 +2,7 @@ package layouts
 
 import (
 	pb "github.com/lancego/lancego/format/pb/encodings21pb"
+	pb23 "github.com/lancego/lancego/format/pb/encodings23pb"
 )
 
 // The structural encoders (shred.go for the levels, levels.go for their
@@ -21,6 +22,9 @@ type EncodedPage struct {
 	// is written.
 	Scratch [][]byte
 	Layout  *pb.PageLayout
+	// Planar, when set, is the page's 2.3 layout (then Layout is unused);
+	// a 2.3 writer turns other pages into dense planar ones (DensePlanar).
+	Planar  *pb23.PlanarLayout
 	NumRows uint64
 	Desc    string
 	// external holds value bytes (blobs) written as their own 64-aligned

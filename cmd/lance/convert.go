@@ -27,10 +27,10 @@ import (
 )
 
 // convertUsage is the usage text of `lance convert`.
-const convertUsage = `  lance convert SRC DST [--version 2.1|2.2] [--from lance|ipc|parquet|csv] [--batch N]
+const convertUsage = `  lance convert SRC DST [--version 2.1|2.2|2.3] [--from lance|ipc|parquet|csv] [--batch N]
                 [--zone-seeds [--rows-per-zone N]]
       convert a Lance, Arrow IPC (file or stream), Parquet or CSV file into a
-      Lance file (default version 2.2); prints a summary. --zone-seeds stores
+      Lance file (default version 2.2; 2.3 is unstable); prints a summary. --zone-seeds stores
       per-zone statistics of every column (docs/zone-seeds.md)
 `
 
@@ -58,7 +58,7 @@ type batchSource struct {
 func runConvert(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("convert", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	version := fs.String("version", lance.DefaultWriteVersion, "Lance file version to write (2.1 or 2.2)")
+	version := fs.String("version", lance.DefaultWriteVersion, "Lance file version to write (2.1, 2.2 or 2.3, unstable)")
 	from := fs.String("from", "", "source format: lance, ipc, parquet or csv (default: detect)")
 	batch := fs.Int("batch", 64<<10, "rows per batch read from the source")
 	seeds := fs.Bool("zone-seeds", false, "write zone seeds (per-zone statistics) for every column")
@@ -67,7 +67,7 @@ func runConvert(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	if readOnlyVersion(*version) {
-		return fmt.Errorf("convert: Lance %s files are read, not written: use --version 2.1 or 2.2", *version)
+		return fmt.Errorf("convert: Lance %s files are read, not written: use --version 2.1, 2.2 or 2.3", *version)
 	}
 	opts := []lance.WriterOption{lance.WithFileVersion(*version), lance.WithObjectCreator(createObject)}
 	if o, err := zoneSeedOption(fs, *seeds, *rpz); err != nil {

@@ -32,7 +32,7 @@ const usage = `usage:
             [--take 5,1,9] [--row-ids 4294967296,7] [--with-row-id] [--with-row-address]
       rows of a dataset version; --take are dataset offsets, --row-ids row ids; _rowid
       and _rowaddr (uint64) come after the data columns
-  lance convert SRC DST [--version 2.1|2.2] [--from lance|ipc|parquet|csv] [--zone-seeds [--rows-per-zone N]]
+  lance convert SRC DST [--version 2.1|2.2|2.3] [--from lance|ipc|parquet|csv] [--zone-seeds [--rows-per-zone N]]
   lance bench-datasets [--rows N] [--rows-per-fragment N] [--reps N] [--url URL --storage-options JSON]
       dataset reads against pylance (LANCE_PY): open, scan, takes of 100 and 10,000
       random rows over every fragment, filtered scan

@@ -7,7 +7,6 @@ import (
 	"google.golang.org/protobuf/types/known/anypb"
 
 	"github.com/lancego/lancego/format"
-	pb "github.com/lancego/lancego/format/pb/encodings21pb"
 	"github.com/lancego/lancego/format/pb/file2pb"
 	"github.com/lancego/lancego/format/pb/filepb"
 )
@@ -15,6 +14,7 @@ import (
 // Type URLs of the Any messages Lance stores.
 const (
 	pageLayoutURL     = "/lance.encodings21.PageLayout"
+	planarLayoutURL   = "/lance.encodings23.PlanarLayout"
 	columnEncodingURL = "/lance.encodings.ColumnEncoding"
 )
 
@@ -39,9 +39,17 @@ func columnEncoding() *file2pb.Encoding {
 	return e
 }
 
-// pageEncoding wraps a page layout.
-func pageEncoding(l *pb.PageLayout) (*file2pb.Encoding, error) {
-	b, err := marshal(l)
+// pageEncoding wraps a page's layout: its PlanarLayout (2.3) when it has
+// one, else its PageLayout.
+func pageEncoding(p *encodedPage) (*file2pb.Encoding, error) {
+	if p.Planar != nil {
+		b, err := marshal(p.Planar)
+		if err != nil {
+			return nil, err
+		}
+		return directAny(planarLayoutURL, b)
+	}
+	b, err := marshal(p.Layout)
 	if err != nil {
 		return nil, err
 	}

@@ -1,21 +1,40 @@
 package filewriter
 
 import (
+	"fmt"
+
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/lancego/lancego/codecs"
 	"github.com/lancego/lancego/format"
 	pb "github.com/lancego/lancego/format/pb/encodings21pb"
+	"github.com/lancego/lancego/internal/lerr"
 	"github.com/lancego/lancego/layouts"
 )
 
 // encodeLeaf encodes one page of leaf column l from the top-level array.
 func encodeLeaf(top arrow.Array, l *wleaf, cfg *writerConfig, sc *leafScratch) (*encodedPage, error) {
+	if cfg.version >= format.V2_3 && (l.blob || l.blobV2) {
+		return nil, fmt.Errorf("%w: 2.3: blob columns are not written yet", lerr.ErrUnsupportedType)
+	}
+	p, err := encodeLeaf22(top, l, cfg, sc)
+	if err != nil || cfg.version < format.V2_3 {
+		return p, err
+	}
+	return toPlanar(p)
+}
+
+// encodeLeaf22 encodes a page with the 2.1/2.2 layouts (and, at 2.3, the
+// sparse planar pages of the policy).
+func encodeLeaf22(top arrow.Array, l *wleaf, cfg *writerConfig, sc *leafScratch) (*encodedPage, error) {
 	s, err := shred(top, l, sc)
 	if err != nil {
 		return nil, err
 	}
 	if len(s.Idx) == 0 || s.NumNull == len(s.Idx) {
+		if cfg.version >= format.V2_3 {
+			return planarAllNull(s)
+		}
 		return encodeAllNull(s, cfg.version), nil
 	}
 	if l.leafType().ID() == arrow.DICTIONARY {

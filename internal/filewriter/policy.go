@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	pb "github.com/lancego/lancego/format/pb/encodings21pb"
+	pb23 "github.com/lancego/lancego/format/pb/encodings23pb"
 	"github.com/lancego/lancego/layouts"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -29,7 +30,10 @@ import (
 //  4. the mini-block value codec: flat, bit-packing, RLE, byte-stream-split,
 //     FSST, General on top (seed "Compression": "Flat", "Bitpacking",
 //     "Run Length Encoding", "Byte Stream Split", "Fsst", "General");
-//  5. full-zip per-value compression and the rep/def level codec.
+//  5. full-zip per-value compression and the rep/def level codec;
+//  6. 2.3 (planar pages): dense by default, sparse for all-null and
+//     nullable-constant pages (seed "Planar Page Layout"; the choices of
+//     pylance 14.0.2, whose value codecs equal its 2.2 ones).
 //
 // The seed is /work/shared/spec/seeds/lance-encoding-strategy.txt (Lance's
 // "Encoding Strategy" page); Lance's own source of each rule is named where
@@ -167,7 +171,11 @@ const fullZipThreshold = 256
 
 // encodeValues picks the structural layout and codec for gathered values.
 func encodeValues(s *shredded, v *values, l *wleaf, cfg *writerConfig) (*encodedPage, error) {
-	if cfg.version >= format.V2_2 {
+	if cfg.version >= format.V2_3 {
+		if page, ok, err := planarConstant(s, v); ok || err != nil {
+			return page, err
+		}
+	} else if cfg.version >= format.V2_2 {
 		if c, ok := layouts.ConstantValue(&v.Values); ok {
 			return layouts.EncodeConstant(&s.Shredded, c), nil
 		}
@@ -176,6 +184,11 @@ func encodeValues(s *shredded, v *values, l *wleaf, cfg *writerConfig) (*encoded
 		}
 	}
 	p := l.params
+	if cfg.version >= format.V2_3 {
+		if page, ok, err := planarSparseRequested(s, v, l, cfg); ok || err != nil {
+			return page, err
+		}
+	}
 	// Like Lance, a dictionary is tried first, whatever the layout the
 	// values would get without one (its indices are mini-block).
 	if page, ok, err := tryDictionary(s, v, p, cfg.version); ok || err != nil {
@@ -304,7 +317,7 @@ func chooseMiniCodec(v *values, p encodingParams, ver format.Version) miniCodec 
 	case valFSL:
 		return codecs.FSLEncoder{V: &v.Values}
 	case valVariable:
-		return chooseVariableCodec(v, p)
+		return chooseVariableCodec(v, p, ver)
 	}
 	if p.compression == "none" || (v.Bits != 8 && v.Bits != 16 && v.Bits != 32 && v.Bits != 64) {
 		return codecs.FlatEncoder{Bits: v.Bits}
@@ -316,10 +329,11 @@ func chooseMiniCodec(v *values, p encodingParams, ver format.Version) miniCodec 
 	packed := codecs.InlineBitpackedSize(&v.Values)
 	runs := codecs.CountRuns(&v.Values, 0, v.N)
 	rle := runs * (v.Bits/8 + 1)
-	if p.rleUserSet && float64(runs) < p.rleThreshold*float64(v.N) {
-		return codecs.RLEEncoder{Bits: v.Bits}
-	}
-	if !p.rleUserSet && rle < packed && rle < flat {
+	if (p.rleUserSet && float64(runs) < p.rleThreshold*float64(v.N)) || (!p.rleUserSet && rle < packed && rle < flat) {
+		// 2.3: one RLE child may be bit-packed (planar_rle.go).
+		if ver >= format.V2_3 && p.compression != "lz4" && p.compression != "zstd" {
+			return choosePackedRLE(codecs.RLEEncoder{Bits: v.Bits}, v, int(p.miniblockValues))
+		}
 		return codecs.RLEEncoder{Bits: v.Bits}
 	}
 	if packed < flat {
@@ -328,8 +342,11 @@ func chooseMiniCodec(v *values, p encodingParams, ver format.Version) miniCodec 
 	return codecs.FlatEncoder{Bits: v.Bits}
 }
 
-// chooseVariableCodec picks Variable (FSST when it pays off).
-func chooseVariableCodec(v *values, p encodingParams) miniCodec {
+// chooseVariableCodec picks Variable (FSST when it pays off); at 2.3 the
+// offsets are bit-packed lengths when that is strictly smaller (seed
+// "Variable", generic variable-width offsets; planar_offsets.go), as
+// pylance 14.0.2 writes them.
+func chooseVariableCodec(v *values, p encodingParams, ver format.Version) miniCodec {
 	bitsOff := 32
 	if v.Large {
 		bitsOff = 64
@@ -337,7 +354,17 @@ func chooseVariableCodec(v *values, p encodingParams) miniCodec {
 	if c, ok := tryFSST(v, p, bitsOff); ok {
 		return c
 	}
-	return codecs.VariableEncoder{OffsetBits: bitsOff}
+	legacy := codecs.VariableEncoder{OffsetBits: bitsOff}
+	// General compression (lz4/zstd) works on the chunk's first buffer,
+	// which must stay the legacy offsets-and-bytes buffer.
+	if ver >= format.V2_3 && p.compression != "lz4" && p.compression != "zstd" {
+		gen := newLengthOffsetsEncoder(v, legacy)
+		mv := int(p.miniblockValues)
+		if encodedSize(gen, v, mv) < encodedSize(legacy, v, mv) {
+			return gen
+		}
+	}
+	return legacy
 }
 
 // bssSampleValues is how many leading values the byte-position entropy of
@@ -496,4 +523,134 @@ func levelRuns(levels []uint16) int {
 		n++
 	}
 	return runs
+}
+
+// ---- 6. 2.3 planar pages (seed "Planar Page Layout", "Sparse Structural
+// Domains"; checked against what pylance 14.0.2 writes). Every page first
+// gets its 2.2 choice and is re-described as a dense planar page
+// (layouts.DensePlanar); these rules pick sparse structure instead where
+// 14.0.2 does: pages without values (all null, empty lists), nullable
+// constants, and pages with nulls or lists on request
+// (lance-encoding:structural-encoding=sparse: chunked or zipped values).
+// Not yet followed: 14.0.2's sparse choice for mostly-null wide values
+// when not requested.
+
+// planarConstant: a page whose non-null values are one fixed-width scalar
+// is a dense constant page when nothing is null or empty, else a sparse
+// page with a constant value plane. A constant string page is not a 2.3
+// constant (the scalar is fixed-width): it falls through to the
+// dictionary, as in 14.0.2.
+func planarConstant(s *shredded, v *values) (*encodedPage, bool, error) {
+	c, ok := layouts.ConstantValue(&v.Values)
+	if !ok {
+		return nil, false, nil
+	}
+	if s.Rep == nil && s.Def == nil {
+		return layouts.EncodeConstant(&s.Shredded, c), true, nil
+	}
+	page, err := layouts.EncodeSparse(&s.Shredded, layouts.ConstantPlane(c), nil, -1, "planar/sparse/constant")
+	return page, err == nil, err
+}
+
+// planarAllNull: a page without a non-null value (all null, or only
+// empty and null lists) is a sparse page with no values.
+func planarAllNull(s *shredded) (*encodedPage, error) {
+	return layouts.EncodeSparse(&s.Shredded, layouts.NoValuesPlane(), nil, -1, "planar/sparse/none")
+}
+
+// toPlanar gives a 2.3 page its planar layout: pages the rules above made
+// sparse keep theirs, every other page becomes dense.
+func toPlanar(p *encodedPage) (*encodedPage, error) {
+	if p.Planar != nil {
+		return p, nil
+	}
+	pl, err := layouts.DensePlanar(p.Layout)
+	if err != nil {
+		return nil, err
+	}
+	p.Planar = pl
+	return p, nil
+}
+
+// planarSparseRequested: lance-encoding:structural-encoding=sparse on a
+// page with nulls or lists gives a sparse page. Values under the full-zip
+// threshold are chunked: one value per terminal slot (nulls included) in
+// mini-block chunks without levels; wider ones are zipped (seed "Planar
+// Page Layout": all-valid trivial pages stay dense; narrow sparse values
+// are chunked, wide ones zipped).
+func planarSparseRequested(s *shredded, v *values, l *wleaf, cfg *writerConfig) (*encodedPage, bool, error) {
+	p := l.params
+	if p.structural != "sparse" || (s.Rep == nil && s.Def == nil) {
+		return nil, false, nil
+	}
+	set, err := layouts.NewLayerSet([]pb.RepDefLayer{pb.RepDefLayer_REPDEF_ALL_VALID_ITEM})
+	if err != nil {
+		return nil, false, err
+	}
+	if maxValueBytes(v) >= fullZipThreshold {
+		return planarSparseZipped(s, v, set, p, cfg)
+	}
+	slots := &shredded{Shredded: layouts.Shredded{Layers: []pb.RepDefLayer{pb.RepDefLayer_REPDEF_ALL_VALID_ITEM},
+		Set: set, Leaf: s.Leaf, Idx: s.Idx, NumRows: v.N}, sc: s.sc}
+	// The dictionary rule applies as for dense pages (a dictionary
+	// composes with sparse structure).
+	inner, ok, err := tryDictionary(slots, v, p, cfg.version)
+	if err != nil {
+		return nil, false, err
+	}
+	if !ok || inner.Layout.GetMiniBlockLayout() == nil {
+		codec := withGeneral(chooseMiniCodec(v, p, cfg.version), v, p)
+		if inner, err = encodeMiniBlock(slots, v, codec, cfg.version, int(p.miniblockValues)); err != nil {
+			return nil, false, err
+		}
+	}
+	ml := inner.Layout.GetMiniBlockLayout()
+	plane := &pb23.ValuePlane{Codec: &pb23.ValuePlane_Chunked{Chunked: &pb23.ChunkedValues{
+		Compression: ml.GetValueCompression(), NumBuffers: ml.GetNumBuffers(),
+		Dictionary: ml.GetDictionary(), NumDictionaryItems: ml.GetNumDictionaryItems()}}}
+	page, err := layouts.EncodeSparse(&s.Shredded, plane, inner.Buffers, v.N, "planar/sparse/chunked/"+inner.Desc)
+	if err != nil {
+		return nil, false, err
+	}
+	page.Scratch = inner.Scratch
+	return page, true, nil
+}
+
+// planarSparseZipped: wide values of a page asking for sparse structure
+// are zipped: only the materialized values, as a full-zip page without
+// levels (so without control words), with its byte index for variable
+// values (seed "Sparse Buffers": zipped fixed and variable).
+func planarSparseZipped(s *shredded, v *values, set layouts.LayerSet, p encodingParams, cfg *writerConfig) (*encodedPage, bool, error) {
+	idx := make([]int, 0, v.N)
+	for j, i := range s.Idx {
+		if i >= 0 && (v.Valid == nil || v.Valid[j]) {
+			idx = append(idx, i)
+		}
+	}
+	mat, err := gatherValues(s.Leaf, idx, s.sc)
+	if err != nil {
+		return nil, false, err
+	}
+	flat := &shredded{Shredded: layouts.Shredded{Layers: []pb.RepDefLayer{pb.RepDefLayer_REPDEF_ALL_VALID_ITEM},
+		Set: set, Leaf: s.Leaf, Idx: idx, NumRows: len(idx)}, sc: s.sc}
+	inner, err := encodeFullZip(flat, mat, p, cfg.version)
+	if err != nil {
+		return nil, false, err
+	}
+	fz := inner.Layout.GetFullZipLayout()
+	z := &pb23.ZippedValues{Compression: fz.GetValueCompression(), NumItems: uint64(len(idx)), NumVisibleItems: uint64(len(idx))}
+	switch d := fz.GetDetails().(type) {
+	case *pb.FullZipLayout_BitsPerValue:
+		z.Addressing = &pb23.ZippedValues_BitsPerValue{BitsPerValue: d.BitsPerValue}
+	case *pb.FullZipLayout_BitsPerOffset:
+		z.Addressing = &pb23.ZippedValues_BitsPerOffset{BitsPerOffset: d.BitsPerOffset}
+	}
+	plane := &pb23.ValuePlane{Codec: &pb23.ValuePlane_Zipped{Zipped: z}}
+	page, err := layouts.EncodeSparse(&s.Shredded, plane, inner.Buffers, -1, "planar/sparse/zipped")
+	if err != nil {
+		return nil, false, err
+	}
+	// Value buffers come first, so split buffers keep their index.
+	page.Scratch, page.Split = inner.Scratch, inner.Split
+	return page, true, nil
 }

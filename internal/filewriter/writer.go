@@ -19,7 +19,7 @@ import (
 
 // Config holds the engine's settings (from the root package's options).
 type Config struct {
-	// Version is the file version written (2.1 or 2.2).
+	// Version is the file version written (2.1, 2.2 or 2.3).
 	Version format.Version
 	// PageBudget is the number of bytes of Arrow input buffered per
 	// top-level column before its pages are encoded and written.
@@ -221,7 +221,7 @@ func (w *Writer) Close(ctx context.Context) error {
 
 // writePage writes a page's buffers and records it in its column.
 func (w *Writer) writePage(col int, p *encodedPage, firstRow uint64) error {
-	enc, err := pageEncoding(p.Layout)
+	enc, err := pageEncoding(p)
 	if err != nil {
 		return err
 	}
