@@ -1,0 +1,25 @@
+"""Print, as JSON, every version of a Lance dataset as pylance reads it.
+
+Usage: dataset_rows.py DATASET [append N]
+Output: {"<version>": [[a, s], ...] sorted by a, ...}. With "append N",
+first appends N rows (a = 1_000_000 + i, s = "py<i>") with pylance.
+"""
+import json
+import sys
+
+import lance
+import pyarrow as pa
+
+path = sys.argv[1]
+if len(sys.argv) > 3 and sys.argv[2] == "append":
+    n = int(sys.argv[3])
+    ds = lance.dataset(path)
+    t = pa.table({"a": pa.array([1_000_000 + i for i in range(n)], ds.schema.field("a").type),
+                  "s": pa.array([f"py{i}" for i in range(n)], ds.schema.field("s").type)})
+    lance.write_dataset(t, path, mode="append")
+out = {}
+for v in lance.dataset(path).versions():
+    t = lance.dataset(path, version=v["version"]).to_table()
+    rows = sorted(zip(t.column("a").to_pylist(), t.column("s").to_pylist()))
+    out[str(v["version"])] = rows
+print(json.dumps(out))
