@@ -74,13 +74,18 @@ func readRows(t testing.TB, ds *Dataset) []wrow {
 // pylanceRows returns every version of the dataset as pylance reads it
 // (nil without LANCE_PY), after appending n rows with pylance if n > 0.
 func pylanceRows(t testing.TB, dir string, n int) map[uint64][]wrow {
+	return pylanceRun(t, dir, "append", n)
+}
+
+// pylanceRun runs dataset_rows.py with mode ("append" or "create") n.
+func pylanceRun(t testing.TB, dir, mode string, n int) map[uint64][]wrow {
 	py := datasetPython()
 	if py == "" {
 		return nil
 	}
 	args := []string{filepath.Join("testdata", "pylance", "dataset_rows.py"), dir}
 	if n > 0 {
-		args = append(args, "append", fmt.Sprint(n))
+		args = append(args, mode, fmt.Sprint(n))
 	}
 	out, err := exec.Command(py, args...).Output()
 	if err != nil {
@@ -356,5 +361,84 @@ func TestDatasetConcurrentAppends(t *testing.T) {
 	defer after.Close()
 	if after.Version() != 15 || len(readRows(t, after)) != len(kept)+7 {
 		t.Fatalf("we read version %d after pylance's append", after.Version())
+	}
+}
+
+// TestDatasetDeleteBitmap deletes more than 5,000 rows of a fragment (a
+// roaring deletion file, as Lance writes) and checks the data file sizes
+// recorded in the manifest against the files.
+func TestDatasetDeleteBitmap(t *testing.T) {
+	ctx := context.Background()
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	dir := filepath.Join(t.TempDir(), "ds")
+	rdr, rows := rowsReader(t, mem, 0, 7000, 4096)
+	ds, err := CreateDataset(ctx, dir, rdr)
+	rdr.Release()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ds.Close()
+	frags, err := ds.Fragments(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range frags {
+		for _, df := range f.DataFiles {
+			fi, err := os.Stat(filepath.Join(dir, "data", df.Path))
+			if err != nil || uint64(fi.Size()) != df.Size {
+				t.Fatalf("data file %s: manifest size %d, file %v %v", df.Path, df.Size, fi.Size(), err)
+			}
+		}
+	}
+	d2, err := ds.Delete(ctx, "a < 5500")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d2.Close()
+	if m, _ := filepath.Glob(filepath.Join(dir, "_deletions", "0-1-*.bin")); len(m) != 1 {
+		t.Fatalf("deletion files %v, want one roaring .bin", m)
+	}
+	want := rows[5500:]
+	if got := readRows(t, d2); !slices.Equal(got, want) {
+		t.Fatalf("we read %d rows, want %d", len(got), len(want))
+	}
+	if py := pylanceRows(t, dir, 0); py != nil && !slices.Equal(py[2], want) {
+		t.Fatalf("pylance reads %d rows, want %d", len(py[2]), len(want))
+	}
+}
+
+// TestDatasetAppendToPylance appends to a dataset pylance created; both
+// read the result.
+func TestDatasetAppendToPylance(t *testing.T) {
+	if datasetPython() == "" {
+		t.Skip("no LANCE_PY")
+	}
+	ctx := context.Background()
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	dir := filepath.Join(t.TempDir(), "ds")
+	pylanceRun(t, dir, "create", 50)
+	ds, err := OpenDataset(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ds.Close()
+	rdr, rows := rowsReader(t, mem, 50, 30, 30)
+	d2, err := ds.Append(ctx, rdr)
+	rdr.Release()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d2.Close()
+	first, all := rowsReader(t, mem, 0, 50, 50) // what pylance wrote
+	first.Release()
+	all = append(all, rows...)
+	if got := readRows(t, d2); !slices.Equal(got, all) {
+		t.Fatalf("we read %d rows, want %d", len(got), len(all))
+	}
+	py := pylanceRows(t, dir, 0)
+	if !slices.Equal(py[2], all) || len(py[1]) != 50 {
+		t.Fatalf("pylance reads %d rows of version 2, want %d", len(py[2]), len(all))
 	}
 }

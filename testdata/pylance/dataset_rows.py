@@ -1,8 +1,9 @@
 """Print, as JSON, every version of a Lance dataset as pylance reads it.
 
-Usage: dataset_rows.py DATASET [append N]
+Usage: dataset_rows.py DATASET [append N | create N]
 Output: {"<version>": [[a, s], ...] sorted by a, ...}. With "append N",
-first appends N rows (a = 1_000_000 + i, s = "py<i>") with pylance.
+first appends N rows (a = 1_000_000 + i, s = "py<i>") with pylance; with
+"create N", first creates the dataset with rows a = i, s = "s<i>".
 """
 import json
 import sys
@@ -17,6 +18,10 @@ if len(sys.argv) > 3 and sys.argv[2] == "append":
     t = pa.table({"a": pa.array([1_000_000 + i for i in range(n)], ds.schema.field("a").type),
                   "s": pa.array([f"py{i}" for i in range(n)], ds.schema.field("s").type)})
     lance.write_dataset(t, path, mode="append")
+if len(sys.argv) > 3 and sys.argv[2] == "create":
+    n = int(sys.argv[3])
+    t = pa.table({"a": pa.array(range(n), pa.int64()), "s": pa.array([f"s{i}" for i in range(n)])})
+    lance.write_dataset(t, path, mode="create")
 out = {}
 for v in lance.dataset(path).versions():
     t = lance.dataset(path, version=v["version"]).to_table()
