@@ -50,8 +50,11 @@ type writeOp struct {
 	// Delete: the version read, the fragments changed as they were read
 	// (serialized), and their new state (nil: dropped).
 	readVersion uint64
+	predicate   string
 	changed     map[uint64][]byte
 	updated     map[uint64]*tablepb.DataFragment
+	// added are op.frags with the ids of the last build.
+	added []*tablepb.DataFragment
 }
 
 // latest is the newest committed version of a dataset.
@@ -120,12 +123,19 @@ func commit(ctx context.Context, store *lanceio.Store, c *dsWriteConfig, op *wri
 		if err != nil {
 			return 0, err
 		}
+		txnKey, err := writeTransaction(ctx, store, op, cur.version, next)
+		if err != nil {
+			return 0, err
+		}
 		data, err := dataset.EncodeManifestFile(next)
 		if err != nil {
 			return 0, err
 		}
 		key := dataset.VersionsDir + "/" + dataset.ManifestName(next.GetVersion(), cur.naming)
 		err = putManifest(ctx, store, c, next.GetVersion(), key, data)
+		if err != nil {
+			removeKeys(ctx, store, []string{txnKey})
+		}
 		if err == nil {
 			writeHint(ctx, store, next.GetVersion())
 			return next.GetVersion(), nil
@@ -210,11 +220,13 @@ func (op *writeOp) build(cur *latest) (*tablepb.Manifest, error) {
 // finish appends op's new fragments from id nextID on and sets the
 // version, writer, timestamp and the fields a commit always rewrites.
 func (op *writeOp) finish(m *tablepb.Manifest, version, nextID uint64) *tablepb.Manifest {
+	op.added = op.added[:0]
 	for _, f := range op.frags {
 		f = proto.Clone(f).(*tablepb.DataFragment)
 		f.Id = nextID
 		nextID++
 		m.Fragments = append(m.Fragments, f)
+		op.added = append(op.added, f)
 	}
 	m.Version = version + 1
 	m.WriterVersion = &tablepb.Manifest_WriterVersion{Library: writerLibrary, Version: writerVersion}
@@ -293,4 +305,39 @@ func (op *writeOp) applyDelete(m *tablepb.Manifest) error {
 func sameFragment(f *tablepb.DataFragment, was []byte) bool {
 	var w tablepb.DataFragment
 	return proto.Unmarshal(was, &w) == nil && proto.Equal(f, &w)
+}
+
+// writeTransaction writes the transaction file of the commit of next (on
+// version readVersion) and names it in next; Lance's conflict resolution
+// reads it when it races with this commit.
+func writeTransaction(ctx context.Context, store *lanceio.Store, op *writeOp, readVersion uint64, next *tablepb.Manifest) (string, error) {
+	id, err := dataset.NewUUID()
+	if err != nil {
+		return "", err
+	}
+	t := &dataset.Transaction{ReadVersion: readVersion, UUID: id, Op: dataset.TxnAppend, Fragments: op.added}
+	switch op.kind {
+	case opCreate, opOverwrite:
+		t.Op, t.Schema, t.SchemaMetadata = dataset.TxnOverwrite, op.fields, op.schemaMeta
+	case opDelete:
+		t.Op, t.Predicate, t.ReadVersion = dataset.TxnDelete, op.predicate, op.readVersion
+		t.Fragments = nil
+		for id, f := range op.updated {
+			if f == nil {
+				t.DeletedIDs = append(t.DeletedIDs, id)
+			} else {
+				t.Fragments = append(t.Fragments, f)
+			}
+		}
+	}
+	data, err := t.Encode()
+	if err != nil {
+		return "", err
+	}
+	key := dataset.TransactionsDir + "/" + t.TransactionName()
+	if err := putFile(ctx, store, key, data); err != nil {
+		return "", err
+	}
+	next.TransactionFile = t.TransactionName()
+	return key, nil
 }

@@ -444,7 +444,7 @@ func (ds *Dataset) Delete(ctx context.Context, filter string, opts ...DatasetWri
 	if len(hits) == 0 {
 		return ds, nil
 	}
-	op := &writeOp{kind: opDelete, readVersion: ds.man.Version, changed: map[uint64][]byte{}, updated: map[uint64]*tablepb.DataFragment{}}
+	op := &writeOp{kind: opDelete, readVersion: ds.man.Version, predicate: filter, changed: map[uint64][]byte{}, updated: map[uint64]*tablepb.DataFragment{}}
 	var written []string
 	for id, rows := range hits {
 		key, err := ds.deleteFromFragment(ctx, op, id, rows)
