@@ -76,3 +76,8 @@ func TestPutIfAbsentUnsupported(t *testing.T) {
 		t.Fatalf("mem put-if-absent: %v, want ErrUnsupported", err)
 	}
 }
+
+// TestPutIfAbsentGCS checks ifGenerationMatch=0 (fake-gcs-server in CI).
+func TestPutIfAbsentGCS(t *testing.T) {
+	testPutIfAbsent(t, openStore(t, gcsURL(t), lanceio.Config{}))
+}
