@@ -444,3 +444,51 @@ func TestDatasetAppendToPylance(t *testing.T) {
 		t.Fatalf("pylance reads %d rows of version 2, want %d", len(py[2]), len(all))
 	}
 }
+
+// TestDatasetDeleteConflicts: a delete rebases over an append, but two
+// deletes of the same fragment from one version conflict; a store
+// without conditional writes refuses to write.
+func TestDatasetDeleteConflicts(t *testing.T) {
+	ctx := context.Background()
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	dir := filepath.Join(t.TempDir(), "ds")
+	rdr, _ := rowsReader(t, mem, 0, 200, 200)
+	ds, err := CreateDataset(ctx, dir, rdr, WithMaxRowsPerFile(100))
+	rdr.Release()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ds.Close()
+	rdr, _ = rowsReader(t, mem, 1000, 10, 10)
+	appended, err := ds.Append(ctx, rdr)
+	rdr.Release()
+	if err != nil {
+		t.Fatal(err)
+	}
+	appended.Close()
+	d1, err := ds.Delete(ctx, "a < 5") // read at version 1, commits on 2
+	if err != nil {
+		t.Fatalf("delete after a concurrent append: %v", err)
+	}
+	defer d1.Close()
+	if d1.Version() != 3 || len(readRows(t, d1)) != 205 {
+		t.Fatalf("delete rebased on the append: version %d, %d rows", d1.Version(), len(readRows(t, d1)))
+	}
+	if _, err := ds.Delete(ctx, "a = 7"); !errors.Is(err, ErrCommitConflict) {
+		t.Fatalf("second delete of fragment 0 from version 1: %v, want ErrCommitConflict", err)
+	}
+	if d2, err := ds.Delete(ctx, "a = 150"); err != nil {
+		t.Fatalf("delete of another fragment from version 1: %v", err)
+	} else {
+		if len(readRows(t, d2)) != 204 {
+			t.Fatalf("after two compatible deletes: %d rows", len(readRows(t, d2)))
+		}
+		d2.Close()
+	}
+	rdr, _ = rowsReader(t, mem, 0, 10, 10)
+	defer rdr.Release()
+	if _, err := CreateDataset(ctx, "mem://ds", rdr); !errors.Is(err, ErrUnsupported) {
+		t.Fatalf("create on mem:// without a commit lock: %v, want ErrUnsupported", err)
+	}
+}
