@@ -133,14 +133,15 @@ func commit(ctx context.Context, store *lanceio.Store, c *dsWriteConfig, op *wri
 		}
 		key := dataset.VersionsDir + "/" + dataset.ManifestName(next.GetVersion(), cur.naming)
 		err = putManifest(ctx, store, c, next.GetVersion(), key, data)
-		if err != nil {
-			removeKeys(ctx, store, []string{txnKey})
+		if err != nil && committedByUs(ctx, store, key, next.GetTransactionFile()) {
+			err = nil // the put succeeded but its answer was lost (or retried into a 412)
 		}
 		if err == nil {
 			writeHint(ctx, store, next.GetVersion())
 			return next.GetVersion(), nil
 		}
-		if !errors.Is(err, lanceio.ErrExists) {
+		removeKeys(ctx, store, []string{txnKey})
+		if !errors.Is(err, lanceio.ErrExists) && !errors.Is(err, lanceio.ErrTransient) && !errors.Is(err, lanceio.ErrThrottled) {
 			return 0, err
 		}
 		if attempt >= c.retries {
@@ -150,6 +151,28 @@ func commit(ctx context.Context, store *lanceio.Store, c *dsWriteConfig, op *wri
 			return 0, err
 		}
 	}
+}
+
+// committedByUs reports whether the manifest at key exists and names
+// txn, the transaction file of this attempt: a conditional put whose
+// response was lost, or that the SDK retried after it had succeeded, looks
+// failed but committed. Treating it as lost would commit the op twice.
+func committedByUs(ctx context.Context, store *lanceio.Store, key, txn string) bool {
+	ctx = context.WithoutCancel(ctx)
+	obj, err := store.Open(ctx, key)
+	if err != nil {
+		return false
+	}
+	defer closeObject(obj)
+	if obj.Size() > dataset.MaxManifestSize {
+		return false
+	}
+	b, err := lanceio.ReadTail(ctx, obj, obj.Size())
+	if err != nil {
+		return false
+	}
+	m, err := dataset.DecodeManifestProto(int64(len(b)), b)
+	return err == nil && txn != "" && m.GetTransactionFile() == txn
 }
 
 // putManifest writes the manifest of version v create-only.

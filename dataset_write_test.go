@@ -492,3 +492,36 @@ func TestDatasetDeleteConflicts(t *testing.T) {
 		t.Fatalf("create on mem:// without a commit lock: %v, want ErrUnsupported", err)
 	}
 }
+
+// TestCommittedByUs: a put that failed in appearance is recognized as ours
+// by the transaction file the manifest names, and only then.
+func TestCommittedByUs(t *testing.T) {
+	ctx := context.Background()
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	dir := filepath.Join(t.TempDir(), "ds")
+	rdr, _ := rowsReader(t, mem, 0, 10, 10)
+	ds, err := CreateDataset(ctx, dir, rdr)
+	rdr.Release()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ds.Close()
+	cur, err := readLatest(ctx, ds.store)
+	if err != nil {
+		t.Fatal(err)
+	}
+	txn := cur.man.GetTransactionFile()
+	if m, _ := filepath.Glob(filepath.Join(dir, "_transactions", txn)); txn == "" || len(m) != 1 {
+		t.Fatalf("manifest names transaction file %q, found %v", txn, m)
+	}
+	key := ds.manKey
+	for _, tc := range []struct {
+		key, txn string
+		want     bool
+	}{{key, txn, true}, {key, "0-other.txn", false}, {key, "", false}, {"_versions/missing.manifest", txn, false}} {
+		if got := committedByUs(ctx, ds.store, tc.key, tc.txn); got != tc.want {
+			t.Errorf("committedByUs(%s, %q) = %v", tc.key, tc.txn, got)
+		}
+	}
+}
