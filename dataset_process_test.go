@@ -4,12 +4,19 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
 	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -214,5 +221,108 @@ func TestDatasetProcessAppendsS3(t *testing.T) {
 	defer d2.Close()
 	if n, _ := d2.CountRows(ctx); n != uint64(len(all)-150) {
 		t.Fatalf("after delete %d rows, want %d", n, len(all)-150)
+	}
+}
+
+// faultProxy forwards to an S3 endpoint and injects faults into the first
+// PUT of each key: a data or transaction file upload gets a 503 without
+// reaching the server; a manifest put reaches the server (and commits)
+// but its answer is replaced by a 503, so the client's retry meets its own
+// manifest (412 Precondition Failed).
+type faultProxy struct {
+	target *url.URL
+	proxy  *httputil.ReverseProxy
+	mu     sync.Mutex
+	seen   map[string]bool
+	faults atomic.Int64
+}
+
+func newFaultProxy(t *testing.T, endpoint string) (*httptest.Server, *faultProxy) {
+	u, err := url.Parse(endpoint)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &faultProxy{target: u, proxy: httputil.NewSingleHostReverseProxy(u), seen: map[string]bool{}}
+	p.proxy.ModifyResponse = func(r *http.Response) error {
+		if r.Request.Header.Get("X-Fault-Lose-Answer") != "" && r.StatusCode == http.StatusOK {
+			p.faults.Add(1)
+			r.StatusCode = http.StatusServiceUnavailable
+			r.Body = io.NopCloser(strings.NewReader(`<Error><Code>ServiceUnavailable</Code><Message>injected</Message></Error>`))
+			r.ContentLength = -1
+			r.Header.Del("Content-Length")
+		}
+		return nil
+	}
+	srv := httptest.NewServer(p)
+	t.Cleanup(srv.Close)
+	return srv, p
+}
+
+func (p *faultProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method == http.MethodPut && r.URL.Query().Get("uploadId") == "" {
+		p.mu.Lock()
+		first := !p.seen[r.URL.Path]
+		p.seen[r.URL.Path] = true
+		p.mu.Unlock()
+		if first && strings.Contains(r.URL.Path, "/_versions/") && strings.HasSuffix(r.URL.Path, ".manifest") {
+			r.Header.Set("X-Fault-Lose-Answer", "1")
+		} else if first && !strings.HasSuffix(r.URL.Path, ".json") {
+			p.faults.Add(1)
+			_, _ = io.Copy(io.Discard, r.Body)
+			w.WriteHeader(http.StatusServiceUnavailable)
+			_, _ = io.WriteString(w, `<Error><Code>ServiceUnavailable</Code><Message>injected</Message></Error>`)
+			return
+		}
+	}
+	p.proxy.ServeHTTP(w, r)
+}
+
+// TestDatasetWriteS3Faults writes through injected 503s on S3: each
+// version is committed exactly once even when the answer to the commit is
+// lost, and every row is there once.
+func TestDatasetWriteS3Faults(t *testing.T) {
+	ep, bucket := os.Getenv("LANCE_TEST_S3_ENDPOINT"), os.Getenv("LANCE_TEST_S3_BUCKET")
+	if ep == "" {
+		t.Skip("LANCE_TEST_S3_ENDPOINT not set (run .ci/objectstores.sh start)")
+	}
+	if bucket == "" {
+		bucket = "lance-test"
+	}
+	srv, proxy := newFaultProxy(t, ep)
+	q := url.Values{"endpoint": {srv.URL}, "use_path_style": {"true"}}
+	if os.Getenv("AWS_REGION") == "" {
+		q.Set("region", "us-east-1")
+	}
+	u := fmt.Sprintf("s3://%s/dswrite-fault-%d?%s", bucket, time.Now().UnixNano(), q.Encode())
+	ctx := context.Background()
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	rdr, all := rowsReader(t, mem, 0, 100, 50)
+	ds, err := CreateDataset(ctx, u, rdr, WithMaxRowsPerFile(60))
+	rdr.Release()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ds.Close()
+	rdr, rows := rowsReader(t, mem, 500, 30, 30)
+	d2, err := ds.Append(ctx, rdr)
+	rdr.Release()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d2.Close()
+	all = append(all, rows...)
+	if d2.Version() != 2 {
+		t.Fatalf("append committed version %d, want 2 (a lost answer committed twice?)", d2.Version())
+	}
+	if got := readRows(t, d2); !slices.Equal(got, sortRows(all)) {
+		t.Fatalf("read %d rows, want %d", len(got), len(all))
+	}
+	vs, err := d2.Versions(ctx)
+	if err != nil || len(vs) != 2 {
+		t.Fatalf("versions %v (%v), want 2", vs, err)
+	}
+	if n := proxy.faults.Load(); n < 6 {
+		t.Fatalf("only %d faults injected", n)
 	}
 }
