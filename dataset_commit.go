@@ -55,6 +55,8 @@ type writeOp struct {
 	updated     map[uint64]*tablepb.DataFragment
 	// added are op.frags with the ids of the last build.
 	added []*tablepb.DataFragment
+	// stableRowIDs: a create enables stable row ids.
+	stableRowIDs bool
 }
 
 // latest is the newest committed version of a dataset.
@@ -211,15 +213,16 @@ func (op *writeOp) build(cur *latest) (*tablepb.Manifest, error) {
 			Fields: op.fields, SchemaMetadata: op.schemaMeta,
 			DataFormat: &tablepb.Manifest_DataStorageFormat{FileFormat: "lance", Version: op.dataVersion},
 		}
+		if op.stableRowIDs {
+			m.ReaderFeatureFlags |= dataset.FlagStableRowIDs
+			m.WriterFeatureFlags |= dataset.FlagStableRowIDs
+		}
 		return op.finish(m, 0, 0), nil
 	}
 	if cur.man == nil {
 		return nil, fmt.Errorf("%w: the dataset has no version", ErrNotDataset)
 	}
 	m := proto.Clone(cur.man).(*tablepb.Manifest)
-	if m.GetReaderFeatureFlags()&dataset.FlagStableRowIDs != 0 {
-		return nil, fmt.Errorf("%w: writing to a dataset with stable row ids", ErrUnsupported)
-	}
 	if m.IndexSection != nil && op.kind != opOverwrite {
 		return nil, fmt.Errorf("%w: writing to a dataset with indices (they would be dropped)", ErrUnsupported)
 	}
@@ -244,10 +247,14 @@ func (op *writeOp) build(cur *latest) (*tablepb.Manifest, error) {
 // version, writer, timestamp and the fields a commit always rewrites.
 func (op *writeOp) finish(m *tablepb.Manifest, version, nextID uint64) *tablepb.Manifest {
 	op.added = op.added[:0]
+	stable := m.GetReaderFeatureFlags()&dataset.FlagStableRowIDs != 0
 	for _, f := range op.frags {
 		f = proto.Clone(f).(*tablepb.DataFragment)
 		f.Id = nextID
 		nextID++
+		if stable {
+			assignRowIDs(m, f, version+1)
+		}
 		m.Fragments = append(m.Fragments, f)
 		op.added = append(op.added, f)
 	}
@@ -363,4 +370,17 @@ func writeTransaction(ctx context.Context, store *lanceio.Store, op *writeOp, re
 	}
 	next.TransactionFile = t.TransactionName()
 	return key, nil
+}
+
+// assignRowIDs gives a new fragment the next stable row ids of m (one
+// range, advancing next_row_id) and the created-at / last-updated-at
+// version sequences Lance writes with them.
+func assignRowIDs(m *tablepb.Manifest, f *tablepb.DataFragment, version uint64) {
+	start := m.GetNextRowId()
+	end := start + f.GetPhysicalRows()
+	f.RowIdSequence = &tablepb.DataFragment_InlineRowIds{InlineRowIds: dataset.EncodeRowIDRange(start, end)}
+	runs := dataset.EncodeVersionRun(f.GetPhysicalRows(), version)
+	f.CreatedAtVersionSequence = &tablepb.DataFragment_InlineCreatedAtVersions{InlineCreatedAtVersions: runs}
+	f.LastUpdatedAtVersionSequence = &tablepb.DataFragment_InlineLastUpdatedAtVersions{InlineLastUpdatedAtVersions: runs}
+	m.NextRowId = end
 }

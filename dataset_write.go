@@ -56,6 +56,17 @@ type dsWriteConfig struct {
 	lock     CommitLock
 	retries  int
 	progress func(rows uint64)
+	stable   bool
+}
+
+// WithStableRowIDs makes CreateDataset enable stable row ids (pylance's
+// enable_stable_row_ids): every fragment gets a row id sequence, and
+// later writes keep assigning them. Other writes follow the dataset.
+func WithStableRowIDs() DatasetWriteOption {
+	return func(c *dsWriteConfig) error {
+		c.stable = true
+		return nil
+	}
 }
 
 // WithMaxRowsPerFile caps the rows of one data file (and so of one fragment).
@@ -188,7 +199,7 @@ func CreateDataset(ctx context.Context, url string, rdr array.RecordReader, opts
 	} else if len(vs) > 0 {
 		return nil, fmt.Errorf("lance: create dataset %s: %w: a dataset exists (version %d)", url, ErrCommitConflict, vs[len(vs)-1].Version)
 	}
-	v, err := writeAndCommit(ctx, store, url, c, rdr, &writeOp{kind: opCreate})
+	v, err := writeAndCommit(ctx, store, url, c, rdr, &writeOp{kind: opCreate, stableRowIDs: c.stable})
 	if err != nil {
 		return nil, err
 	}

@@ -525,3 +525,90 @@ func TestCommittedByUs(t *testing.T) {
 		}
 	}
 }
+
+// TestDatasetStableRowIDs: with stable row ids, new fragments get the next
+// ids (create, append), deletes keep them, and pylance reads the same
+// _rowid of every row as we do.
+func TestDatasetStableRowIDs(t *testing.T) {
+	ctx := context.Background()
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	dir := filepath.Join(t.TempDir(), "ds")
+	rdr, _ := rowsReader(t, mem, 0, 250, 100)
+	ds, err := CreateDataset(ctx, dir, rdr, WithStableRowIDs(), WithMaxRowsPerFile(100))
+	rdr.Release()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ds.Close()
+	rdr, _ = rowsReader(t, mem, 1000, 30, 30)
+	d2, err := ds.Append(ctx, rdr)
+	rdr.Release()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d2.Close()
+	d3, err := d2.Delete(ctx, "a >= 50 AND a < 120")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d3.Close()
+	// row a = i (i < 250) has id i; a = 1000 + j has id 250 + j.
+	want := map[int64]uint64{}
+	for i := int64(0); i < 250; i++ {
+		if i < 50 || i >= 120 {
+			want[i] = uint64(i)
+		}
+	}
+	for j := int64(0); j < 30; j++ {
+		want[1000+j] = uint64(250 + j)
+	}
+	got := map[int64]uint64{}
+	for rec, err := range d3.Batches(ctx, DatasetScanOptions{ReadOptions: ReadOptions{WithRowID: true}}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, id := rec.Column(0).(*array.Int64), rec.Column(2).(*array.Uint64)
+		for i := range int(rec.NumRows()) {
+			got[a.Value(i)] = id.Value(i)
+		}
+		rec.Release()
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("row ids: got %d rows, want %d", len(got), len(want))
+	}
+	py := datasetPython()
+	if py == "" {
+		t.Skip("no LANCE_PY")
+	}
+	script := `import json, sys, lance
+ds = lance.dataset(sys.argv[1])
+t = ds.to_table(columns=["a"], with_row_id=True)
+print(json.dumps(dict(zip(map(str, t.column("a").to_pylist()), t.column("_rowid").to_pylist()))))`
+	out, err := exec.Command(py, "-c", script, dir).Output()
+	if err != nil {
+		t.Fatalf("pylance: %v", err)
+	}
+	var pyIDs map[int64]uint64
+	if err := json.Unmarshal(out, &pyIDs); err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(pyIDs) != fmt.Sprint(want) {
+		t.Fatalf("pylance row ids differ: %d rows", len(pyIDs))
+	}
+	// pylance appends after our next_row_id.
+	pylanceRows(t, dir, 5)
+	if out, err = exec.Command(py, "-c", script, dir).Output(); err != nil {
+		t.Fatalf("pylance: %v", err)
+	}
+	pyIDs = nil
+	if err := json.Unmarshal(out, &pyIDs); err != nil {
+		t.Fatal(err)
+	}
+	for j := range int64(5) {
+		want[1_000_000+j] = uint64(280 + j)
+	}
+	if fmt.Sprint(pyIDs) != fmt.Sprint(want) {
+		t.Fatalf("after a pylance append, row ids differ: %d rows", len(pyIDs))
+	}
+}

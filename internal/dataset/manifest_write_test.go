@@ -56,3 +56,15 @@ func TestEncodeDeletionsRule(t *testing.T) {
 		}
 	}
 }
+
+func TestEncodeRowIDRange(t *testing.T) {
+	for _, r := range [][2]uint64{{0, 5}, {5, 10}, {1 << 40, 1<<40 + 3}} {
+		ids, err := DecodeRowIDs(EncodeRowIDRange(r[0], r[1]), r[1]-r[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ids.Len() != r[1]-r[0] || ids.Get(0) != r[0] || ids.Get(ids.Len()-1) != r[1]-1 {
+			t.Fatalf("range %v: %d ids from %d", r, ids.Len(), ids.Get(0))
+		}
+	}
+}
