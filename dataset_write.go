@@ -13,6 +13,7 @@ import (
 	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"golang.org/x/sync/errgroup"
 	"google.golang.org/protobuf/proto"
 
 	"github.com/lancego/lancego/format"
@@ -275,7 +276,9 @@ func writeAndCommit(ctx context.Context, store *lanceio.Store, url string, c *ds
 		return 0, fmt.Errorf("lance: write %s: %w", url, err)
 	}
 	op.fields, op.schemaMeta, op.dataVersion = fields, schemaMetadata(rdr.Schema()), fv.String()
-	fw := &fragWriter{ctx: ctx, store: store, url: url, c: c, schema: rdr.Schema(), version: fv, leaves: leaves}
+	closing, gctx := errgroup.WithContext(ctx)
+	closing.SetLimit(1)
+	fw := &fragWriter{ctx: gctx, closing: closing, store: store, url: url, c: c, schema: rdr.Schema(), version: fv, leaves: leaves}
 	if err := fw.run(rdr); err != nil {
 		fw.cleanup()
 		return 0, fmt.Errorf("lance: write %s: %w", url, err)
@@ -303,9 +306,13 @@ func schemaMetadata(s *arrow.Schema) map[string][]byte {
 }
 
 // fragWriter splits a stream of batches into data files of at most
-// maxRows rows / about maxBytes bytes, one fragment each.
+// maxRows rows / about maxBytes bytes, one fragment each. A full file is
+// closed (its last pages encoded and uploaded) in the background while
+// the next one fills: at most one close runs at a time, and every close
+// is joined before run returns.
 type fragWriter struct {
-	ctx     context.Context
+	ctx     context.Context // canceled when a background close fails
+	closing *errgroup.Group
 	store   *lanceio.Store
 	url     string
 	c       *dsWriteConfig
@@ -321,6 +328,14 @@ type fragWriter struct {
 }
 
 func (w *fragWriter) run(rdr array.RecordReader) error {
+	err := w.feed(rdr)
+	if cerr := w.closing.Wait(); cerr != nil {
+		return cerr // the first failure; later ones are its cancellation
+	}
+	return err
+}
+
+func (w *fragWriter) feed(rdr array.RecordReader) error {
 	for rdr.Next() {
 		rec := rdr.RecordBatch()
 		if err := w.write(rec); err != nil {
@@ -399,26 +414,29 @@ func (w *fragWriter) finish() error {
 		cur.Abort()
 		return nil
 	}
-	if err := cur.Close(w.ctx); err != nil {
-		return err
-	}
 	cols := make([]int32, len(w.leaves))
 	for i := range cols {
 		cols[i] = int32(i)
 	}
-	w.frags = append(w.frags, &tablepb.DataFragment{
-		PhysicalRows: uint64(w.curRows),
-		Files: []*tablepb.DataFile{{
-			Path: w.curName, Fields: w.leaves, ColumnIndices: cols,
-			FileMajorVersion: uint32(w.version.Major()), FileMinorVersion: uint32(w.version.Minor()),
-			FileSizeBytes: cur.Stats().Bytes,
-		}},
+	file := &tablepb.DataFile{
+		Path: w.curName, Fields: w.leaves, ColumnIndices: cols,
+		FileMajorVersion: uint32(w.version.Major()), FileMinorVersion: uint32(w.version.Minor()),
+	}
+	w.frags = append(w.frags, &tablepb.DataFragment{PhysicalRows: uint64(w.curRows), Files: []*tablepb.DataFile{file}})
+	ctx := w.ctx
+	w.closing.Go(func() error { // file is not read before closing.Wait
+		if err := cur.Close(ctx); err != nil {
+			return err
+		}
+		file.FileSizeBytes = cur.Stats().Bytes
+		return nil
 	})
 	return nil
 }
 
 // cleanup aborts the open file and removes the data files written.
 func (w *fragWriter) cleanup() {
+	_ = w.closing.Wait()
 	if w.cur != nil {
 		w.cur.Abort()
 		w.cur = nil
