@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -502,7 +503,12 @@ func removeKeys(ctx context.Context, store *lanceio.Store, keys []string) {
 
 // matchingRows returns, by fragment id, the row offsets filter selects.
 func (ds *Dataset) matchingRows(ctx context.Context, expr zonestats.Expr) (map[uint64]*roaring.Bitmap, error) {
-	o := DatasetScanOptions{Filter: expr, ReadOptions: ReadOptions{WithRowAddress: true}}
+	pred, err := zonestats.Bind(expr, ds.arrow)
+	if err != nil {
+		return nil, err
+	}
+	// Read only the filter's columns (and the row addresses).
+	o := DatasetScanOptions{Filter: expr, ReadOptions: ReadOptions{Columns: topLevel(ds.arrow, pred.Columns()), WithRowAddress: true}}
 	hits := map[uint64]*roaring.Bitmap{}
 	for rec, err := range ds.Batches(ctx, o) {
 		if err != nil {
@@ -523,6 +529,21 @@ func (ds *Dataset) matchingRows(ctx context.Context, expr zonestats.Expr) (map[u
 		rec.Release()
 	}
 	return hits, nil
+}
+
+// topLevel returns the distinct top-level columns of schema the column
+// paths name (a path "a.b" that is not itself a column reads "a").
+func topLevel(schema *arrow.Schema, cols []string) []string {
+	var out []string
+	for _, c := range cols {
+		if len(schema.FieldIndices(c)) == 0 {
+			c, _, _ = strings.Cut(c, ".")
+		}
+		if !slices.Contains(out, c) {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // deleteFromFragment records in op the new state of fragment id with rows
