@@ -612,3 +612,44 @@ print(json.dumps(dict(zip(map(str, t.column("a").to_pylist()), t.column("_rowid"
 		t.Fatalf("after a pylance append, row ids differ: %d rows", len(pyIDs))
 	}
 }
+
+// TestDatasetZoneSeeds writes data files with zone seeds through
+// WithFileOptions; a delete by filter uses them, and pylance reads every
+// version.
+func TestDatasetZoneSeeds(t *testing.T) {
+	ctx := context.Background()
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	dir := filepath.Join(t.TempDir(), "ds")
+	rdr, rows := rowsReader(t, mem, 0, 300, 64)
+	ds, err := CreateDataset(ctx, dir, rdr, WithMaxRowsPerFile(100), WithFileOptions(WithZoneSeeds(32)))
+	rdr.Release()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ds.Close()
+	frags, err := ds.Fragments(ctx)
+	if err != nil || len(frags) != 3 {
+		t.Fatalf("fragments %v (%v)", frags, err)
+	}
+	f, err := Open(ctx, filepath.Join(dir, "data", frags[0].DataFiles[0].Path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, seeded := f.Metadata().Schema.Metadata["lance.seed.a"]
+	f.Close()
+	if !seeded {
+		t.Fatal("data file has no zone seed metadata")
+	}
+	d2, err := ds.Delete(ctx, "a >= 250")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d2.Close()
+	if got := readRows(t, d2); !slices.Equal(got, rows[:250]) {
+		t.Fatalf("read %d rows, want 250", len(got))
+	}
+	if py := pylanceRows(t, dir, 0); py != nil && (!slices.Equal(py[1], rows) || !slices.Equal(py[2], rows[:250])) {
+		t.Fatalf("pylance reads %d and %d rows", len(py[1]), len(py[2]))
+	}
+}
