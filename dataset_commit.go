@@ -7,8 +7,13 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"slices"
+	"strings"
 	"time"
 
+	"github.com/RoaringBitmap/roaring/v2"
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/timestamppb"
 
@@ -17,6 +22,7 @@ import (
 	"github.com/lancego/lancego/format/pb/tablepb"
 	"github.com/lancego/lancego/internal/dataset"
 	lanceio "github.com/lancego/lancego/io"
+	"github.com/lancego/lancego/zonestats"
 )
 
 // writerLibrary is what our manifests name as their writer. Lance applies
@@ -383,4 +389,149 @@ func assignRowIDs(m *tablepb.Manifest, f *tablepb.DataFragment, version uint64) 
 	f.CreatedAtVersionSequence = &tablepb.DataFragment_InlineCreatedAtVersions{InlineCreatedAtVersions: runs}
 	f.LastUpdatedAtVersionSequence = &tablepb.DataFragment_InlineLastUpdatedAtVersions{InlineLastUpdatedAtVersions: runs}
 	m.NextRowId = end
+}
+
+// Delete deletes the rows filter selects (syntax of zonestats.ParseFilter)
+// and commits the next version: deletion files for fragments that keep
+// rows, fragments that lose every row dropped. Fragments whose zone seeds
+// prove the filter false are not read. A concurrent delete or removal of
+// a fragment this delete changes makes it fail with ErrCommitConflict;
+// concurrent appends are kept. With no matching row nothing is committed
+// and ds is returned.
+func (ds *Dataset) Delete(ctx context.Context, filter string, opts ...DatasetWriteOption) (*Dataset, error) {
+	c, err := newWriteConfig(opts)
+	if err != nil {
+		return nil, err
+	}
+	if !ds.store.CanPutIfAbsent() && c.lock == nil {
+		return nil, fmt.Errorf("lance: delete from %s: %w: the store cannot write conditionally; pass WithCommitLock", ds.url, ErrUnsupported)
+	}
+	expr, err := zonestats.ParseFilter(filter)
+	if err != nil {
+		return nil, fmt.Errorf("lance: delete from %s: %w", ds.url, err)
+	}
+	hits, err := ds.matchingRows(ctx, expr)
+	if err != nil {
+		return nil, fmt.Errorf("lance: delete from %s: %w", ds.url, err)
+	}
+	if len(hits) == 0 {
+		return ds, nil
+	}
+	op := &writeOp{kind: opDelete, readVersion: ds.man.Version, predicate: filter, changed: map[uint64][]byte{}, updated: map[uint64]*tablepb.DataFragment{}}
+	var written []string
+	for id, rows := range hits {
+		key, err := ds.deleteFromFragment(ctx, op, id, rows)
+		if err != nil {
+			removeKeys(ctx, ds.store, written)
+			return nil, fmt.Errorf("lance: delete from %s: %w", ds.url, err)
+		}
+		if key != "" {
+			written = append(written, key)
+		}
+	}
+	v, err := commit(ctx, ds.store, c, op)
+	if err != nil {
+		removeKeys(ctx, ds.store, written)
+		return nil, fmt.Errorf("lance: commit %s: %w", ds.url, err)
+	}
+	return ds.reopen(ctx, v)
+}
+
+func removeKeys(ctx context.Context, store *lanceio.Store, keys []string) {
+	ctx = context.WithoutCancel(ctx)
+	for _, k := range keys {
+		_ = store.Delete(ctx, k)
+	}
+}
+
+// matchingRows returns, by fragment id, the row offsets filter selects.
+func (ds *Dataset) matchingRows(ctx context.Context, expr zonestats.Expr) (map[uint64]*roaring.Bitmap, error) {
+	pred, err := zonestats.Bind(expr, ds.arrow)
+	if err != nil {
+		return nil, err
+	}
+	// Read only the filter's columns (and the row addresses).
+	o := DatasetScanOptions{Filter: expr, ReadOptions: ReadOptions{Columns: topLevel(ds.arrow, pred.Columns()), WithRowAddress: true}}
+	hits := map[uint64]*roaring.Bitmap{}
+	for rec, err := range ds.Batches(ctx, o) {
+		if err != nil {
+			return nil, err
+		}
+		col, ok := rec.Column(int(rec.NumCols()) - 1).(*array.Uint64)
+		if !ok {
+			rec.Release()
+			return nil, fmt.Errorf("%w: row address column missing", format.ErrCorrupt)
+		}
+		for _, a := range col.Uint64Values() {
+			id := a >> 32
+			if hits[id] == nil {
+				hits[id] = roaring.New()
+			}
+			hits[id].Add(uint32(a))
+		}
+		rec.Release()
+	}
+	return hits, nil
+}
+
+// topLevel returns the distinct top-level columns of schema the column
+// paths name (a path "a.b" that is not itself a column reads "a").
+func topLevel(schema *arrow.Schema, cols []string) []string {
+	var out []string
+	for _, c := range cols {
+		if len(schema.FieldIndices(c)) == 0 {
+			c, _, _ = strings.Cut(c, ".")
+		}
+		if !slices.Contains(out, c) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// deleteFromFragment records in op the new state of fragment id with rows
+// deleted: a new deletion file (written here, its key returned), or the
+// fragment dropped when no row is left.
+func (ds *Dataset) deleteFromFragment(ctx context.Context, op *writeOp, id uint64, rows *roaring.Bitmap) (string, error) {
+	i, ok := ds.byID[id]
+	if !ok {
+		return "", fmt.Errorf("%w: row address of unknown fragment %d", format.ErrCorrupt, id)
+	}
+	old, err := ds.deletions(ctx, i)
+	if err != nil {
+		return "", err
+	}
+	if old != nil {
+		rows.Or(old)
+	}
+	ref := ds.frags[i].ref
+	op.changed[id] = ref.Raw()
+	if rows.GetCardinality() >= ref.PhysicalRows {
+		op.updated[id] = nil
+		return "", nil
+	}
+	var frag tablepb.DataFragment
+	if err := proto.Unmarshal(ref.Raw(), &frag); err != nil {
+		return "", fmt.Errorf("%w: fragment %d: %v", format.ErrCorrupt, id, err)
+	}
+	data, bitmap, err := dataset.EncodeDeletions(rows)
+	if err != nil {
+		return "", err
+	}
+	rid, err := dataset.RandomID()
+	if err != nil {
+		return "", err
+	}
+	df := dataset.DeletionFile{Bitmap: bitmap, ReadVersion: ds.man.Version, ID: rid, NumDeleted: rows.GetCardinality()}
+	key := dataset.DeletionName(id, df)
+	if err := putFile(ctx, ds.store, key, data); err != nil {
+		return "", err
+	}
+	typ := tablepb.DeletionFile_ARROW_ARRAY
+	if bitmap {
+		typ = tablepb.DeletionFile_BITMAP
+	}
+	frag.DeletionFile = &tablepb.DeletionFile{FileType: typ, ReadVersion: df.ReadVersion, Id: rid, NumDeletedRows: df.NumDeleted}
+	op.updated[id] = &frag
+	return key, nil
 }
