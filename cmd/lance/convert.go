@@ -29,9 +29,11 @@ import (
 // convertUsage is the usage text of `lance convert`.
 const convertUsage = `  lance convert SRC DST [--version 2.1|2.2|2.3] [--from lance|ipc|parquet|csv] [--batch N]
                 [--zone-seeds [--rows-per-zone N]]
+                [--dataset [--mode create|append|overwrite] [--max-rows-per-file N]]
       convert a Lance, Arrow IPC (file or stream), Parquet or CSV file into a
       Lance file (default version 2.2; 2.3 is unstable); prints a summary. --zone-seeds stores
-      per-zone statistics of every column (docs/zone-seeds.md)
+      per-zone statistics of every column (docs/zone-seeds.md); --dataset writes
+      (creates, appends to or overwrites) a Lance dataset at DST instead
 `
 
 // readOnlyVersion reports the file versions lance reads but never writes:
@@ -63,7 +65,8 @@ func runConvert(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	batch := fs.Int("batch", 64<<10, "rows per batch read from the source")
 	seeds := fs.Bool("zone-seeds", false, "write zone seeds (per-zone statistics) for every column")
 	rpz := fs.Uint64("rows-per-zone", 8192, "rows per zone of --zone-seeds")
-	if err := fs.Parse(splitArgs(args, map[string]bool{"zone-seeds": true})); err != nil {
+	dsFlags := addDatasetFlags(fs)
+	if err := fs.Parse(splitArgs(args, map[string]bool{"zone-seeds": true, "dataset": true})); err != nil {
 		return err
 	}
 	if readOnlyVersion(*version) {
@@ -85,6 +88,9 @@ func runConvert(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	defer in.close()
+	if *dsFlags.dataset {
+		return convertDataset(ctx, in, dst, dsFlags, opts[:len(opts):len(opts)], stdout, stderr, start)
+	}
 	w, err := lance.Create(ctx, dst, in.schema, opts...)
 	if err != nil {
 		return err

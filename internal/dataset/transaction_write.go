@@ -1,0 +1,121 @@
+package dataset
+
+import (
+	"crypto/rand"
+	"fmt"
+	"sort"
+
+	"google.golang.org/protobuf/encoding/protowire"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/lancego/lancego/format/pb/filepb"
+	"github.com/lancego/lancego/format/pb/tablepb"
+)
+
+// TransactionsDir holds the transaction files that let concurrent writers
+// (Lance's conflict resolution) see what each version did.
+const TransactionsDir = "_transactions"
+
+// Operation numbers of lance.table.Transaction's oneof (transaction.proto).
+const (
+	TxnAppend    = 100
+	TxnDelete    = 101
+	TxnOverwrite = 102
+)
+
+// Transaction is what a commit did, in the terms of Lance's
+// lance.table.Transaction.
+type Transaction struct {
+	ReadVersion uint64
+	UUID        string
+	Op          protowire.Number // TxnAppend, TxnDelete or TxnOverwrite
+	// Fragments: Append/Overwrite new fragments; Delete updated ones.
+	Fragments      []*tablepb.DataFragment
+	DeletedIDs     []uint64 // Delete: fragments removed
+	Predicate      string   // Delete
+	Schema         []*filepb.Field
+	SchemaMetadata map[string][]byte
+}
+
+// NewUUID returns a random (version 4) UUID in its canonical text form.
+func NewUUID() (string, error) {
+	var b [16]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", err
+	}
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:]), nil
+}
+
+// TransactionName is the file name of t under _transactions/.
+func (t *Transaction) TransactionName() string {
+	return fmt.Sprintf("%d-%s.txn", t.ReadVersion, t.UUID)
+}
+
+// Encode serializes t as a lance.table.Transaction (the whole file).
+func (t *Transaction) Encode() ([]byte, error) {
+	var b []byte
+	b = protowire.AppendTag(b, 1, protowire.VarintType)
+	b = protowire.AppendVarint(b, t.ReadVersion)
+	b = protowire.AppendTag(b, 2, protowire.BytesType)
+	b = protowire.AppendString(b, t.UUID)
+	op, err := t.encodeOp()
+	if err != nil {
+		return nil, err
+	}
+	b = protowire.AppendTag(b, t.Op, protowire.BytesType)
+	return protowire.AppendBytes(b, op), nil
+}
+
+func (t *Transaction) encodeOp() ([]byte, error) {
+	var b []byte
+	mo := proto.MarshalOptions{Deterministic: true}
+	for _, f := range t.Fragments {
+		fb, err := mo.Marshal(f)
+		if err != nil {
+			return nil, err
+		}
+		b = protowire.AppendTag(b, 1, protowire.BytesType)
+		b = protowire.AppendBytes(b, fb)
+	}
+	switch t.Op {
+	case TxnDelete:
+		if len(t.DeletedIDs) > 0 {
+			var packed []byte
+			for _, id := range t.DeletedIDs {
+				packed = protowire.AppendVarint(packed, id)
+			}
+			b = protowire.AppendTag(b, 2, protowire.BytesType)
+			b = protowire.AppendBytes(b, packed)
+		}
+		if t.Predicate != "" {
+			b = protowire.AppendTag(b, 3, protowire.BytesType)
+			b = protowire.AppendString(b, t.Predicate)
+		}
+	case TxnOverwrite:
+		for _, f := range t.Schema {
+			fb, err := mo.Marshal(f)
+			if err != nil {
+				return nil, err
+			}
+			b = protowire.AppendTag(b, 2, protowire.BytesType)
+			b = protowire.AppendBytes(b, fb)
+		}
+		keys := make([]string, 0, len(t.SchemaMetadata))
+		for k := range t.SchemaMetadata {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			var e []byte
+			e = protowire.AppendTag(e, 1, protowire.BytesType)
+			e = protowire.AppendString(e, k)
+			e = protowire.AppendTag(e, 2, protowire.BytesType)
+			e = protowire.AppendBytes(e, t.SchemaMetadata[k])
+			b = protowire.AppendTag(b, 3, protowire.BytesType)
+			b = protowire.AppendBytes(b, e)
+		}
+	}
+	return b, nil
+}
