@@ -81,15 +81,6 @@ func cycleStrings(n, distinct, size int) []*string {
 	return out
 }
 
-// strPtrs turns strings into the pointers stringValues takes.
-func strPtrs(ss ...string) []*string {
-	out := make([]*string, len(ss))
-	for i := range ss {
-		out[i] = &ss[i]
-	}
-	return out
-}
-
 // zipfWords returns n nullable strings: one in five null, the others words
 // of 2-10 letters drawn with probability proportional to 1/rank^s from a
 // vocabulary of vocab words.

@@ -73,10 +73,9 @@ func Decompress(dst, src []byte, maxN int) ([]byte, NumberType, error) {
 // pageVar is one latent variable's page state.
 type pageVar struct {
 	*latentVar
-	state  []uint64 // delta state
-	ans    [ansInterleave]uint32
-	body   []uint64 // latents read from the body, in page order
-	offBuf []uint8  // offset bits of the batch's latents
+	state []uint64 // delta state
+	ans   [ansInterleave]uint32
+	body  []uint64 // latents read from the body, in page order
 }
 
 // decodeChunk reads one chunk (its metadata and single page) of n numbers.
@@ -334,7 +333,7 @@ func Describe(src []byte) ([]string, error) {
 		return nil, corrupt("missing pco! magic")
 	}
 	r.pos = 40
-	typ := NumberType(r.read(8))
+	r.read(8) // the header's number type: each chunk below names its own
 	r.read(uint(r.read(6)) + 1)
 	if !r.align() {
 		return nil, corrupt("bad header")
@@ -347,7 +346,7 @@ func Describe(src []byte) ([]string, error) {
 		if b == 0 {
 			return out, nil
 		}
-		typ = b
+		typ := b
 		n := int(r.read(24)) + 1
 		start := r.pos
 		m, err := readChunkMeta(r, typ)

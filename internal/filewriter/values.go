@@ -10,9 +10,6 @@ import (
 	"github.com/lancego/lancego/internal/lerr"
 )
 
-// valueKind is the physical shape of a leaf's values.
-type valueKind = codecs.ValueKind
-
 const (
 	valFixed    = codecs.ValFixed    // bits per value a multiple of 8
 	valBool     = codecs.ValBool     // 1 bit per value
