@@ -154,8 +154,20 @@ func checkConnectionReuse(t *testing.T, storeURL string, fw *countingForwarder) 
 	}
 	burst()
 	first := fw.accepted.Load()
-	burst()
-	if again := fw.accepted.Load() - first; again > readers/8 {
-		t.Fatalf("second burst of %d reads opened %d new connections (first burst: %d in all)", readers, again, first)
+	// A later burst may overlap more reads than the first did (on a loaded
+	// machine goroutines start unevenly) and so open a few connections the
+	// pool never had. Those are kept too, so one of the next bursts opens
+	// almost none; a pool that drops idle connections (gocloud's 2 per host)
+	// opens about as many again in every burst.
+	var opened []int64
+	for range 3 {
+		before := fw.accepted.Load()
+		burst()
+		again := fw.accepted.Load() - before
+		if again <= readers/8 {
+			return
+		}
+		opened = append(opened, again)
 	}
+	t.Fatalf("each later burst of %d reads opened new connections: %v (first burst: %d in all)", readers, opened, first)
 }
