@@ -149,7 +149,8 @@ func checkCodecs23Take(t *testing.T, path string, schema *arrow.Schema, rec arro
 		t.Fatal(err)
 	}
 	defer f.Close()
-	rows := []uint64{4999, 0, 1023, 1024, 2500, 7, 4096}
+	n := uint64(rec.NumRows())
+	rows := []uint64{n - 1, 0, 1023, 1024, n / 2, 7, n - 2}
 	got, err := f.Take(ctx, rows, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -194,4 +195,125 @@ func writeOneColumn(t *testing.T, f arrow.Field, ver string) error {
 		return err
 	}
 	return w.Close(ctx)
+}
+
+// tensorBatch builds 8×8 int16 images (smooth: neighbours differ by
+// little), 64-byte uint8 rows and, with nulls, 4×4 int32 tensors.
+func tensorBatch(mem memory.Allocator, schema *arrow.Schema, n int) arrow.RecordBatch {
+	r := rand.New(rand.NewPCG(7, 21))
+	b := array.NewRecordBuilder(mem, schema)
+	defer b.Release()
+	for i := 0; i < n; i++ {
+		for c := 0; c < 2; c++ {
+			img := b.Field(c).(*array.FixedSizeListBuilder)
+			img.Append(true)
+			rows := img.ValueBuilder().(*array.FixedSizeListBuilder)
+			for y := 0; y < 8; y++ {
+				rows.Append(true)
+				for x := 0; x < 8; x++ {
+					rows.ValueBuilder().(*array.Int16Builder).Append(int16(1000*math.Sin(float64(i+x+y)/9)) + int16(r.IntN(3)))
+				}
+			}
+		}
+		u := b.Field(2).(*array.FixedSizeListBuilder)
+		u.Append(true)
+		for x := 0; x < 64; x++ {
+			u.ValueBuilder().(*array.Uint8Builder).Append(uint8(i + x*2))
+		}
+		t4 := b.Field(3).(*array.FixedSizeListBuilder)
+		if i%5 == 2 {
+			t4.Append(false) // a null tensor over valid (zero) elements
+			for x := 0; x < 16; x++ {
+				t4.ValueBuilder().(*array.Int32Builder).Append(0)
+			}
+			continue
+		}
+		t4.Append(true)
+		for x := 0; x < 16; x++ {
+			t4.ValueBuilder().(*array.Int32Builder).Append(int32(i*x) - 1<<30)
+		}
+	}
+	return b.NewRecordBatch()
+}
+
+// TestWriterAxisDelta writes integer tensors with axis delta at 2.3
+// (lance-encoding:axis-delta), plain and inside General (one zstd frame
+// per tensor), reads them back bit for bit by scan and take, and checks
+// the refusals: not a 2.3 file, not integers, a span that does not divide
+// the tensor.
+func TestWriterAxisDelta(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	img := arrow.FixedSizeListOf(8, arrow.FixedSizeListOf(8, arrow.PrimitiveTypes.Int16))
+	schema := arrow.NewSchema([]arrow.Field{
+		{Name: "img_rows", Type: img, Metadata: codecMeta("lance-encoding:axis-delta", "8,8")},
+		{Name: "img_zstd", Type: img, Metadata: codecMeta("lance-encoding:axis-delta", "8,1", "lance-encoding:compression", "zstd")},
+		{Name: "bytes", Type: arrow.FixedSizeListOf(64, arrow.PrimitiveTypes.Uint8), Metadata: codecMeta("lance-encoding:axis-delta", "64,1")},
+		{Name: "nullable", Type: arrow.FixedSizeListOf(16, arrow.PrimitiveTypes.Int32), Nullable: true,
+			Metadata: codecMeta("lance-encoding:axis-delta", "4,4", "lance-encoding:compression", "zstd")},
+	}, nil)
+	rec := tensorBatch(mem, schema, 3000)
+	defer rec.Release()
+	path := roundTrip(t, schema, []arrow.RecordBatch{rec}, WithFileVersion("2.3"))
+	want := map[string]string{"img_rows": "axis_delta", "img_zstd": "general(zstd", "bytes": "axis_delta", "nullable": "axis_delta"}
+	for name, codec := range pageCodecs(t, path) {
+		if !strings.Contains(codec, want[name]) || !strings.Contains(codec, "axis_delta") {
+			t.Errorf("column %s: pages %q, want %s", name, codec, want[name])
+		}
+	}
+	checkCodecs23Take(t, path, schema, rec)
+	bad := []struct {
+		ver string
+		f   arrow.Field
+	}{
+		{"2.2", arrow.Field{Name: "x", Type: img, Metadata: codecMeta("lance-encoding:axis-delta", "8,8")}},
+		{"2.3", arrow.Field{Name: "x", Type: arrow.FixedSizeListOf(4, arrow.PrimitiveTypes.Float32), Metadata: codecMeta("lance-encoding:axis-delta", "4,1")}},
+		{"2.3", arrow.Field{Name: "x", Type: img, Metadata: codecMeta("lance-encoding:axis-delta", "3,3")}},
+		{"2.3", arrow.Field{Name: "x", Type: img, Metadata: codecMeta("lance-encoding:axis-delta", "8")}},
+	}
+	for _, tc := range bad {
+		if err := writeTensorColumn(t, tc.f, tc.ver); !errors.Is(err, ErrInvalidArgument) {
+			t.Errorf("%v %v at %s: error %v, want ErrInvalidArgument", tc.f.Type, tc.f.Metadata, tc.ver, err)
+		}
+	}
+}
+
+// writeTensorColumn writes 4 zero tensors of field f at version ver and
+// returns the first error.
+func writeTensorColumn(t *testing.T, f arrow.Field, ver string) error {
+	ctx := context.Background()
+	schema := arrow.NewSchema([]arrow.Field{f}, nil)
+	b := array.NewRecordBuilder(memory.NewGoAllocator(), schema)
+	defer b.Release()
+	for i := 0; i < 4; i++ {
+		appendZeros(b.Field(0))
+	}
+	rec := b.NewRecordBatch()
+	defer rec.Release()
+	w, err := Create(ctx, filepath.Join(t.TempDir(), "t.lance"), schema, WithFileVersion(ver))
+	if err != nil {
+		return err
+	}
+	if err := w.Write(ctx, rec); err != nil {
+		w.Abort()
+		return err
+	}
+	return w.Close(ctx)
+}
+
+// appendZeros appends one all-zero value to a builder of nested
+// fixed-size lists of numbers.
+func appendZeros(b array.Builder) {
+	switch x := b.(type) {
+	case *array.FixedSizeListBuilder:
+		x.Append(true)
+		n := int(x.Type().(*arrow.FixedSizeListType).Len())
+		for i := 0; i < n; i++ {
+			appendZeros(x.ValueBuilder())
+		}
+	case *array.Int16Builder:
+		x.Append(0)
+	case *array.Float32Builder:
+		x.Append(0)
+	}
 }

@@ -236,3 +236,80 @@ func newPcodecEncoder(v *values, w, level, maxValues int, cache *chunkCache) (pc
 	e.perChunk = pcodec.ChunkValues(e.items*w/8, maxValues)
 	return e, true
 }
+
+// isIntegerTensor reports whether dt is a fixed-size list (optionally
+// nested) of signed or unsigned integers, the input axis delta takes.
+func isIntegerTensor(dt arrow.DataType) bool {
+	t, ok := dt.(*arrow.FixedSizeListType)
+	if !ok {
+		return false
+	}
+	for ok {
+		dt = t.Elem()
+		t, ok = dt.(*arrow.FixedSizeListType)
+	}
+	return arrow.IsInteger(dt.ID())
+}
+
+// encodeAxisDelta writes a full-zip page of axis-delta transformed tensors
+// (seed "Axis delta"): plain rows, or, when compression=zstd|lz4 asks and
+// the page has no null rows, one zstd frame per tensor inside General.
+func encodeAxisDelta(s *shredded, v *values, l *wleaf, ver format.Version) (*encodedPage, error) {
+	p := l.params
+	name := l.path[0].Name
+	if v.Kind != valFSL || !isIntegerTensor(l.leafType()) {
+		return nil, fmt.Errorf("%w: column %q: %s applies to fixed-size lists of integers", lerr.ErrInvalidArgument, name, metaAxisDelta)
+	}
+	elems := 1
+	for _, d := range v.FSL {
+		if d.Validity != nil {
+			return nil, fmt.Errorf("%w: column %q: %s needs tensors without null elements", lerr.ErrInvalidArgument, name, metaAxisDelta)
+		}
+		elems *= d.Dim
+	}
+	tb := elems * v.Bits / 8
+	moved, err := codecs.AxisDeltaEncode(nil, v.Data[:v.N*tb], v.Bits, elems, p.axisDelta[0], p.axisDelta[1])
+	if err != nil {
+		return nil, fmt.Errorf("%w: column %q: %s: %w", lerr.ErrInvalidArgument, name, metaAxisDelta, err)
+	}
+	ad := &pb.CompressiveEncoding{Compression: &pb.CompressiveEncoding_AxisDelta{AxisDelta: &pb.AxisDelta{
+		AxisLength: uint64(p.axisDelta[0]), InnerStride: uint64(p.axisDelta[1]), Values: fullZipFixedEncoding(v)}}}
+	if (p.compression == "zstd" || p.compression == "lz4") && s.Def == nil {
+		if page, ok, err := axisDeltaGeneral(s, v, moved, tb, ad, p, ver); ok || err != nil {
+			return page, err
+		}
+	}
+	tv := *v
+	tv.Data = moved
+	page, err := encodeFullZip(s, &tv, p, ver)
+	if err != nil {
+		return nil, err
+	}
+	page.Layout.GetFullZipLayout().ValueCompression = ad
+	page.Desc = "fullzip/axis_delta"
+	return page, nil
+}
+
+// axisDeltaGeneral encodes the transformed tensors as variable full-zip
+// values compressed one by one; ok is false when the full-zip encoder does
+// not compress them (too little data), leaving plain rows.
+func axisDeltaGeneral(s *shredded, v *values, moved []byte, tb int, ad *pb.CompressiveEncoding, p encodingParams, ver format.Version) (*encodedPage, bool, error) {
+	tv := values{sc: v.sc}
+	tv.Kind, tv.N, tv.Data, tv.Binary = valVariable, v.N, moved, true
+	tv.Offsets = make([]uint64, v.N+1)
+	for i := range tv.Offsets {
+		tv.Offsets[i] = uint64(i * tb)
+	}
+	page, err := encodeFullZip(s, &tv, p, ver)
+	if err != nil {
+		return nil, false, err
+	}
+	l := page.Layout.GetFullZipLayout()
+	g := l.GetValueCompression().GetGeneral()
+	if g == nil {
+		return nil, false, nil
+	}
+	g.Values = ad
+	page.Desc = "fullzip/general(axis_delta)"
+	return page, true, nil
+}

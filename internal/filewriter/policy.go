@@ -61,6 +61,7 @@ const (
 	metaDictValuesLevel  = "lance-encoding:dict-values-compression-level"
 	metaStructural       = "lance-encoding:structural-encoding"
 	metaALP              = "lance-encoding:alp"
+	metaAxisDelta        = "lance-encoding:axis-delta" // lancego's key: "AXIS_LENGTH,INNER_STRIDE"
 )
 
 // Defaults of the encoding parameters (Lance's values).
@@ -90,6 +91,7 @@ type encodingParams struct {
 	miniblockValues  uint64
 	alp              alp.Mode // Off unless the field asks (section 7)
 	pcodecLevel      int      // compression=pcodec: 0..12, default 8
+	axisDelta        [2]int   // axis_length, inner_stride; zero: not asked
 }
 
 // parseEncodingParams reads the lance-encoding:* keys of f and the
@@ -674,7 +676,12 @@ func planarSparseZipped(s *shredded, v *values, set layouts.LayerSet, p encoding
 // used only at 2.3 and only when a field asks: lance-encoding:alp=on|auto
 // (no key: off, unlike the seed's auto default, so a default 2.3 file stays
 // readable by pylance), or lance-encoding:compression=pcodec with
-// compression-level 0..12 (default 8). An explicit request wins over the
+// compression-level 0..12 (default 8); and axis delta on integer tensors
+// (lancego's key lance-encoding:axis-delta=AXIS_LENGTH,INNER_STRIDE, since
+// the seed names none): a full-zip page of transformed tensors, one zstd
+// frame per tensor inside General when compression=zstd|lz4 asks and the
+// page has no nulls (seed: valid only in per-value positions). An explicit
+// request wins over the
 // dictionary and full-zip choices; ALP still keeps flat when it would not
 // be smaller (its auto mode also gates on byte-position entropy < 4.6 bits).
 
@@ -687,6 +694,15 @@ func parseCodecs23(get func(string) string, p *encodingParams) error {
 			return fmt.Errorf("%w: %w", lerr.ErrInvalidArgument, err)
 		}
 		p.alp = m
+	}
+	if v := get(metaAxisDelta); v != "" {
+		a, b, ok := strings.Cut(v, ",")
+		al, err1 := strconv.Atoi(strings.TrimSpace(a))
+		st, err2 := strconv.Atoi(strings.TrimSpace(b))
+		if !ok || err1 != nil || err2 != nil || al <= 0 || st <= 0 {
+			return fmt.Errorf("%w: %s=%q, want AXIS_LENGTH,INNER_STRIDE (positive)", lerr.ErrInvalidArgument, metaAxisDelta, v)
+		}
+		p.axisDelta = [2]int{al, st}
 	}
 	if p.compression == "pcodec" {
 		l, err := pcodec.ParseLevel(get(metaCompressionLevel))
@@ -702,6 +718,13 @@ func parseCodecs23(get func(string) string, p *encodingParams) error {
 // and the values allow; ok is false to go on with the ordinary codecs.
 func encodeCodecs23(s *shredded, v *values, l *wleaf, cfg *writerConfig) (*encodedPage, bool, error) {
 	p := l.params
+	if p.axisDelta != [2]int{} {
+		if cfg.version < format.V2_3 {
+			return nil, false, fmt.Errorf("%w: column %q: %s needs file version 2.3", lerr.ErrInvalidArgument, l.path[0].Name, metaAxisDelta)
+		}
+		page, err := encodeAxisDelta(s, v, l, cfg.version)
+		return page, err == nil, err
+	}
 	pc := p.compression == "pcodec"
 	if !pc && p.alp == alp.Off {
 		return nil, false, nil
