@@ -114,7 +114,7 @@ func (p *MiniBlockPage) decodeChunk(i int, b []byte, arena *ChunkArena) (Decoded
 	default:
 		var kept []byte
 		s := arena.get()
-		out.Values, kept, err = codecs.DecodeMiniBlockScratch(s, enc, bufs, c.NumValues)
+		out.Values, kept, err = arena.dec.DecodeMiniBlockScratch(s, enc, bufs, c.NumValues)
 		out.lend(arena, s, kept)
 	}
 	if err != nil {
