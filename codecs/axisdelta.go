@@ -3,6 +3,8 @@ package codecs
 import (
 	"encoding/binary"
 	"fmt"
+
+	pb "github.com/lancego/lancego/format/pb/encodings21pb"
 )
 
 // Axis delta (Lance 2.3, seed "Axis delta"): a transform of fixed-size
@@ -96,4 +98,78 @@ func putElem(b []byte, i, eb int, v uint64) {
 	default:
 		binary.LittleEndian.PutUint64(b[i*8:], v)
 	}
+}
+
+// axisDeltaShape validates an AxisDelta descriptor (seed: it wraps a
+// fixed-size-list chain, optionally nested, of plain 8/16/32/64-bit data
+// without child validity) and returns the inner shape and the tensor
+// size in elements.
+func axisDeltaShape(a *pb.AxisDelta) (fslShape, uint64, error) {
+	inner := a.GetValues()
+	if inner.GetFixedSizeList() == nil {
+		return fslShape{}, 0, fmt.Errorf("%w: axis delta: values are %s, want a fixed-size list", ErrCorrupt, Describe(inner))
+	}
+	s, err := parseFSL(inner)
+	if err != nil {
+		return s, 0, err
+	}
+	if s.numValidity() > 0 {
+		return s, 0, fmt.Errorf("%w: axis delta: fixed-size list items with validity", ErrCorrupt)
+	}
+	al, st := a.GetAxisLength(), a.GetInnerStride()
+	elems := s.cumDims[len(s.cumDims)-1]
+	if al == 0 || st == 0 || al > elems || st > elems || elems%(al*st) != 0 {
+		return s, 0, fmt.Errorf("%w: axis delta: axis_length %d × inner_stride %d does not divide a tensor of %d elements", ErrCorrupt, al, st, elems)
+	}
+	return s, elems, nil
+}
+
+// decodeAxisDeltaFixed decodes n zipped tensors (full-zip fixed values).
+func decodeAxisDeltaFixed(a *pb.AxisDelta, data []byte, n uint64) (Block, error) {
+	s, elems, err := axisDeltaShape(a)
+	if err != nil {
+		return Block{}, err
+	}
+	b, err := decodeFSLZipped(s, data, n)
+	if err != nil {
+		return Block{}, err
+	}
+	return undoAxisDelta(a, b, elems)
+}
+
+// decodeAxisDeltaPerValue decodes tensors stored one value each (inside
+// General: one frame per tensor) into a fixed-size-list block.
+func decodeAxisDeltaPerValue(a *pb.AxisDelta, in Block) (Block, error) {
+	s, elems, err := axisDeltaShape(a)
+	if err != nil {
+		return Block{}, err
+	}
+	if err := checkVariable("axis delta", in); err != nil {
+		return Block{}, err
+	}
+	tb := elems * s.itemBits / 8
+	for i := uint64(0); i < in.NumValues; i++ {
+		if l := uint64(len(valueAt(in, i))); l != tb {
+			return Block{}, fmt.Errorf("%w: axis delta: value %d has %d bytes, a tensor %d", ErrCorrupt, i, l, tb)
+		}
+	}
+	first := readUint(in.Offsets, 0, in.OffsetBits)
+	b := Block{Kind: KindFixed, NumValues: in.NumValues, BitsPerValue: s.itemBits,
+		Data: in.Data[first : first+in.NumValues*tb]}
+	for _, d := range s.dims {
+		b.FSL = append(b.FSL, FSLLayer{Dimension: d})
+	}
+	return undoAxisDelta(a, b, elems)
+}
+
+// undoAxisDelta reverses the transform on the items of b (a copy: b.Data
+// may alias the file's bytes, which decoders never write).
+func undoAxisDelta(a *pb.AxisDelta, b Block, elems uint64) (Block, error) {
+	out, err := AxisDeltaDecode(make([]byte, 0, len(b.Data)), b.Data, int(b.BitsPerValue), int(elems),
+		int(a.GetAxisLength()), int(a.GetInnerStride()))
+	if err != nil {
+		return Block{}, err
+	}
+	b.Data = out
+	return b, nil
 }

@@ -254,7 +254,14 @@ func fuzzTrees() []*pb.CompressiveEncoding {
 		bssEnc(64), generalEnc(lz4S, varEnc(32)), generalEnc(zstdS, rleEnc(8, 8)), constEnc([]byte{7}),
 		oolEnc(32, 5), generalEnc(lz4S, flatEnc(64)), vpsCases()[0].enc, generalEnc(zstdS, fsstEnc(tab, varEnc(32))),
 		constEnc(nil), fslEnc(4, false, flatEnc(16)),
+		axisEnc(4, 2, fslEnc(8, false, flatEnc(16))), generalEnc(zstdS, axisEnc(8, 1, fslEnc(8, false, flatEnc(32)))),
 	}
+}
+
+// axisEnc is AxisDelta(axis length al, inner stride st) over inner.
+func axisEnc(al, st uint64, inner *pb.CompressiveEncoding) *pb.CompressiveEncoding {
+	return &pb.CompressiveEncoding{Compression: &pb.CompressiveEncoding_AxisDelta{
+		AxisDelta: &pb.AxisDelta{AxisLength: al, InnerStride: st, Values: inner}}}
 }
 
 // splitBufs cuts data into up to 3 buffers using the first bytes as sizes.

@@ -23,6 +23,8 @@ func decodeFullZipFixed(enc *pb.CompressiveEncoding, data []byte, n uint64) (Blo
 		return decodeFSLZipped(s, data, n)
 	case *pb.CompressiveEncoding_Constant:
 		return decodeConstant(c.Constant, n)
+	case *pb.CompressiveEncoding_AxisDelta:
+		return decodeAxisDeltaFixed(c.AxisDelta, data, n)
 	case *pb.CompressiveEncoding_Dictionary:
 		return Block{}, errDictionary()
 	case nil:
@@ -55,6 +57,8 @@ func decodePerValue(d *Decompressor, enc *pb.CompressiveEncoding, in Block, dept
 		return decodePerValue(d, c.General.GetValues(), raw, depth+1)
 	case *pb.CompressiveEncoding_VariablePackedStruct:
 		return decodeVariablePackedStruct(d, c.VariablePackedStruct, in, depth)
+	case *pb.CompressiveEncoding_AxisDelta:
+		return decodeAxisDeltaPerValue(c.AxisDelta, in)
 	case *pb.CompressiveEncoding_Dictionary:
 		return Block{}, errDictionary()
 	case nil:

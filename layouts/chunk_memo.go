@@ -3,6 +3,7 @@ package layouts
 import (
 	"fmt"
 
+	"github.com/lancego/lancego/codecs"
 	"github.com/lancego/lancego/internal/uninit"
 )
 
@@ -19,6 +20,9 @@ type ChunkArena struct {
 	levelFree, levelsLent [][]byte
 	// memoList is a memo's chunk list kept between reads.
 	memoList []storedChunk
+	// dec decompresses General chunks; its zstd decoder (synchronous:
+	// no goroutine) lives as long as the arena and goes with it.
+	dec codecs.Decompressor
 }
 
 // maxArenaBuffer bounds the buffers an arena keeps (a chunk decodes to at

@@ -106,12 +106,15 @@ func (p *MiniBlockPage) decodeChunk(i int, b []byte, arena *ChunkArena) (Decoded
 	if p.fsst != nil {
 		enc = p.fsstInner // compressed strings; see appendValues
 	}
-	if arena == nil {
+	switch {
+	case isCodec23(enc):
+		out.Values, err = decodeCodec23(enc, bufs, c.NumValues)
+	case arena == nil:
 		out.Values, err = codecs.DecodeMiniBlock(enc, bufs, c.NumValues)
-	} else {
+	default:
 		var kept []byte
 		s := arena.get()
-		out.Values, kept, err = codecs.DecodeMiniBlockScratch(s, enc, bufs, c.NumValues)
+		out.Values, kept, err = arena.dec.DecodeMiniBlockScratch(s, enc, bufs, c.NumValues)
 		out.lend(arena, s, kept)
 	}
 	if err != nil {

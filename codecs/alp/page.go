@@ -1,6 +1,7 @@
 package alp
 
 import (
+	"encoding/binary"
 	"fmt"
 
 	"github.com/lancego/lancego/codecs"
@@ -72,6 +73,32 @@ func EncodeChunk(v []uint64, width int) (Chunk, bool) {
 		}
 	}
 	return best, ok
+}
+
+// EncodeChunkAlways is EncodeChunk for a writer that has committed a page
+// to ALP: where neither ALP nor ALP-RD applies it returns a FOR chunk of
+// width 0 whose every value is a verbatim exception (valid, decodable, and
+// about the size of flat). It reports false only for a count or width out
+// of range.
+func EncodeChunkAlways(v []uint64, width int) (Chunk, bool) {
+	if ch, ok := EncodeChunk(v, width); ok {
+		return ch, true
+	}
+	if len(v) == 0 || len(v) > MaxChunkValues || checkWidth(width) != nil {
+		return Chunk{}, false
+	}
+	h := appendWord([]byte{0, 0, 0, 0}, 0, width)
+	payload, err := codecs.EncodeOutOfLineBitpacking(nil, make([]byte, len(v)*width/8), width, 0, uint64(len(v)))
+	if err != nil {
+		return Chunk{}, false
+	}
+	pos := make([]byte, 0, 2*len(v))
+	vals := make([]byte, 0, len(v)*width/8)
+	for i, x := range v {
+		pos = binary.LittleEndian.AppendUint16(pos, uint16(i))
+		vals = appendWord(vals, x, width)
+	}
+	return Chunk{Bufs: [4][]byte{payload, h, pos, vals}}, true
 }
 
 // DecodePage decodes chunks written by EncodePage for n values, appending

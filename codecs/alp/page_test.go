@@ -110,3 +110,41 @@ func TestDecodePageChunkCount(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestEncodeChunkAlways: chunks no ALP candidate admits (every value an
+// exception for f32, which has no ALP-RD) still encode, and decode to the
+// same bits; a chunk EncodeChunk accepts is returned unchanged.
+func TestEncodeChunkAlways(t *testing.T) {
+	cases := []struct {
+		name  string
+		width int
+		v     []uint64
+	}{
+		{"f32 nan payloads", 32, []uint64{0x7fc00001, 0x7fc00002, 0xffc00003, 0x7f800001}},
+		{"f32 one", 32, []uint64{uint64(math.Float32bits(0.1))}},
+		{"f64 mixed", 64, []uint64{math.Float64bits(1.5), math.Float64bits(math.Inf(-1)), 0x7ff0000000000123}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			ch, ok := EncodeChunkAlways(c.v, c.width)
+			if !ok {
+				t.Fatal("EncodeChunkAlways refused")
+			}
+			if want, wok := EncodeChunk(c.v, c.width); wok && want.Size() != ch.Size() {
+				t.Fatalf("size %d, EncodeChunk gives %d", ch.Size(), want.Size())
+			}
+			got, err := DecodeChunk(nil, ch.Bufs, c.width, len(c.v))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, x := range c.v {
+				if y := readWord(got[i*c.width/8:], c.width); y != x {
+					t.Fatalf("value %d: %#x, want %#x", i, y, x)
+				}
+			}
+		})
+	}
+	if _, ok := EncodeChunkAlways(nil, 64); ok {
+		t.Fatal("empty chunk accepted")
+	}
+}

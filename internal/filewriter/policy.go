@@ -14,6 +14,8 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/lancego/lancego/codecs"
+	"github.com/lancego/lancego/codecs/alp"
+	"github.com/lancego/lancego/codecs/pcodec"
 	"github.com/lancego/lancego/format"
 	"github.com/lancego/lancego/internal/lerr"
 )
@@ -33,7 +35,10 @@ import (
 //  5. full-zip per-value compression and the rep/def level codec;
 //  6. 2.3 (planar pages): dense by default, sparse for all-null and
 //     nullable-constant pages (seed "Planar Page Layout"; the choices of
-//     pylance 14.0.2, whose value codecs equal its 2.2 ones).
+//     pylance 14.0.2, whose value codecs equal its 2.2 ones);
+//  7. 2.3 only, and only when a field asks: the seed's float codecs ALP /
+//     ALP-RD and pcodec (seed "ALP", "Pcodec"), which no released Lance
+//     writes.
 //
 // The seed is /work/shared/spec/seeds/lance-encoding-strategy.txt (Lance's
 // "Encoding Strategy" page); Lance's own source of each rule is named where
@@ -55,6 +60,8 @@ const (
 	metaDictValuesComp   = "lance-encoding:dict-values-compression"
 	metaDictValuesLevel  = "lance-encoding:dict-values-compression-level"
 	metaStructural       = "lance-encoding:structural-encoding"
+	metaALP              = "lance-encoding:alp"
+	metaAxisDelta        = "lance-encoding:axis-delta" // lancego's key: "AXIS_LENGTH,INNER_STRIDE"
 )
 
 // Defaults of the encoding parameters (Lance's values).
@@ -82,6 +89,9 @@ type encodingParams struct {
 	dictValuesLevel  int
 	structural       string // "", miniblock, fullzip
 	miniblockValues  uint64
+	alp              alp.Mode // Off unless the field asks (section 7)
+	pcodecLevel      int      // compression=pcodec: 0..12, default 8
+	axisDelta        [2]int   // axis_length, inner_stride; zero: not asked
 }
 
 // parseEncodingParams reads the lance-encoding:* keys of f and the
@@ -96,7 +106,7 @@ func parseEncodingParams(f arrow.Field, env func(string) string) (encodingParams
 	var err error
 	p.compression = get(metaCompression)
 	switch p.compression {
-	case "", "none", "lz4", "zstd", "fsst":
+	case "", "none", "lz4", "zstd", "fsst", "pcodec":
 	default:
 		return p, fmt.Errorf("%w: %s=%q", lerr.ErrInvalidArgument, metaCompression, p.compression)
 	}
@@ -127,6 +137,9 @@ func parseEncodingParams(f arrow.Field, env func(string) string) (encodingParams
 		return p, err
 	}
 	p.structural = get(metaStructural)
+	if err = parseCodecs23(get, &p); err != nil {
+		return p, err
+	}
 	mv := envUint(env("LANCE_MINIBLOCK_MAX_VALUES"), p.miniblockValues)
 	p.miniblockValues = min(max(mv, 8), maxMiniblockValues)
 	return p, nil
@@ -188,6 +201,9 @@ func encodeValues(s *shredded, v *values, l *wleaf, cfg *writerConfig) (*encoded
 		if page, ok, err := planarSparseRequested(s, v, l, cfg); ok || err != nil {
 			return page, err
 		}
+	}
+	if page, ok, err := encodeCodecs23(s, v, l, cfg); ok || err != nil {
+		return page, err
 	}
 	// Like Lance, a dictionary is tried first, whatever the layout the
 	// values would get without one (its indices are mini-block).
@@ -652,5 +668,84 @@ func planarSparseZipped(s *shredded, v *values, set layouts.LayerSet, p encoding
 	}
 	// Value buffers come first, so split buffers keep their index.
 	page.Scratch, page.Split = inner.Scratch, inner.Split
+	return page, true, nil
+}
+
+// ---- 7. The seed's 2.3 float codecs (seed "ALP", "Pcodec"). No released
+// Lance writes them (pylance 14.0.2 refuses compression=pcodec), so they are
+// used only at 2.3 and only when a field asks: lance-encoding:alp=on|auto
+// (no key: off, unlike the seed's auto default, so a default 2.3 file stays
+// readable by pylance), or lance-encoding:compression=pcodec with
+// compression-level 0..12 (default 8); and axis delta on integer tensors
+// (lancego's key lance-encoding:axis-delta=AXIS_LENGTH,INNER_STRIDE, since
+// the seed names none): a full-zip page of transformed tensors, one zstd
+// frame per tensor inside General when compression=zstd|lz4 asks and the
+// page has no nulls (seed: valid only in per-value positions). An explicit
+// request wins over the
+// dictionary and full-zip choices; ALP still keeps flat when it would not
+// be smaller (its auto mode also gates on byte-position entropy < 4.6 bits).
+
+// parseCodecs23 reads lance-encoding:alp and the pcodec level.
+func parseCodecs23(get func(string) string, p *encodingParams) error {
+	p.alp = alp.Off
+	if v := get(metaALP); v != "" {
+		m, err := alp.ParseMode(v)
+		if err != nil {
+			return fmt.Errorf("%w: %w", lerr.ErrInvalidArgument, err)
+		}
+		p.alp = m
+	}
+	if v := get(metaAxisDelta); v != "" {
+		a, b, ok := strings.Cut(v, ",")
+		al, err1 := strconv.Atoi(strings.TrimSpace(a))
+		st, err2 := strconv.Atoi(strings.TrimSpace(b))
+		if !ok || err1 != nil || err2 != nil || al <= 0 || st <= 0 {
+			return fmt.Errorf("%w: %s=%q, want AXIS_LENGTH,INNER_STRIDE (positive)", lerr.ErrInvalidArgument, metaAxisDelta, v)
+		}
+		p.axisDelta = [2]int{al, st}
+	}
+	if p.compression == "pcodec" {
+		l, err := pcodec.ParseLevel(get(metaCompressionLevel))
+		if err != nil {
+			return fmt.Errorf("%w: %w", lerr.ErrInvalidArgument, err)
+		}
+		p.pcodecLevel = l
+	}
+	return nil
+}
+
+// encodeCodecs23 encodes the page with pcodec or ALP when its field asks
+// and the values allow; ok is false to go on with the ordinary codecs.
+func encodeCodecs23(s *shredded, v *values, l *wleaf, cfg *writerConfig) (*encodedPage, bool, error) {
+	p := l.params
+	if p.axisDelta != [2]int{} {
+		if cfg.version < format.V2_3 {
+			return nil, false, fmt.Errorf("%w: column %q: %s needs file version 2.3", lerr.ErrInvalidArgument, l.path[0].Name, metaAxisDelta)
+		}
+		page, err := encodeAxisDelta(s, v, l, cfg.version)
+		return page, err == nil, err
+	}
+	pc := p.compression == "pcodec"
+	if !pc && p.alp == alp.Off {
+		return nil, false, nil
+	}
+	w := floatWidth(l.leafType())
+	switch {
+	case pc && cfg.version < format.V2_3:
+		return nil, false, fmt.Errorf("%w: column %q: %s=pcodec needs file version 2.3", lerr.ErrInvalidArgument, l.path[0].Name, metaCompression)
+	case pc && w == 0:
+		return nil, false, fmt.Errorf("%w: column %q: %s=pcodec applies to float columns and fixed-size lists of floats", lerr.ErrInvalidArgument, l.path[0].Name, metaCompression)
+	case cfg.version < format.V2_3 || v.N == 0:
+		return nil, false, nil // ALP is a 2.3 codec: below 2.3 the key is ignored
+	}
+	maxValues := int(p.miniblockValues)
+	codec, cache, ok := newCodec23(v, w, p, maxValues)
+	if !ok {
+		return nil, false, nil
+	}
+	page, err := encodeMiniBlock(s, v, codec, cfg.version, maxValues)
+	if err != nil || cache.err != nil {
+		return nil, false, err
+	}
 	return page, true, nil
 }
