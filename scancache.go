@@ -141,7 +141,9 @@ func (c *scanCache) request(ctx context.Context, col, index int) *scanPage {
 			mode = readViewed
 		}
 	}
-	sp.pending, sp.bytes, sp.err = c.f.submit(c.scanCtx, span, pg.GetPriority(), mode)
+	// The read lives as long as the scan but follows the chain of the
+	// strand that asked for it (its round-trip depth).
+	sp.pending, sp.bytes, sp.err = c.f.submit(scheduler.WithStrand(c.scanCtx, ctx), span, pg.GetPriority(), mode)
 	return sp
 }
 
@@ -180,6 +182,9 @@ func (c *scanCache) get(ctx context.Context, col, index int, leaf arrow.DataType
 	})
 	if sp.err != nil {
 		return nil, nil, sp.err
+	}
+	if sp.pending != nil { // another strand may have waited for it
+		scheduler.Reached(ctx, sp.pending.Depth())
 	}
 	key := searchcache.Key{File: c.f.src.Key(), Column: col, Page: index, Kind: "page"}
 	st, err := searchcache.GetOrLoad(ctx, c.f.cache, key, func(context.Context) (*pageState, int64, error) {

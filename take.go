@@ -7,6 +7,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/lancego/lancego/layouts"
+	"github.com/lancego/lancego/scheduler"
 )
 
 type layoutsLeafData = layouts.LeafData
@@ -17,7 +18,14 @@ func buildArray(mem memory.Allocator, f *layouts.Field, data []layouts.LeafData)
 
 // Take returns the rows with the given indices, in the order asked
 // (duplicates allowed), for the named top-level columns (all if empty).
+//
+// With the metadata of the pages it touches in the search cache, a take
+// issues all its data requests in one wave (one round trip, see
+// Stats.RoundTrips); else the missing metadata of every column first, in
+// one wave, then the data.
 func (f *File) Take(ctx context.Context, rows []uint64, columns []string) (arrow.RecordBatch, error) {
+	ctx, end := scheduler.Track(ctx)
+	defer end()
 	cols, schema, err := f.projection(columns)
 	if err != nil {
 		return nil, err

@@ -95,12 +95,18 @@ func (s *Scheduler) submit(ctx context.Context, obj lanceio.Object, ranges []Ran
 	if err != nil {
 		return nil, err
 	}
+	var depth int64
+	if len(groups) > 0 {
+		depth = s.issue(ctx)
+	}
 	if mode == readViewed && !s.isClosed() {
 		if p := s.submitViews(ctx, obj, ranges, groups, priority); p != nil {
+			p.depth = depth
 			return p, nil
 		}
 	}
 	p := newPending(ctx, s, obj, ranges, groups, priority)
+	p.depth = depth
 	p.pooled = mode != readPlain && s.cfg.Buffers != nil
 	s.mu.Lock()
 	defer s.mu.Unlock()
