@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/lancego/lancego/scheduler"
 )
 
 // roundTripSchema has flat, string, list and struct (multi-leaf) columns.
@@ -133,5 +134,77 @@ func TestRoundTripsTake(t *testing.T) {
 		if rt != 1 || ops != 1 {
 			t.Errorf("warm take of %d rows of %v: %d round trips in %d operations, want 1 in 1", tc.rows, tc.cols, rt, ops)
 		}
+	}
+}
+
+// scanTrips scans cols of f (all rows) and returns its round trips.
+func scanTrips(t *testing.T, f *File, cols []string, batch int) int64 {
+	t.Helper()
+	rt, ops := trips(f, func() {
+		rows := 0
+		for rec, err := range f.Batches(context.Background(), ScanOptions{Columns: cols, BatchSize: batch}) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			rows += int(rec.NumRows())
+			rec.Release()
+		}
+		if uint64(rows) != f.NumRows() {
+			t.Fatalf("scan of %v: %d rows, want %d", cols, rows, f.NumRows())
+		}
+	})
+	if ops != 1 {
+		t.Errorf("scan of %v: %d operations, want 1", cols, ops)
+	}
+	return rt
+}
+
+// TestRoundTripsScan checks that a scan whose pages fit in the read-ahead
+// budget issues every page of every projected leaf at its start: one
+// round trip, whatever the number of pages, columns and leaves.
+func TestRoundTripsScan(t *testing.T) {
+	ctx := context.Background()
+	path := writeRoundTripFile(t, 40000, 1000, 8<<10)
+	f, err := Open(ctx, path, WithSchedulerConfig(scheduler.ObjectStoreConfig(nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if pages := len(f.meta.Columns[0].GetPages()); pages < 20 {
+		t.Fatalf("want columns of more pages than the old 16-page read-ahead, got %d", pages)
+	}
+	for _, cols := range [][]string{{"i"}, {"l"}, {"st"}, nil} {
+		if rt := scanTrips(t, f, cols, 1024); rt != 1 {
+			t.Errorf("scan of %v: %d round trips, want 1", cols, rt)
+		}
+	}
+}
+
+// TestRoundTripsScanReadahead checks a scan larger than its read-ahead:
+// the first wave holds the read-ahead's bytes, and each later wave about
+// as much, so the round trips are about 1 + column bytes / read-ahead.
+func TestRoundTripsScanReadahead(t *testing.T) {
+	ctx := context.Background()
+	path := writeRoundTripFile(t, 40000, 1000, 8<<10)
+	probe, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var colBytes uint64
+	for _, pg := range probe.meta.Columns[0].GetPages() {
+		colBytes += pageBytes(pg)
+	}
+	probe.Close()
+	cfg := scheduler.ObjectStoreConfig(nil)
+	cfg.MaxInFlightBytes = int64(colBytes) // a quarter of it ahead
+	f, err := Open(ctx, path, WithSchedulerConfig(cfg))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rt := scanTrips(t, f, []string{"i"}, 1024)
+	t.Logf("scan of %d bytes, %d ahead: %d round trips", colBytes, colBytes/4, rt)
+	if maxTrips := int64(2 + 4); rt < 2 || rt > maxTrips {
+		t.Errorf("scan of %d bytes with %d ahead: %d round trips, want 2..%d", colBytes, colBytes/4, rt, maxTrips)
 	}
 }

@@ -180,7 +180,7 @@ func (f *File) readLeaves(ctx context.Context, leaves []*layouts.Field, ranges [
 // caller must Release each batch.
 func (f *File) Batches(ctx context.Context, opts ScanOptions) iter.Seq2[arrow.RecordBatch, error] {
 	return func(yield func(arrow.RecordBatch, error) bool) {
-		ctx, end := scheduler.Track(ctx)
+		ctx, end := f.track(ctx)
 		defer end()
 		if opts.Filter != nil {
 			f.filteredBatches(ctx, opts, yield)
@@ -220,6 +220,7 @@ func (f *File) pipelinedScan(ctx context.Context, cols []int, schema *arrow.Sche
 	yield func(arrow.RecordBatch, error) bool) {
 	ctx, cancel := context.WithCancel(ctx)
 	sc := newScanCache(ctx, f, to)
+	sc.start(ctx, cols, from) // every column's first wave, before any batch waits
 	window, perJob := f.scanWindow(cols, size)
 	jobs := make(chan batchJob, window)
 	var workers sync.WaitGroup

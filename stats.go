@@ -1,9 +1,11 @@
 package lance
 
 import (
+	"context"
 	"sync/atomic"
 
 	lanceio "github.com/lancego/lancego/io"
+	"github.com/lancego/lancego/scheduler"
 )
 
 // fileCounters are the reader's own counters.
@@ -74,4 +76,16 @@ func (f *File) Stats() Stats {
 	s.ZonesTotal, s.ZonesPruned = f.stats.zonesTotal.Load(), f.stats.zonesPruned.Load()
 	s.BytesSkipped = f.stats.bytesSkipped.Load()
 	return s
+}
+
+// track starts the round-trip count of a public operation on f (see
+// scheduler.Track): it returns the context to read with and the function
+// to call when the operation returns, which adds its round trips (and the
+// operation, even one served from memory) to f's scheduler's counters.
+func (f *File) track(ctx context.Context) (context.Context, func()) {
+	ctx, end := scheduler.Track(ctx)
+	if os := f.objectSource(); os != nil {
+		scheduler.Attach(ctx, os.sched)
+	}
+	return ctx, end
 }

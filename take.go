@@ -7,7 +7,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/lancego/lancego/layouts"
-	"github.com/lancego/lancego/scheduler"
 )
 
 type layoutsLeafData = layouts.LeafData
@@ -24,7 +23,7 @@ func buildArray(mem memory.Allocator, f *layouts.Field, data []layouts.LeafData)
 // Stats.RoundTrips); else the missing metadata of every column first, in
 // one wave, then the data.
 func (f *File) Take(ctx context.Context, rows []uint64, columns []string) (arrow.RecordBatch, error) {
-	ctx, end := scheduler.Track(ctx)
+	ctx, end := f.track(ctx)
 	defer end()
 	cols, schema, err := f.projection(columns)
 	if err != nil {
