@@ -91,7 +91,7 @@ const (
 
 // submit queues a request whose bytes go where mode says.
 func (s *Scheduler) submit(ctx context.Context, obj lanceio.Object, ranges []Range, priority uint64, mode readMode) (*Pending, error) {
-	groups, err := plan(ranges, s.cfg.CoalesceGap, s.cfg.MaxRequestSize)
+	groups, err := plan(ranges, s.cfg)
 	if err != nil {
 		return nil, err
 	}
