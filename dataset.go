@@ -680,6 +680,7 @@ func (ds *Dataset) Stats() Stats {
 	}
 	ss := ds.sched.Stats()
 	s.BytesRequested, s.BytesUsed, s.Coalesced = ss.BytesRequested, ss.BytesUsed, ss.Coalesced
+	s.RoundTrips, s.Operations = ss.RoundTrips, ss.Operations
 	ds.mu.Lock()
 	defer ds.mu.Unlock()
 	for _, e := range ds.files {

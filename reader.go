@@ -14,6 +14,7 @@ import (
 	"github.com/lancego/lancego/internal/bufpool"
 	lanceio "github.com/lancego/lancego/io"
 	"github.com/lancego/lancego/layouts"
+	"github.com/lancego/lancego/scheduler"
 	"github.com/lancego/lancego/searchcache"
 )
 
@@ -51,6 +52,8 @@ type File struct {
 // reads the footer and metadata with one speculative tail read, and one more
 // only when the metadata is larger than the tail.
 func Open(ctx context.Context, url string, opts ...Option) (*File, error) {
+	ctx, end := scheduler.Track(ctx)
+	defer end()
 	cfg := defaultConfig()
 	for _, o := range opts {
 		o(&cfg)

@@ -11,6 +11,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/lancego/lancego/layouts"
+	"github.com/lancego/lancego/scheduler"
 	"github.com/lancego/lancego/zonestats"
 	"golang.org/x/sync/errgroup"
 )
@@ -103,13 +104,27 @@ func (f *File) readFields(ctx context.Context, cols []int, ranges []rowRange, nr
 // fanOut runs fn(ctx, i) for i in [0, n) on at most maxFieldReaders
 // goroutines (an errgroup), cancels the others' context at the first error
 // and returns it once every goroutine has finished.
+//
+// Each goroutine runs on its own round-trip strand (scheduler.Fork), so
+// the reads of all of them count as one wave, and the caller's strand
+// continues from the deepest. Called outside a tracked operation (the
+// dataset's takes), the fan-out is one (scheduler.Track).
 func fanOut(ctx context.Context, n int, fn func(ctx context.Context, i int) error) error {
-	g, ctx := errgroup.WithContext(ctx)
+	ctx, end := scheduler.Track(ctx)
+	defer end()
+	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(maxFieldReaders)
+	joins := make([]func(), n)
 	for i := range n {
-		g.Go(func() error { return fn(ctx, i) })
+		fctx, join := scheduler.Fork(gctx)
+		joins[i] = join
+		g.Go(func() error { return fn(fctx, i) })
 	}
-	return g.Wait()
+	err := g.Wait()
+	for _, join := range joins {
+		join()
+	}
+	return err
 }
 
 func (f *File) readField(ctx context.Context, c int, ranges []rowRange, nrows uint64, sc *scanCache) (arrow.Array, error) {
@@ -130,12 +145,8 @@ func (f *File) readField(ctx context.Context, c int, ranges []rowRange, nrows ui
 			d.Values.Free()
 		}
 	}()
-	for i, l := range leaves {
-		d, err := f.readLeaf(ctx, l, ranges, sc)
-		if err != nil {
-			return nil, err
-		}
-		data[i] = d
+	if err := f.readLeaves(ctx, leaves, ranges, sc, data); err != nil {
+		return nil, err
 	}
 	a, err := buildArray(f.cfg.mem, top, data)
 	if err != nil {
@@ -148,10 +159,29 @@ func (f *File) readField(ctx context.Context, c int, ranges []rowRange, nrows ui
 	return a, nil
 }
 
+// readLeaves reads the leaves of one top-level field into data (in leaf
+// order): concurrently when there are several (a struct's children), so
+// that their fetches are one wave, not one round trip per leaf. What was
+// read stays in data on error, for the caller to free.
+func (f *File) readLeaves(ctx context.Context, leaves []*layouts.Field, ranges []rowRange, sc *scanCache, data []layoutsLeafData) error {
+	if len(leaves) == 1 {
+		var err error
+		data[0], err = f.readLeaf(ctx, leaves[0], ranges, sc)
+		return err
+	}
+	return fanOut(ctx, len(leaves), func(ctx context.Context, i int) error {
+		var err error
+		data[i], err = f.readLeaf(ctx, leaves[i], ranges, sc)
+		return err
+	})
+}
+
 // Batches scans the file and yields record batches in row order. The
 // caller must Release each batch.
 func (f *File) Batches(ctx context.Context, opts ScanOptions) iter.Seq2[arrow.RecordBatch, error] {
 	return func(yield func(arrow.RecordBatch, error) bool) {
+		ctx, end := f.track(ctx)
+		defer end()
 		if opts.Filter != nil {
 			f.filteredBatches(ctx, opts, yield)
 			return
@@ -190,15 +220,19 @@ func (f *File) pipelinedScan(ctx context.Context, cols []int, schema *arrow.Sche
 	yield func(arrow.RecordBatch, error) bool) {
 	ctx, cancel := context.WithCancel(ctx)
 	sc := newScanCache(ctx, f, to)
+	sc.start(ctx, cols, from) // every column's first wave, before any batch waits
 	window, perJob := f.scanWindow(cols, size)
 	jobs := make(chan batchJob, window)
 	var workers sync.WaitGroup
-	for range window {
+	joins := make([]func(), window)
+	for w := range window {
+		wctx, join := scheduler.Fork(ctx) // each worker is a strand of the scan
+		joins[w] = join
 		workers.Add(1)
 		go func() {
 			defer workers.Done()
 			for j := range jobs {
-				j.out <- f.decodeJob(ctx, cols, schema, j, sc)
+				j.out <- f.decodeJob(wctx, cols, schema, j, sc)
 			}
 		}()
 	}
@@ -210,6 +244,9 @@ func (f *File) pipelinedScan(ctx context.Context, cols []int, schema *arrow.Sche
 			releaseResults(<-ch)
 		}
 		workers.Wait()
+		for _, join := range joins {
+			join()
+		}
 		sc.close()
 	}()
 	next := from

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"sort"
 	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -141,7 +142,9 @@ func (c *scanCache) request(ctx context.Context, col, index int) *scanPage {
 			mode = readViewed
 		}
 	}
-	sp.pending, sp.bytes, sp.err = c.f.submit(c.scanCtx, span, pg.GetPriority(), mode)
+	// The read lives as long as the scan but follows the chain of the
+	// strand that asked for it (its round-trip depth).
+	sp.pending, sp.bytes, sp.err = c.f.submit(scheduler.WithStrand(c.scanCtx, ctx), span, pg.GetPriority(), mode)
 	return sp
 }
 
@@ -180,6 +183,9 @@ func (c *scanCache) get(ctx context.Context, col, index int, leaf arrow.DataType
 	})
 	if sp.err != nil {
 		return nil, nil, sp.err
+	}
+	if sp.pending != nil { // another strand may have waited for it
+		scheduler.Reached(ctx, sp.pending.Depth())
 	}
 	key := searchcache.Key{File: c.f.src.Key(), Column: col, Page: index, Kind: "page"}
 	st, err := searchcache.GetOrLoad(ctx, c.f.cache, key, func(context.Context) (*pageState, int64, error) {
@@ -223,23 +229,51 @@ func (c *scanCache) dataOf(st *pageState, sp *scanPage) []byte {
 	return sp.bytes[r.Offset-sp.span.Offset : r.Offset-sp.span.Offset+r.Length]
 }
 
-// Scan read-ahead per column: pages after the one being decoded are
-// requested while at most this many bytes (and a quarter of the
-// scheduler's bytes in flight) or pages are ahead. One page ahead is not
-// enough on an object store: with small pages (list columns hold ~16k rows
-// a page) each page would cost a round trip in series. The scheduler's
-// bytes-in-flight bound still caps what is held.
+// Scan read-ahead per leaf column: pages after the one being decoded are
+// requested while at most scanReadaheadBytes (and the leaf's share of a
+// quarter of the scheduler's bytes in flight, see start) are ahead: a
+// bound in bytes, not pages, so that a column of small pages (list columns
+// hold ~16k rows a page) is requested in as few waves as one of large
+// pages. The scheduler's bytes-in-flight bound still caps what is held;
+// scanReadaheadMaxPages only bounds the scan's bookkeeping.
 const (
-	scanReadaheadBytes = 32 << 20
-	scanReadaheadPages = 16
+	scanReadaheadBytes    = 32 << 20
+	scanReadaheadMaxPages = 1024
 )
 
+// start issues, before any batch waits, the first pages of every leaf of
+// the projected columns cols from row from on, as far as the read-ahead
+// allows (each leaf's share of it): the scan's first wave of requests is
+// every column's, so a scan whose pages fit in the read-ahead costs one
+// round trip. It must run before the scan's workers start.
+func (c *scanCache) start(ctx context.Context, cols []int, from uint64) {
+	if c.f.v20 != nil || c.f.legacy != nil {
+		return // read through their own paths
+	}
+	var leaves []*layouts.Field
+	for _, col := range cols {
+		leaves = append(leaves, c.f.leaves[col]...)
+	}
+	if len(leaves) > 0 {
+		c.aheadMax = min(c.aheadMax, uint64(c.f.inFlightBudget()/4)/uint64(len(leaves)))
+	}
+	for _, leaf := range leaves {
+		starts := c.f.pageStarts(leaf.Column)
+		i := sort.Search(len(starts)-1, func(i int) bool { return starts[i+1] > from })
+		if i >= len(starts)-1 || starts[i] >= c.end || c.big(leaf.Column, i) {
+			continue
+		}
+		c.request(ctx, leaf.Column, i)
+		c.prefetch(ctx, leaf.Column, i)
+	}
+}
+
 // prefetch requests the pages after index of column col that the scan will
-// reach, up to the read-ahead bounds.
+// reach, up to the read-ahead bounds (always the next page).
 func (c *scanCache) prefetch(ctx context.Context, col, index int) {
 	pages := c.f.meta.Columns[col].GetPages()
 	var ahead uint64
-	for next := index + 1; next < len(pages) && next-index <= scanReadaheadPages && pages[next].GetPriority() < c.end; next++ {
+	for next := index + 1; next < len(pages) && next-index <= scanReadaheadMaxPages && pages[next].GetPriority() < c.end; next++ {
 		if c.big(col, next) {
 			return
 		}

@@ -35,10 +35,12 @@ func isLocalURL(url string) bool {
 
 // openSource opens url and reads its last tailSize bytes (one request).
 func openSource(ctx context.Context, url string, cfg *config) (source, []byte, error) {
+	depth := scheduler.Issue(ctx) // the open and tail read: one request on object stores
 	obj, tail, err := lanceio.OpenTail(ctx, url, int64(cfg.tailSize), cfg.io)
 	if err != nil {
 		return nil, nil, fmt.Errorf("lance: open %s: %w", url, err)
 	}
+	scheduler.Reached(ctx, depth)
 	s := &objectSource{obj: obj, sched: cfg.sched, key: obj.Identity().String()}
 	if s.sched == nil {
 		sc := scheduler.ObjectStoreConfig(cfg.limiter)
@@ -53,6 +55,7 @@ func openSource(ctx context.Context, url string, cfg *config) (source, []byte, e
 		}
 		s.sched, s.owned = scheduler.New(sc), true
 	}
+	scheduler.Attach(ctx, s.sched) // the open's round trips count in its stats
 	return s, tail, nil
 }
 

@@ -1,9 +1,11 @@
 package lance
 
 import (
+	"context"
 	"sync/atomic"
 
 	lanceio "github.com/lancego/lancego/io"
+	"github.com/lancego/lancego/scheduler"
 )
 
 // fileCounters are the reader's own counters.
@@ -25,6 +27,14 @@ type Stats struct {
 	BytesRequested int64 `json:"bytes_requested"`
 	BytesUsed      int64 `json:"bytes_used"`
 	Coalesced      int64 `json:"coalesced_ranges"`
+	// RoundTrips sums, over the operations (Open, Take, a scan: Batches or
+	// Scan) the file's scheduler served, the longest chain of requests
+	// each of which waited for another's answer: what an operation pays
+	// in first-byte latencies, however many requests each wave holds.
+	// Operations counts those operations. Both are the scheduler's, so
+	// shared by the files of a dataset or of one WithScheduler.
+	RoundTrips int64 `json:"round_trips"`
+	Operations int64 `json:"operations"`
 	// CacheHits and CacheMisses count page-metadata lookups.
 	CacheHits   int64 `json:"cache_hits"`
 	CacheMisses int64 `json:"cache_misses"`
@@ -60,9 +70,22 @@ func (f *File) Stats() Stats {
 	if os, ok := src.(*objectSource); ok {
 		ss := os.sched.Stats()
 		s.BytesRequested, s.BytesUsed, s.Coalesced = ss.BytesRequested, ss.BytesUsed, ss.Coalesced
+		s.RoundTrips, s.Operations = ss.RoundTrips, ss.Operations
 	}
 	s.CacheHits, s.CacheMisses = f.stats.cacheHits.Load(), f.stats.cacheMisses.Load()
 	s.ZonesTotal, s.ZonesPruned = f.stats.zonesTotal.Load(), f.stats.zonesPruned.Load()
 	s.BytesSkipped = f.stats.bytesSkipped.Load()
 	return s
+}
+
+// track starts the round-trip count of a public operation on f (see
+// scheduler.Track): it returns the context to read with and the function
+// to call when the operation returns, which adds its round trips (and the
+// operation, even one served from memory) to f's scheduler's counters.
+func (f *File) track(ctx context.Context) (context.Context, func()) {
+	ctx, end := scheduler.Track(ctx)
+	if os := f.objectSource(); os != nil {
+		scheduler.Attach(ctx, os.sched)
+	}
+	return ctx, end
 }

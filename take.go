@@ -17,7 +17,14 @@ func buildArray(mem memory.Allocator, f *layouts.Field, data []layouts.LeafData)
 
 // Take returns the rows with the given indices, in the order asked
 // (duplicates allowed), for the named top-level columns (all if empty).
+//
+// With the metadata of the pages it touches in the search cache, a take
+// issues all its data requests in one wave (one round trip, see
+// Stats.RoundTrips); else the missing metadata of every column first, in
+// one wave, then the data.
 func (f *File) Take(ctx context.Context, rows []uint64, columns []string) (arrow.RecordBatch, error) {
+	ctx, end := f.track(ctx)
+	defer end()
 	cols, schema, err := f.projection(columns)
 	if err != nil {
 		return nil, err

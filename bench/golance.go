@@ -15,8 +15,9 @@ import (
 	lanceio "github.com/lancego/lancego/io"
 )
 
-// ioCount is the requests and bytes a run cost, as our reader counted them.
-type ioCount struct{ requests, bytes int64 }
+// ioCount is the requests, bytes and round trips a run cost, as our
+// reader counted them.
+type ioCount struct{ requests, bytes, roundTrips int64 }
 
 // openOurs opens url with a fresh stats collector plus opts.
 func openOurs(ctx context.Context, url string, ioc lanceio.Config, opts ...lance.Option) (*lance.File, *lanceio.Stats, error) {
@@ -30,7 +31,7 @@ func openOurs(ctx context.Context, url string, ioc lanceio.Config, opts ...lance
 // requests of one open.
 func OursOpen(ctx context.Context, url string, ioc lanceio.Config, reps int) (Measure, error) {
 	var times []float64
-	var req, byt int64
+	var req, byt, rt int64
 	for range max(1, reps) {
 		t0 := time.Now()
 		f, st, err := openOurs(ctx, url, ioc)
@@ -39,11 +40,11 @@ func OursOpen(ctx context.Context, url string, ioc lanceio.Config, reps int) (Me
 		}
 		times = append(times, time.Since(t0).Seconds())
 		s := st.Snapshot()
-		req, byt = s.Requests, s.Bytes
+		req, byt, rt = s.Requests, s.Bytes, f.Stats().RoundTrips
 		f.Close()
 	}
 	m := fromTimes(times, 0)
-	m.Requests, m.BytesRead = float64(req), float64(byt)
+	m.Requests, m.BytesRead, m.RoundTrips = float64(req), float64(byt), float64(rt)
 	return m, nil
 }
 
@@ -83,7 +84,8 @@ func OursScan(ctx context.Context, s ScanSpec) (Measure, error) {
 	if err != nil {
 		return Measure{}, err
 	}
-	return Measure{Seconds: best, Rows: rows, Requests: float64(last.requests), BytesRead: float64(last.bytes)}, nil
+	return Measure{Seconds: best, Rows: rows, Requests: float64(last.requests), BytesRead: float64(last.bytes),
+		RoundTrips: float64(last.roundTrips)}, nil
 }
 
 // timeBestOpen opens the file for each repetition and times run alone,
@@ -112,20 +114,20 @@ func timeOneOpen(ctx context.Context, s ScanSpec, run func(*lance.File) (int, er
 	if err != nil {
 		return 0, err
 	}
-	before := st.Snapshot()
+	before, rt0 := st.Snapshot(), f.Stats().RoundTrips
 	runtime.GC() // as testing.B does: no earlier run's garbage collected inside this one
 	s.mark(true)
 	t0 := time.Now()
 	n, err := run(f)
 	dt := time.Since(t0).Seconds()
 	s.mark(false)
-	after := st.Snapshot()
+	after, rt1 := st.Snapshot(), f.Stats().RoundTrips
 	f.Close()
 	if err != nil {
 		return 0, err
 	}
 	*rows = n
-	*last = ioCount{after.Requests - before.Requests, after.Bytes - before.Bytes}
+	*last = ioCount{after.Requests - before.Requests, after.Bytes - before.Bytes, rt1 - rt0}
 	return dt, nil
 }
 
@@ -162,7 +164,7 @@ func OursTake(ctx context.Context, s ScanSpec, warmup []uint64, sets [][]uint64)
 	runtime.GC() // no earlier workload's garbage collected (or scavenged) while timing
 	s.mark(true)
 	defer s.mark(false)
-	before := st.Snapshot()
+	before, rt0 := st.Snapshot(), f.Stats().RoundTrips
 	var times []float64
 	for _, idx := range sets {
 		t0 := time.Now()
@@ -171,8 +173,9 @@ func OursTake(ctx context.Context, s ScanSpec, warmup []uint64, sets [][]uint64)
 		}
 		times = append(times, time.Since(t0).Seconds())
 	}
-	after := st.Snapshot()
+	after, rt1 := st.Snapshot(), f.Stats().RoundTrips
 	m := fromTimes(times, len(sets[0]))
+	m.RoundTrips = float64(rt1-rt0) / float64(len(sets))
 	m.Requests = float64(after.Requests-before.Requests) / float64(len(sets))
 	m.BytesRead = float64(after.Bytes-before.Bytes) / float64(len(sets))
 	return m, nil

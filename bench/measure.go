@@ -34,6 +34,9 @@ type Measure struct {
 	// locally and at the proxy on the object store (-1 when unknown).
 	Requests  float64 `json:"requests,omitempty"`
 	BytesRead float64 `json:"bytes_read,omitempty"`
+	// RoundTrips is per run, counted by our reader (File.Stats): the
+	// longest chain of requests that waited for another's answer.
+	RoundTrips float64 `json:"round_trips,omitempty"`
 	// FileBytes is the size on disk (write).
 	FileBytes int64 `json:"file_bytes,omitempty"`
 	// PeakHeapBytes is the peak live heap above the start of the run

@@ -128,10 +128,11 @@ func (r *Results) s3Table(w io.Writer) {
 	}
 	fmt.Fprintf(w, "\n## S3-compatible server (versitygw) behind the proxy: %.0f ms first-byte latency, %.0f MB/s shared link\n\n",
 		r.S3.LatencyMs, r.S3.BandwidthMBps)
-	fmt.Fprintf(w, "Requests and bytes per run counted at the proxy for both readers. Lower bound: bytes needed "+
+	fmt.Fprintf(w, "Requests and bytes per run counted at the proxy for both readers, and our round trips (the longest "+
+		"chain of requests that waited for another's answer, from File.Stats). Lower bound: bytes needed "+
 		"(takes: mini-block chunks / full-zip rows touched, warm metadata; scans: every page buffer of the column; open: the "+
 		"metadata region) in one request per contiguous run, time = latency + bytes / bandwidth.\n\n")
-	fmt.Fprintf(w, "| workload | lancego | pylance | vs pylance | lancego req · MB | pylance req · MB | bound req · MB · ms | lancego / bound time |\n|---|---|---|---|---|---|---|---|\n")
+	fmt.Fprintf(w, "| workload | lancego | pylance | vs pylance | lancego req · MB · round trips | pylance req · MB | bound req · MB · ms | lancego / bound time |\n|---|---|---|---|---|---|---|---|\n")
 	for _, wl := range r.workloads() {
 		if !strings.HasPrefix(wl, "s3/") {
 			continue
@@ -182,7 +183,11 @@ func ioCell(m Measure, ok bool) string {
 	if !ok {
 		return "–"
 	}
-	return fmt.Sprintf("%.1f · %.3f", m.Requests, m.BytesRead/1e6)
+	s := fmt.Sprintf("%.1f · %.3f", m.Requests, m.BytesRead/1e6)
+	if m.RoundTrips > 0 {
+		s += fmt.Sprintf(" · %.1f", m.RoundTrips)
+	}
+	return s
 }
 
 func (r *Results) targetTable(w io.Writer) {

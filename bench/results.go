@@ -105,6 +105,9 @@ func (r *Results) line(wl string) string {
 		if m.Requests > 0 {
 			s += fmt.Sprintf(" %.1f req", m.Requests)
 		}
+		if m.RoundTrips > 0 {
+			s += fmt.Sprintf(" %.1f round trips", m.RoundTrips)
+		}
 		parts = append(parts, s)
 	}
 	if b, ok := r.Bounds[wl]; ok {
@@ -217,6 +220,9 @@ func (r *Results) ioTargets(add func(string, string, float64, bool, string)) {
 		}
 		if strings.Contains(wl, "open/") {
 			add(wl+" requests", "== 1", m.Requests, m.Requests == 1, "")
+		}
+		if strings.HasPrefix(wl, "s3/take/") && m.RoundTrips > 0 {
+			add(wl+" round trips", "== 1 (warm take: one wave of data requests)", m.RoundTrips, m.RoundTrips <= 1, "")
 		}
 		if b, ok := r.Bounds[wl]; ok && strings.HasPrefix(wl, "s3/take/") {
 			add(wl+" requests / lower bound", "== 1 (minimum for the mini-blocks touched)", m.Requests/float64(b.Requests),

@@ -71,3 +71,75 @@ func take(t *testing.T, f *lance.File, rows []uint64, col string) {
 	}
 	rec.Release()
 }
+
+// TestS3TakeRoundTrips checks the round trips on S3 of a pylance file:
+// the open is one, a cold take of every column right after it at most
+// two, and a warm take one, for one row or thousands.
+func TestS3TakeRoundTrips(t *testing.T) {
+	base := s3Base(t)
+	path := writeBigFile(t, "2.1")
+	url := upload(t, base, "trips", []string{path})[0]
+	ctx := context.Background()
+	f, err := lance.Open(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if s := f.Stats(); s.RoundTrips != 1 || s.Operations != 1 {
+		t.Fatalf("open: %d round trips in %d operations, want 1 in 1", s.RoundTrips, s.Operations)
+	}
+	takeAll := func(rows []uint64) int64 {
+		t.Helper()
+		before := f.Stats().RoundTrips
+		rec, err := f.Take(ctx, rows, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec.Release()
+		return f.Stats().RoundTrips - before
+	}
+	rt := takeAll([]uint64{150_000})
+	t.Logf("cold take of every column after open: %d round trips, %d requests", rt, f.Stats().Requests)
+	if rt < 1 || rt > 2 {
+		t.Errorf("cold take after open: %d round trips, want 1 or 2", rt)
+	}
+	for _, n := range []int{1, 100, 5000} {
+		rows := make([]uint64, n)
+		for i := range rows {
+			rows[i] = uint64(i*7919) % 150_000 // pages the first take initialized (cheap columns: all)
+		}
+		if rt := takeAll(rows); rt != 1 {
+			t.Errorf("warm take of %d rows: %d round trips, want 1", n, rt)
+		}
+	}
+}
+
+// TestS3ScanRoundTrips checks that a scan of a pylance file on S3 whose
+// columns fit in the read-ahead requests every page in its first wave:
+// one round trip for one column or all four.
+func TestS3ScanRoundTrips(t *testing.T) {
+	base := s3Base(t)
+	path := writeBigFile(t, "2.1")
+	url := upload(t, base, "scantrips", []string{path})[0]
+	ctx := context.Background()
+	f, err := lance.Open(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	for _, cols := range [][]string{{"i64"}, {"l"}, nil} {
+		before := f.Stats()
+		rows := 0
+		for rec, err := range f.Batches(ctx, lance.ScanOptions{Columns: cols}) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			rows += int(rec.NumRows())
+			rec.Release()
+		}
+		after := f.Stats()
+		if rt := after.RoundTrips - before.RoundTrips; rt != 1 || rows != int(f.NumRows()) {
+			t.Errorf("scan of %v: %d round trips, %d rows; want 1, %d", cols, rt, rows, f.NumRows())
+		}
+	}
+}

@@ -6,6 +6,8 @@
 // shared/spec/io-scheduler.md.
 package scheduler
 
+import "time"
+
 // Defaults (Lance's own numbers).
 const (
 	// DefaultCoalesceGapObjectStore merges ranges at most this far apart on
@@ -36,15 +38,45 @@ const (
 	// consumer (Lance's dataset-scan default of 2 GiB; lower it on small
 	// machines).
 	DefaultMaxInFlightBytes = 2 << 30
+	// DefaultFirstByteLatencyObjectStore and DefaultBandwidthObjectStore
+	// are the coalescing cost model of object stores (S3, GCS, Azure):
+	// a request's first byte takes ~20 ms (same-region S3 and GCS take
+	// 15-100 ms), and the link carries ~1 GiB/s across its connections.
+	// With DefaultMaxInFlightRequestsObjectStore requests overlapping, a
+	// gap of up to 20 ms × 1 GiB/s / 64 = 320 KiB costs less to read than
+	// one more request.
+	DefaultFirstByteLatencyObjectStore = 20 * time.Millisecond
+	DefaultBandwidthObjectStore        = 1 << 30
+	// DefaultMaxReadAmplification bounds the bytes read against the bytes
+	// needed when the cost model merges gaps beyond CoalesceGap.
+	DefaultMaxReadAmplification = 1.25
 )
 
 // Config configures a Scheduler. Zero fields take the object-store
-// defaults; use LocalConfig for local files.
+// defaults, except the coalescing cost model's (FirstByteLatency,
+// Bandwidth: zero turns it off); use ObjectStoreConfig or LocalConfig for
+// every default of a store kind.
 type Config struct {
 	// CoalesceGap merges two ranges when the gap between them is at most
 	// this many bytes. Zero means DefaultCoalesceGapObjectStore; negative
 	// means merge only overlapping or touching ranges.
 	CoalesceGap int64
+	// FirstByteLatency and Bandwidth are the cost model of coalescing
+	// beyond CoalesceGap: reading a gap of g bytes costs g / Bandwidth
+	// (bytes per second), another request FirstByteLatency, shared by the
+	// MaxInFlightRequests whose waits overlap. With both set, gaps of up to
+	// FirstByteLatency × Bandwidth / MaxInFlightRequests bytes are merged
+	// too, the smallest first, while the bytes read stay within
+	// MaxReadAmplification times the bytes needed. Zero (LocalConfig's: a
+	// local read has no first byte to wait for) means no cost model.
+	// ObjectStoreConfig sets DefaultFirstByteLatencyObjectStore and
+	// DefaultBandwidthObjectStore.
+	FirstByteLatency time.Duration
+	Bandwidth        int64
+	// MaxReadAmplification bounds bytes read / bytes needed for the cost
+	// model's merges (gaps up to CoalesceGap are merged regardless); below
+	// 1 means DefaultMaxReadAmplification.
+	MaxReadAmplification float64
 	// MaxRequestSize splits merged ranges longer than this. Zero means
 	// DefaultMaxRequestSize.
 	MaxRequestSize int64
@@ -84,6 +116,10 @@ func ObjectStoreConfig(l *Limiter) Config {
 		MaxInFlightRequests: DefaultMaxInFlightRequestsObjectStore,
 		MaxInFlightBytes:    DefaultMaxInFlightBytes,
 		Limiter:             l,
+
+		FirstByteLatency:     DefaultFirstByteLatencyObjectStore,
+		Bandwidth:            DefaultBandwidthObjectStore,
+		MaxReadAmplification: DefaultMaxReadAmplification,
 	}
 }
 
@@ -93,6 +129,7 @@ func LocalConfig(l *Limiter) Config {
 	c.CoalesceGap = DefaultCoalesceGapLocal
 	c.MaxInFlightRequests = DefaultMaxInFlightRequestsLocal
 	c.MaxRequestSize = DefaultMaxRequestSizeLocal
+	c.FirstByteLatency, c.Bandwidth = 0, 0 // pread-sized requests
 	return c
 }
 

@@ -28,6 +28,9 @@ type Pending struct {
 	// views end the views bufs are, when the request was served from a
 	// memory map (submitViews); Release and Recycle call them.
 	views []func()
+	// depth is the request's round-trip depth (see Track): waiting for it
+	// raises the waiter's strand to it.
+	depth int64
 
 	wg   sync.WaitGroup
 	done chan struct{}
@@ -112,8 +115,13 @@ func (p *Pending) Wait(ctx context.Context) ([][]byte, error) {
 		}
 		return nil, err
 	}
+	Reached(ctx, p.depth)
 	return p.assemble(), nil
 }
+
+// Depth returns the request's round-trip depth (0 if it was submitted with
+// an untracked context, or needed no read): see Track and Reached.
+func (p *Pending) Depth() int64 { return p.depth }
 
 // Cancel stops the request: queued reads are dropped, running ones see a
 // canceled context. It waits for the request's goroutines and releases

@@ -20,10 +20,11 @@ type group struct {
 	parts []Range
 }
 
-// plan coalesces ranges (sorted by offset; duplicates and overlaps merge;
-// gaps <= gap merge) and splits merged ranges longer than maxReq into
-// ceil(len/maxReq) near-equal parts. Empty ranges are ignored.
-func plan(ranges []Range, gap, maxReq int64) ([]group, error) {
+// plan coalesces ranges and splits merged ranges longer than
+// c.MaxRequestSize into ceil(len/max) near-equal parts. Ranges are sorted
+// by offset; duplicates, overlaps and touching ranges always merge; across
+// gaps, merge decides (coalesce). Empty ranges are ignored.
+func plan(ranges []Range, c Config) ([]group, error) {
 	sorted := make([]Range, 0, len(ranges))
 	for _, r := range ranges {
 		if r.Off < 0 || r.Len < 0 {
@@ -34,19 +35,91 @@ func plan(ranges []Range, gap, maxReq int64) ([]group, error) {
 		}
 	}
 	slices.SortFunc(sorted, func(a, b Range) int { return int(min(max(a.Off-b.Off, -1), 1)) })
-	var groups []group
+	var runs []group // disjoint, sorted, with gaps between them
 	for _, r := range sorted {
-		if n := len(groups); n > 0 && r.Off <= groups[n-1].End()+gap {
-			g := &groups[n-1]
+		if n := len(runs); n > 0 && r.Off <= runs[n-1].End() {
+			g := &runs[n-1]
 			g.Len = max(g.End(), r.End()) - g.Off
 			continue
 		}
-		groups = append(groups, group{Range: r})
+		runs = append(runs, group{Range: r})
 	}
+	groups := coalesce(runs, c)
 	for i := range groups {
-		groups[i].parts = split(groups[i].Range, maxReq)
+		groups[i].parts = split(groups[i].Range, c.MaxRequestSize)
 	}
 	return groups, nil
+}
+
+// coalesce merges runs (disjoint, sorted) across the gaps worth reading.
+// Every gap of at most CoalesceGap bytes is merged. With a cost model
+// (Config.FirstByteLatency and Bandwidth set), a larger gap is worth
+// reading when that costs less than another request: a gap of g bytes
+// costs g / Bandwidth, and a request FirstByteLatency shared by the
+// MaxInFlightRequests that overlap, so gaps up to breakEvenGap are merged,
+// the smallest first, while the bytes read stay within
+// MaxReadAmplification times the bytes needed.
+func coalesce(runs []group, c Config) []group {
+	if len(runs) < 2 {
+		return runs
+	}
+	join := make([]bool, len(runs)-1) // join[i]: merge runs i and i+1
+	gap := func(i int) int64 { return runs[i+1].Off - runs[i].End() }
+	var needed, read int64
+	for i, r := range runs {
+		needed += r.Len
+		if i < len(join) && gap(i) <= c.CoalesceGap {
+			join[i] = true
+			read += gap(i)
+		}
+	}
+	if limit := breakEvenGap(c); limit > c.CoalesceGap {
+		amp := c.MaxReadAmplification
+		if amp < 1 {
+			amp = DefaultMaxReadAmplification
+		}
+		joinCheapest(join, gap, limit, int64((amp-1)*float64(needed))-read)
+	}
+	out := runs[:1]
+	for i, j := range join {
+		if j {
+			g := &out[len(out)-1]
+			g.Len = runs[i+1].End() - g.Off
+		} else {
+			out = append(out, runs[i+1])
+		}
+	}
+	return out
+}
+
+// joinCheapest marks, smallest first, the gaps not yet joined of at most
+// limit bytes, while their sum stays within budget.
+func joinCheapest(join []bool, gap func(int) int64, limit, budget int64) {
+	var cands []int
+	for i, j := range join {
+		if !j && gap(i) <= limit {
+			cands = append(cands, i)
+		}
+	}
+	slices.SortStableFunc(cands, func(a, b int) int { return int(min(max(gap(a)-gap(b), -1), 1)) })
+	for _, i := range cands {
+		if gap(i) > budget {
+			return
+		}
+		budget -= gap(i)
+		join[i] = true
+	}
+}
+
+// breakEvenGap is the gap whose reading costs as much as one more request
+// (0 without a cost model): FirstByteLatency × Bandwidth bytes, divided
+// by MaxInFlightRequests, since that many requests overlap their waits.
+func breakEvenGap(c Config) int64 {
+	if c.FirstByteLatency <= 0 || c.Bandwidth <= 0 {
+		return 0
+	}
+	b := c.FirstByteLatency.Seconds() * float64(c.Bandwidth) / float64(max(1, c.MaxInFlightRequests))
+	return int64(min(b, 1<<62))
 }
 
 // split cuts r into ceil(r.Len/maxReq) near-equal parts.

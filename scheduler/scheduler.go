@@ -91,16 +91,22 @@ const (
 
 // submit queues a request whose bytes go where mode says.
 func (s *Scheduler) submit(ctx context.Context, obj lanceio.Object, ranges []Range, priority uint64, mode readMode) (*Pending, error) {
-	groups, err := plan(ranges, s.cfg.CoalesceGap, s.cfg.MaxRequestSize)
+	groups, err := plan(ranges, s.cfg)
 	if err != nil {
 		return nil, err
 	}
+	var depth int64
+	if len(groups) > 0 {
+		depth = s.issue(ctx)
+	}
 	if mode == readViewed && !s.isClosed() {
 		if p := s.submitViews(ctx, obj, ranges, groups, priority); p != nil {
+			p.depth = depth
 			return p, nil
 		}
 	}
 	p := newPending(ctx, s, obj, ranges, groups, priority)
+	p.depth = depth
 	p.pooled = mode != readPlain && s.cfg.Buffers != nil
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -18,12 +18,17 @@ type Stats struct {
 	MaxInFlightBytes int64 // most bytes held observed
 	Backpressure     int64 // times the byte budget held back a request
 	Views            int64 // requests served from a memory map (no read, no copy)
+	// RoundTrips sums the round trips of the tracked operations this
+	// scheduler served (see Track): each one's longest chain of requests
+	// that waited for another's answer. Operations counts them.
+	RoundTrips int64
+	Operations int64
 }
 
 type counters struct {
 	submits, ranges, coalesced, requests, bytesRequested atomic.Int64
 	bytesDelivered, bytesUsed, maxInFlight, maxBytes     atomic.Int64
-	backpressure, views                                  atomic.Int64
+	backpressure, views, roundTrips, operations          atomic.Int64
 }
 
 // Stats returns current counters.
@@ -33,7 +38,8 @@ func (s *Scheduler) Stats() Stats {
 		Requests: c.requests.Load(), BytesRequested: c.bytesRequested.Load(),
 		BytesDelivered: c.bytesDelivered.Load(), BytesUsed: c.bytesUsed.Load(),
 		MaxInFlight: c.maxInFlight.Load(), MaxInFlightBytes: c.maxBytes.Load(),
-		Backpressure: c.backpressure.Load(), Views: c.views.Load()}
+		Backpressure: c.backpressure.Load(), Views: c.views.Load(),
+		RoundTrips: c.roundTrips.Load(), Operations: c.operations.Load()}
 }
 
 func (c *counters) record(ranges []Range, groups []group) {

@@ -49,8 +49,9 @@ URL is a local path, a file:// URL, or an object-store URL:
   s3://bucket/key.lance?endpoint=http://127.0.0.1:7070&use_path_style=true&region=us-east-1
   gs://bucket/key.lance   azblob://container/key.lance   (credentials from the usual
   environment variables of each cloud)
---stats (inspect, cat) writes requests, bytes_read, retries, cache_hits and cache_misses
-to stderr as one JSON object.
+--stats (inspect, cat) writes requests, bytes_read, round_trips (the longest chains of
+requests that waited for another's answer, summed over the open and the reads),
+operations, retries, cache_hits and cache_misses to stderr as one JSON object.
 `
 
 func main() {
