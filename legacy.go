@@ -20,8 +20,9 @@ import (
 
 // legacyFile is what the legacy (v1) read path knows about a file.
 type legacyFile struct {
-	meta  *v01.Metadata
-	minID int32
+	footer v01.Footer
+	meta   *v01.Metadata
+	minID  int32
 	// pages[id-minID][batch] from the page table.
 	pages [][]v01.Page
 	// ids maps every decoder field to its field id.
@@ -134,10 +135,10 @@ func newLegacyFileIDs(ctx context.Context, url string, src source, tail []byte, 
 	if err != nil {
 		return nil, err
 	}
-	lf := &legacyFile{meta: lm, minID: minID, pages: pages, ids: map[*layouts.Field]int32{},
+	lf := &legacyFile{footer: ft, meta: lm, minID: minID, pages: pages, ids: map[*layouts.Field]int32{},
 		dicts: map[*layouts.Field]*filepb.Dictionary{}, embedded: dicts}
 	meta := &format.FileMetadata{Version: format.Version(uint32(ft.Major)<<16 | uint32(ft.Minor)), FileSize: size,
-		NumRows: lm.BatchStarts[n], Schema: schema, SchemaMetadata: map[string]string{}}
+		NumRows: lm.BatchStarts[n], Schema: schema, SchemaMetadata: map[string]string{}, Footer: legacyFooter(ft, lm)}
 	for range pages { // one column per field id, one page per batch (for scan sizing)
 		cm := &file2pb.ColumnMetadata{}
 		for b := range n {
