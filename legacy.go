@@ -68,6 +68,20 @@ func OpenLegacy(ctx context.Context, url string, fields []*filepb.Field, opts ..
 	return f, nil
 }
 
+// openFromTail opens a v2 file from its tail (its last bytes), or else a
+// legacy v1 file with the schema its writer embedded: what Open does.
+func openFromTail(ctx context.Context, url string, src source, tail []byte, cfg config) (*File, error) {
+	f, err := newFileFromTail(ctx, url, src, tail, cfg)
+	if err == nil || !isLegacyTail(tail) {
+		return f, err
+	}
+	f, lerr := newLegacyFile(ctx, url, src, tail, nil, cfg)
+	if lerr != nil {
+		return nil, fmt.Errorf("lance: open %s: %w", url, lerr)
+	}
+	return f, nil
+}
+
 // newLegacyFile reads the footer, metadata and page table of a legacy file
 // whose page table covers the ids of fields.
 func newLegacyFile(ctx context.Context, url string, src source, tail []byte, fields []*filepb.Field, cfg config) (*File, error) {
