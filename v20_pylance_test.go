@@ -10,7 +10,7 @@ import (
 )
 
 // TestPylance20Files writes 2.0 files with pylance 14.0.2 at test time
-// (testdata/pylance/gen.py --versions 2.0: every case pylance accepts as
+// (testdata/pylance/gen.py --versions 2.0 --all-2.0: every case pylance accepts as
 // 2.0, including the 2.0-only cases of all scalar types, nested lists and
 // structs, multi-page columns, compression and legacy blobs), which gen.py
 // checks against pylance's own read, and compares our scan and takes with
@@ -21,7 +21,7 @@ func TestPylance20Files(t *testing.T) {
 		t.Skip("no pylance venv (set LANCE_PY or create .ci/venv)")
 	}
 	dir := t.TempDir()
-	cmd := exec.Command(py, "gen.py", "--versions", "2.0", "--out", dir)
+	cmd := exec.Command(py, "gen.py", "--versions", "2.0", "--all-2.0", "--out", dir)
 	cmd.Dir = filepath.Join("testdata", "pylance")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("gen.py: %v\n%s", err, out)

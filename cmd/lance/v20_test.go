@@ -262,6 +262,7 @@ func TestInspectLegacyPageBytes(t *testing.T) {
 		"st.x":   func(n uint64) uint64 { return 8 * n },
 		"st.y":   func(n uint64) uint64 { return 8 * (n + 1) },
 		"v":      func(n uint64) uint64 { return 8 * n },
+		"d":      func(n uint64) uint64 { return 4 * n }, // int32 indices
 	}
 	if len(rep.Columns) != len(perValue) {
 		t.Fatalf("%d columns, want %d", len(rep.Columns), len(perValue))
