@@ -28,8 +28,8 @@ func files20(t *testing.T) []string {
 	return out
 }
 
-// TestConvert20 rewrites every 2.0 corpus file as 2.1 and 2.2 and checks
-// that `cat` of the result still gives the expected values.
+// TestConvert20 rewrites every 2.0 corpus file as 2.1, 2.2 and 2.3 and
+// checks that `cat` of the result still gives the expected values.
 func TestConvert20(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
@@ -43,24 +43,14 @@ func TestConvert20(t *testing.T) {
 			t.Fatal(err)
 		}
 		wantCols, _ := valuejson.Decode(bytes.NewReader(want["columns"]))
-		for _, v := range []string{"2.1", "2.2"} {
+		for _, v := range []string{"2.1", "2.2", "2.3"} {
 			t.Run(v+"/"+filepath.Base(path), func(t *testing.T) {
 				dst := filepath.Join(dir, v+"-"+filepath.Base(path))
 				var out bytes.Buffer
 				if err := run(ctx, []string{"convert", "--version", v, path, dst}, &out, &out); err != nil {
 					t.Fatalf("convert: %v\n%s", err, out.String())
 				}
-				out.Reset()
-				if err := run(ctx, []string{"cat", dst, "--format", "json"}, &out, &out); err != nil {
-					t.Fatal(err)
-				}
-				got, err := valuejson.Decode(&out)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if ok, diff := valuejson.EqualJSON(wantCols, got.(map[string]any)["columns"]); !ok {
-					t.Fatalf("converted columns differ: %s", diff)
-				}
+				checkCat(ctx, t, dst, wantCols)
 			})
 		}
 	}
@@ -103,7 +93,8 @@ func TestConvertRefusesReadOnlyVersions(t *testing.T) {
 }
 
 // TestLegacyCatAndConvert: cat reads a legacy data file (with the schema
-// its writer embedded) and convert rewrites it as 2.2 with the same values.
+// its writer embedded) and convert rewrites it as 2.1, 2.2 (the default)
+// and 2.3 with the same values, which cat and inspect then read as such.
 func TestLegacyCatAndConvert(t *testing.T) {
 	data, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "legacy", "legacy_small", "data", "*.lance"))
 	if len(data) != 1 {
@@ -119,23 +110,49 @@ func TestLegacyCatAndConvert(t *testing.T) {
 	}
 	wantCols, _ := valuejson.Decode(bytes.NewReader(want["columns"]))
 	ctx := context.Background()
-	dst := filepath.Join(t.TempDir(), "out.lance")
-	var out bytes.Buffer
-	if err := run(ctx, []string{"convert", data[0], dst}, &out, &out); err != nil {
-		t.Fatalf("convert: %v\n%s", err, out.String())
+	checkCat(ctx, t, data[0], wantCols)
+	for _, v := range []string{"", "2.1", "2.3"} {
+		t.Run("version "+v, func(t *testing.T) {
+			dst := filepath.Join(t.TempDir(), "out.lance")
+			args := []string{"convert", data[0], dst}
+			if v != "" {
+				args = append(args, "--version", v)
+			} else {
+				v = "2.2" // the default
+			}
+			var out bytes.Buffer
+			if err := run(ctx, args, &out, &out); err != nil {
+				t.Fatalf("convert: %v\n%s", err, out.String())
+			}
+			checkCat(ctx, t, dst, wantCols)
+			out.Reset()
+			if err := run(ctx, []string{"inspect", "--json", dst}, &out, &out); err != nil {
+				t.Fatal(err)
+			}
+			var rep inspectReport
+			if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+				t.Fatal(err)
+			}
+			if rep.Version != v || rep.Legacy != nil || rep.NumRows != 10 {
+				t.Fatalf("converted file: version %s, %d rows, legacy %+v", rep.Version, rep.NumRows, rep.Legacy)
+			}
+		})
 	}
-	for _, path := range []string{data[0], dst} {
-		out.Reset()
-		if err := run(ctx, []string{"cat", path, "--format", "json"}, &out, &out); err != nil {
-			t.Fatal(err)
-		}
-		got, err := valuejson.Decode(&out)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if ok, diff := valuejson.EqualJSON(wantCols, got.(map[string]any)["columns"]); !ok {
-			t.Fatalf("%s: columns differ: %s", path, diff)
-		}
+}
+
+// checkCat checks that `cat --format json` of path gives wantCols.
+func checkCat(ctx context.Context, t *testing.T, path string, wantCols any) {
+	t.Helper()
+	var out bytes.Buffer
+	if err := run(ctx, []string{"cat", path, "--format", "json"}, &out, &out); err != nil {
+		t.Fatal(err)
+	}
+	got, err := valuejson.Decode(&out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ok, diff := valuejson.EqualJSON(wantCols, got.(map[string]any)["columns"]); !ok {
+		t.Fatalf("%s: columns differ: %s", path, diff)
 	}
 }
 
