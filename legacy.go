@@ -20,8 +20,9 @@ import (
 
 // legacyFile is what the legacy (v1) read path knows about a file.
 type legacyFile struct {
-	meta  *v01.Metadata
-	minID int32
+	footer v01.Footer
+	meta   *v01.Metadata
+	minID  int32
 	// pages[id-minID][batch] from the page table.
 	pages [][]v01.Page
 	// ids maps every decoder field to its field id.
@@ -63,6 +64,20 @@ func OpenLegacy(ctx context.Context, url string, fields []*filepb.Field, opts ..
 	if err != nil {
 		src.Close()
 		return nil, fmt.Errorf("lance: open %s: %w", url, err)
+	}
+	return f, nil
+}
+
+// openFromTail opens a v2 file from its tail (its last bytes), or else a
+// legacy v1 file with the schema its writer embedded: what Open does.
+func openFromTail(ctx context.Context, url string, src source, tail []byte, cfg config) (*File, error) {
+	f, err := newFileFromTail(ctx, url, src, tail, cfg)
+	if err == nil || !isLegacyTail(tail) {
+		return f, err
+	}
+	f, lerr := newLegacyFile(ctx, url, src, tail, nil, cfg)
+	if lerr != nil {
+		return nil, fmt.Errorf("lance: open %s: %w", url, lerr)
 	}
 	return f, nil
 }
@@ -134,10 +149,10 @@ func newLegacyFileIDs(ctx context.Context, url string, src source, tail []byte, 
 	if err != nil {
 		return nil, err
 	}
-	lf := &legacyFile{meta: lm, minID: minID, pages: pages, ids: map[*layouts.Field]int32{},
+	lf := &legacyFile{footer: ft, meta: lm, minID: minID, pages: pages, ids: map[*layouts.Field]int32{},
 		dicts: map[*layouts.Field]*filepb.Dictionary{}, embedded: dicts}
 	meta := &format.FileMetadata{Version: format.Version(uint32(ft.Major)<<16 | uint32(ft.Minor)), FileSize: size,
-		NumRows: lm.BatchStarts[n], Schema: schema, SchemaMetadata: map[string]string{}}
+		NumRows: lm.BatchStarts[n], Schema: schema, SchemaMetadata: map[string]string{}, Footer: legacyFooter(ft, lm)}
 	for range pages { // one column per field id, one page per batch (for scan sizing)
 		cm := &file2pb.ColumnMetadata{}
 		for b := range n {

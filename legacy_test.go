@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
 
+	"github.com/lancego/lancego/format"
 	"github.com/lancego/lancego/format/pb/filepb"
 	"github.com/lancego/lancego/layouts"
 )
@@ -188,4 +190,57 @@ func FuzzReadLegacyFile(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestLegacyMetadataSizes: every legacy data file in testdata opens with
+// metadata sizes that neither panic nor wrap (they have no global
+// buffers) and a Legacy layout whose page table covers the schema's field
+// ids; a v2 file has no Legacy layout.
+func TestLegacyMetadataSizes(t *testing.T) {
+	ctx := context.Background()
+	n := 0
+	err := filepath.WalkDir("testdata", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || filepath.Ext(p) != ".lance" {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		if err != nil || !isLegacyTail(b) {
+			return err
+		}
+		n++
+		f, err := Open(ctx, p)
+		if err != nil {
+			t.Errorf("%s: %v", p, err)
+			return nil
+		}
+		defer f.Close()
+		m, l := f.Metadata(), f.Legacy()
+		if l == nil || m.NumFooterBytes() != m.FileSize-l.PageTablePosition || m.NumFooterBytes() == 0 ||
+			m.NumDataBytes() != l.PageTablePosition || m.NumColumnMetadataBytes() != l.MetadataPosition-l.PageTablePosition {
+			t.Errorf("%s: footer %d, data %d, column metadata %d bytes; layout %+v", p, m.NumFooterBytes(), m.NumDataBytes(), m.NumColumnMetadataBytes(), l)
+			return nil
+		}
+		ids := map[int32]bool{}
+		for _, c := range l.Columns {
+			ids[c.FieldID] = len(c.Pages) == len(l.BatchStarts)-1 && c.Encoding != ""
+		}
+		m.Schema.Walk(func(fl *format.Field) bool {
+			if !ids[fl.ID] {
+				t.Errorf("%s: field %q (id %d) has no page table column", p, fl.Name, fl.ID)
+			}
+			return true
+		})
+		return nil
+	})
+	if err != nil || n < 10 {
+		t.Fatalf("%d legacy files: %v", n, err)
+	}
+	f, err := Open(ctx, filepath.Join("testdata", "pylance", "2.1", "big_list_page.lance"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if f.Legacy() != nil {
+		t.Fatal("a 2.1 file has a Legacy layout")
+	}
 }

@@ -68,15 +68,7 @@ func Open(ctx context.Context, url string, opts ...Option) (*File, error) {
 	if err != nil {
 		return nil, err
 	}
-	f, err := newFileFromTail(ctx, url, withTail(src, tail), tail, cfg)
-	if err != nil && isLegacyTail(tail) { // a legacy v1 file: read with its embedded schema
-		var lerr error
-		if f, lerr = newLegacyFile(ctx, url, withTail(src, tail), tail, nil, cfg); lerr != nil {
-			err = fmt.Errorf("lance: open %s: %w", url, lerr)
-		} else {
-			err = nil
-		}
-	}
+	f, err := openFromTail(ctx, url, withTail(src, tail), tail, cfg)
 	if err != nil {
 		src.Close()
 		return nil, err

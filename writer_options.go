@@ -32,7 +32,9 @@ type writerConfig struct {
 // "2.3". 2.3 is unstable in Lance (planar pages as pylance 14.0.2 writes
 // and reads them; no compatibility promise until Lance stabilizes it).
 // ("stable", which means 2.1 in LanceDB, is not accepted here to avoid
-// ambiguity.)
+// ambiguity.) 2.0 ("0.3") and legacy ("0.1", "0.2", "legacy") files are
+// read but not written: asking for them is an error wrapping both
+// ErrInvalidArgument and ErrUnsupported.
 func WithFileVersion(v string) WriterOption {
 	return func(c *writerConfig) error {
 		switch v {
@@ -42,6 +44,8 @@ func WithFileVersion(v string) WriterOption {
 			c.version = format.V2_2
 		case "2.3":
 			c.version = format.V2_3
+		case "2.0", "0.3", "0.1", "0.2", "legacy":
+			return fmt.Errorf("%w: %w: Lance %s files are read, not written (want 2.1, 2.2 or 2.3)", ErrInvalidArgument, ErrUnsupported, v)
 		default:
 			return fmt.Errorf("%w: file version %q (want 2.1, 2.2 or 2.3)", ErrInvalidArgument, v)
 		}

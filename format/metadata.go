@@ -15,6 +15,9 @@ const DefaultTailSize = 64 << 10
 // buffer 0), the per-column metadata and the resolved schema. Page data and
 // column metadata buffers are not read.
 type FileMetadata struct {
+	// Footer is the v2 footer. A legacy v1 file has none: its reader fills
+	// ColumnMetaStart with the page table's position, CMOTableStart and
+	// GBOTableStart with the metadata's, and leaves GlobalBuffers empty.
 	Footer   Footer
 	Version  Version
 	FileSize uint64
@@ -43,8 +46,14 @@ func (m *FileMetadata) NumColumns() int { return len(m.Columns) }
 // MetadataRange returns the byte range that holds all metadata read at open:
 // from the start of global buffer 0 (or column metadata 0 if earlier) to the
 // end of the file. Caching its length lets a later open use a single read.
+// Without global buffers (a legacy file) it starts at column metadata 0
+// (there: the page table). It never extends beyond the file.
 func (m *FileMetadata) MetadataRange() Range {
-	start := metadataStart(m.Footer, m.GlobalBuffers[0])
+	start := m.Footer.ColumnMetaStart
+	if len(m.GlobalBuffers) > 0 {
+		start = metadataStart(m.Footer, m.GlobalBuffers[0])
+	}
+	start = min(start, m.FileSize)
 	return Range{start, m.FileSize - start}
 }
 
@@ -62,8 +71,11 @@ func (m *FileMetadata) NumDataBytes() uint64 {
 }
 
 // NumColumnMetadataBytes returns the size of the column metadata plus the
-// CMO table: GBOTableStart - ColumnMetaStart.
+// CMO table: GBOTableStart - ColumnMetaStart (saturating at 0).
 func (m *FileMetadata) NumColumnMetadataBytes() uint64 {
+	if m.Footer.GBOTableStart < m.Footer.ColumnMetaStart {
+		return 0
+	}
 	return m.Footer.GBOTableStart - m.Footer.ColumnMetaStart
 }
 

@@ -28,6 +28,15 @@ type inspectReport struct {
 	SchemaMetadata map[string]string `json:"schema_metadata,omitempty"`
 	Fields         []fieldReport     `json:"fields"`
 	Columns        []columnReport    `json:"columns"`
+	Legacy         *legacyReport     `json:"legacy,omitempty"` // legacy v1 files only
+}
+
+// legacyReport is where a legacy v1 file keeps its metadata and batches.
+type legacyReport struct {
+	MetadataPosition  uint64   `json:"metadata_position"`
+	PageTablePosition uint64   `json:"page_table_position"`
+	ManifestPosition  uint64   `json:"manifest_position,omitempty"`
+	BatchStarts       []uint64 `json:"batch_starts"`
 }
 
 type fieldReport struct {
@@ -42,12 +51,14 @@ type fieldReport struct {
 }
 
 type columnReport struct {
-	Column int          `json:"column"`
-	Field  string       `json:"field"`
-	Pages  []pageReport `json:"pages"`
+	Column  int          `json:"column"`
+	Field   string       `json:"field"`
+	FieldID *int32       `json:"field_id,omitempty"` // legacy: the page table's field id
+	Pages   []pageReport `json:"pages"`
 }
 
 type pageReport struct {
+	Position    *uint64           `json:"position,omitempty"` // legacy: where the page starts
 	Rows        uint64            `json:"rows"`
 	FirstRow    uint64            `json:"first_row"`
 	BufferSizes []uint64          `json:"buffer_sizes"`
@@ -121,6 +132,10 @@ func buildReport(f *lance.File) inspectReport {
 	for _, fl := range m.Schema.Fields {
 		walk(fl)
 	}
+	if l := f.Legacy(); l != nil {
+		addLegacy(&rep, l)
+		return rep
+	}
 	for c, col := range m.Columns {
 		cr := columnReport{Column: c}
 		if fl := m.Schema.ColumnField(c); fl != nil {
@@ -132,6 +147,40 @@ func buildReport(f *lance.File) inspectReport {
 		rep.Columns = append(rep.Columns, cr)
 	}
 	return rep
+}
+
+// addLegacy reports a legacy file's batches and page table: one column
+// per field id, one page per batch.
+func addLegacy(rep *inspectReport, l *lance.LegacyLayout) {
+	column := map[int32]int{}
+	for c, col := range l.Columns {
+		column[col.FieldID] = c
+	}
+	for i, fr := range rep.Fields { // the page table's columns, not v2 leaf numbers
+		rep.Fields[i].Column = -1
+		if c, ok := column[fr.ID]; ok {
+			rep.Fields[i].Column = c
+		}
+	}
+	rep.Legacy = &legacyReport{MetadataPosition: l.MetadataPosition, PageTablePosition: l.PageTablePosition,
+		ManifestPosition: l.ManifestPosition, BatchStarts: l.BatchStarts}
+	for c, col := range l.Columns {
+		cr := columnReport{Column: c, Field: col.Field, FieldID: &col.FieldID}
+		for b, pg := range col.Pages {
+			pr := pageReport{Position: &pg.Position, Bytes: col.PageBytes[b]}
+			if b+1 < len(l.BatchStarts) {
+				pr.FirstRow, pr.Rows = l.BatchStarts[b], l.BatchStarts[b+1]-l.BatchStarts[b]
+			}
+			enc := col.Encoding
+			if enc == "" {
+				enc = "unknown"
+			}
+			details := append([]string{fmt.Sprintf("length=%d", pg.Length)}, col.Details...)
+			pr.Layout = &layouts.PageInfo{Layout: "legacy", Values: enc, Details: details}
+			cr.Pages = append(cr.Pages, pr)
+		}
+		rep.Columns = append(rep.Columns, cr)
+	}
 }
 
 func pageReportOf(pg *file2pb.ColumnMetadata_Page) pageReport {
@@ -180,14 +229,26 @@ func printReport(out io.Writer, r inspectReport) {
 		}
 		fmt.Fprintf(out, "  %s%s: %s%s%s%s\n", strings.Repeat("  ", f.Depth), f.Name, f.LogicalType, null, md, col)
 	}
+	if l := r.Legacy; l != nil {
+		fmt.Fprintf(out, "legacy: %d batch(es) starting at rows %v; page table at %d, metadata at %d, embedded schema at %d\n",
+			max(len(l.BatchStarts)-1, 0), l.BatchStarts, l.PageTablePosition, l.MetadataPosition, l.ManifestPosition)
+	}
 	for _, c := range r.Columns {
-		fmt.Fprintf(out, "column %d (%s): %d page(s)\n", c.Column, c.Field, len(c.Pages))
+		id := ""
+		if c.FieldID != nil {
+			id = fmt.Sprintf(", field id %d", *c.FieldID)
+		}
+		fmt.Fprintf(out, "column %d (%s%s): %d page(s)\n", c.Column, c.Field, id, len(c.Pages))
 		for i, p := range c.Pages {
 			desc := p.Error
 			if p.Layout != nil {
 				desc = p.Layout.String()
 			}
-			fmt.Fprintf(out, "  page %d: rows %d (from %d), %d bytes %v\n    %s\n", i, p.Rows, p.FirstRow, p.Bytes, p.BufferSizes, desc)
+			at := fmt.Sprintf(" %v", p.BufferSizes)
+			if p.Position != nil {
+				at = fmt.Sprintf(" at %d", *p.Position)
+			}
+			fmt.Fprintf(out, "  page %d: rows %d (from %d), %d bytes%s\n    %s\n", i, p.Rows, p.FirstRow, p.Bytes, at, desc)
 		}
 	}
 }

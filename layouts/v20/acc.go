@@ -3,8 +3,10 @@ package v20
 import (
 	"fmt"
 	"math/bits"
+	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/lancego/lancego/codecs"
 	"github.com/lancego/lancego/layouts"
 )
 
@@ -70,6 +72,7 @@ type Leaf struct {
 
 // Append adds decoded rows.
 func (l *Leaf) Append(d Decoded) error {
+	l.reserveOffsets(&d.Block)
 	if err := l.values.Append(&d.Block, 0, d.Block.NumValues); err != nil {
 		return err
 	}
@@ -78,6 +81,21 @@ func (l *Leaf) Append(d Decoded) error {
 	}
 	l.valid.appendBits(d.Validity, d.Block.NumValues)
 	return nil
+}
+
+// reserveOffsets makes room for the offsets of a block of variable-width
+// values at once: Values.Append adds them one by one, which regrew the
+// slice about 13 times for a batch of 8,192 strings.
+func (l *Leaf) reserveOffsets(b *codecs.Block) {
+	v := &l.values
+	if b.Kind != codecs.KindVariable || v.Kind != 0 && v.Kind != codecs.KindVariable || b.NumValues > 1<<28 {
+		return
+	}
+	if v.Offsets == nil {
+		v.Offsets = make([]int64, 1, b.NumValues+1) // what the first Append would start from: [0]
+		return
+	}
+	v.Offsets = slices.Grow(v.Offsets, int(b.NumValues))
 }
 
 // AppendNulls adds n null values shaped for dt (rows the file has no page

@@ -3,6 +3,9 @@ package v20
 import (
 	"math/rand/v2"
 	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/lancego/lancego/codecs"
 )
 
 // TestValidityAppendBits appends random bitmaps (and all-set runs) of
@@ -45,5 +48,52 @@ func TestValidityAppendBits(t *testing.T) {
 		if v.nulls != nulls || (nulls > 0 && v.bits == nil) {
 			t.Fatalf("trial %d: %d nulls (bitmap %v), want %d", trial, v.nulls, v.bits != nil, nulls)
 		}
+	}
+}
+
+// TestLeafAppendVariable: strings appended page by page (the first block
+// sizes the offsets at once) keep their values and offsets, after a
+// first empty block too.
+func TestLeafAppendVariable(t *testing.T) {
+	block := func(vals ...string) Decoded {
+		offs := u64s(0)
+		var data []byte
+		for _, v := range vals {
+			data = append(data, v...)
+			offs = append(offs, u64s(uint64(len(data)))...)
+		}
+		return Decoded{Block: codecs.Block{Kind: codecs.KindVariable, OffsetBits: 64, Offsets: offs, Data: data, NumValues: uint64(len(vals))}}
+	}
+	tests := []struct {
+		name   string
+		blocks [][]string
+		want   []string
+	}{
+		{"one", [][]string{{"a", "", "bcd"}}, []string{"a", "", "bcd"}},
+		{"three", [][]string{{"x"}, {"yy", "z"}, {"", "wwww"}}, []string{"x", "yy", "z", "", "wwww"}},
+		{"empty first", [][]string{{}, {"p", "q"}}, []string{"p", "q"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var l Leaf
+			for _, b := range tc.blocks {
+				if err := l.Append(block(b...)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			ld, err := l.Finish(arrow.BinaryTypes.String)
+			if err != nil {
+				t.Fatal(err)
+			}
+			v := ld.Values
+			if v.N != len(tc.want) || len(v.Offsets) != len(tc.want)+1 || v.Offsets[0] != 0 {
+				t.Fatalf("%d values, offsets %v", v.N, v.Offsets)
+			}
+			for i, w := range tc.want {
+				if got := string(v.Data[v.Offsets[i]:v.Offsets[i+1]]); got != w {
+					t.Errorf("value %d = %q, want %q", i, got, w)
+				}
+			}
+		})
 	}
 }

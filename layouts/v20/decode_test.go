@@ -54,7 +54,20 @@ func values(t *testing.T, d Decoded) []any {
 	return out
 }
 
-func TestDecodeHandMadePages(t *testing.T) {
+// handMadePage is a hand-made page, the rows [from, to) read from it and
+// the values they hold.
+type handMadePage struct {
+	name     string
+	enc      *pb.ArrayEncoding
+	dt       arrow.DataType
+	bufs     [][]byte
+	rows     uint64
+	from, to uint64
+	want     []any
+}
+
+// handMadePages returns the hand-made pages (also FuzzPage's seeds).
+func handMadePages() []handMadePage {
 	str := arrow.BinaryTypes.String
 	i32 := arrow.PrimitiveTypes.Int32
 	binaryEnc := &pb.ArrayEncoding{ArrayEncoding: &pb.ArrayEncoding_Binary{Binary: &pb.Binary{
@@ -78,15 +91,7 @@ func TestDecodeHandMadePages(t *testing.T) {
 		Nullability: &pb.Nullable_SomeNulls{SomeNulls: &pb.Nullable_SomeNull{Validity: flat(1, 0), Values: flat(32, 1)}}}}}
 	allNulls := &pb.ArrayEncoding{ArrayEncoding: &pb.ArrayEncoding_Nullable{Nullable: &pb.Nullable{
 		Nullability: &pb.Nullable_AllNulls{AllNulls: &pb.Nullable_AllNull{}}}}}
-	tests := []struct {
-		name     string
-		enc      *pb.ArrayEncoding
-		dt       arrow.DataType
-		bufs     [][]byte
-		rows     uint64
-		from, to uint64
-		want     []any
-	}{
+	return []handMadePage{
 		{"binary all", binaryEnc, str, binaryBufs, 5, 0, 5, []any{"ab", nil, "", "cde", nil}},
 		{"binary tail", binaryEnc, str, binaryBufs, 5, 2, 4, []any{"", "cde"}},
 		{"binary after null", binaryEnc, str, binaryBufs, 5, 2, 3, []any{""}},
@@ -101,7 +106,10 @@ func TestDecodeHandMadePages(t *testing.T) {
 			[]any{int64(2), int64(3), nil}},
 		{"all nulls", allNulls, i32, nil, 4, 1, 3, []any{nil, nil}},
 	}
-	for _, tc := range tests {
+}
+
+func TestDecodeHandMadePages(t *testing.T) {
+	for _, tc := range handMadePages() {
 		t.Run(tc.name, func(t *testing.T) {
 			p, err := NewPage(tc.enc, tc.dt, tc.rows, Buffers{Page: tc.bufs})
 			if err != nil {
@@ -124,7 +132,9 @@ func TestDecodeHandMadePages(t *testing.T) {
 	}
 }
 
-func TestFastLanesPage(t *testing.T) {
+// fastLanesPage returns a FastLanes page of 1500 uint16 values i%512 in 9
+// bits (two chunks of 1024).
+func fastLanesPage(tb testing.TB) (*pb.ArrayEncoding, []byte) {
 	src := make([]byte, 0, 2*1024*2)
 	for i := range 1500 {
 		src = binary.LittleEndian.AppendUint16(src, uint16(i%512))
@@ -134,11 +144,16 @@ func TestFastLanesPage(t *testing.T) {
 	var err error
 	for k := range 2 {
 		if buf, err = codecs.PackFastLanes(buf, src[k*2048:], 16, 9); err != nil {
-			t.Fatal(err)
+			tb.Fatal(err)
 		}
 	}
 	enc := &pb.ArrayEncoding{ArrayEncoding: &pb.ArrayEncoding_BitpackedForNonNeg{BitpackedForNonNeg: &pb.BitpackedForNonNeg{
 		CompressedBitsPerValue: 9, UncompressedBitsPerValue: 16, Buffer: page(0)}}}
+	return enc, buf
+}
+
+func TestFastLanesPage(t *testing.T) {
+	enc, buf := fastLanesPage(t)
 	p, err := NewPage(enc, arrow.PrimitiveTypes.Uint16, 1500, Buffers{Page: [][]byte{buf}})
 	if err != nil {
 		t.Fatal(err)

@@ -29,6 +29,8 @@ var fuzzTypes = []arrow.DataType{
 	arrow.FixedSizeListOf(4, arrow.PrimitiveTypes.Int32),
 	&arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int32, ValueType: arrow.BinaryTypes.String},
 	blobType,
+	arrow.PrimitiveTypes.Uint16,
+	&arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Uint8, ValueType: arrow.BinaryTypes.String},
 }
 
 // blobType is the descriptor struct of 2.0 blobs (a packed struct).
@@ -96,11 +98,33 @@ func realPages(tb testing.TB) []pageSeed {
 	return out
 }
 
+// handSeeds returns the hand-made pages of decode_test.go (legacy
+// bit-packing, FastLanes, fixed-size binary, constant, ...: encodings no
+// real file in testdata has) as seeds.
+func handSeeds(tb testing.TB) []pageSeed {
+	var out []pageSeed
+	add := func(enc *pb.ArrayEncoding, dt arrow.DataType, bufs [][]byte, rows uint64) {
+		s := pageSeed{rows: rows, typ: typeIndex(dt)}
+		if s.typ < 0 {
+			tb.Fatalf("hand-made page type %s is not a fuzz type", dt)
+		}
+		s.enc, _ = proto.Marshal(enc)
+		copy(s.bufs[:], bufs)
+		out = append(out, s)
+	}
+	for _, p := range handMadePages() {
+		add(p.enc, p.dt, p.bufs, p.rows)
+	}
+	enc, buf := fastLanesPage(tb)
+	add(enc, arrow.PrimitiveTypes.Uint16, [][]byte{buf}, 1500)
+	return out
+}
+
 // FuzzPage decodes mutated 2.0 pages (encoding tree, buffers, row count,
 // row range, Arrow type) and builds Arrow arrays from what decodes: any
 // input must give values or an error, never a panic or a hang.
 func FuzzPage(f *testing.F) {
-	for _, s := range realPages(f) {
+	for _, s := range append(realPages(f), handSeeds(f)...) {
 		f.Add(s.enc, s.bufs[0], s.bufs[1], s.bufs[2], uint32(s.rows), uint32(0), uint32(s.rows), uint8(s.typ))
 		f.Add(s.enc, s.bufs[0], s.bufs[1], s.bufs[2], uint32(s.rows), uint32(s.rows/3), uint32(s.rows/2+1), uint8(s.typ))
 	}
@@ -186,4 +210,27 @@ func build(mem memory.Allocator, dt arrow.DataType, d Decoded) arrow.Array {
 		return nil
 	}
 	return a
+}
+
+// TestHandSeedsDecode: every hand-made seed, as FuzzPage receives it
+// (marshalled encoding, type index), decodes whole, so the fuzzer starts
+// from pages that reach the decoders.
+func TestHandSeedsDecode(t *testing.T) {
+	seeds := handSeeds(t)
+	if len(seeds) < 12 {
+		t.Fatalf("%d hand-made seeds", len(seeds))
+	}
+	for i, s := range seeds {
+		var e pb.ArrayEncoding
+		if err := proto.Unmarshal(s.enc, &e); err != nil {
+			t.Fatal(err)
+		}
+		p, err := NewPage(&e, fuzzTypes[s.typ], s.rows, Buffers{Page: s.bufs[:]})
+		if err != nil {
+			t.Fatalf("seed %d: %v", i, err)
+		}
+		if _, err := p.Decode(0, s.rows); err != nil {
+			t.Fatalf("seed %d: %v", i, err)
+		}
+	}
 }

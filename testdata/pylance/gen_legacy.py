@@ -8,7 +8,7 @@ nulls of fixed-width values, lists and structs), in the corpus conventions
 (lancejson.py). The Go tests (legacy_test.go) read the data file with the
 fields of the dataset's manifest and compare.
 
-Usage: python gen_legacy.py OUT
+Usage: python gen_legacy.py OUT [case1,case2]
 """
 import decimal
 import json
@@ -95,6 +95,7 @@ def legacy_small(c):
         "st": pa.array([{"x": i, "y": str(i) * (i % 3)} for i in range(10)],
                        pa.struct([("x", pa.int64()), ("y", pa.utf8())])),
         "v": pa.array([[float(i), -float(i)] for i in range(10)], pa.list_(pa.float32(), 2)),
+        "d": pa.array(["x", None, "yy", "x", "", "yy", "x", None, "zz", "x"]).dictionary_encode(),
     })
 
 
@@ -103,7 +104,8 @@ CASES = {"legacy_types": legacy_types, "legacy_nested": legacy_nested, "legacy_s
 
 def main():
     out = sys.argv[1]
-    for name, fn in CASES.items():
+    only = sys.argv[2].split(",") if len(sys.argv) > 2 else list(CASES)
+    for name, fn in ((k, CASES[k]) for k in only):
         table = fn(name)
         ds = lance.write_dataset(table, os.path.join(out, name), data_storage_version="legacy",
                                  max_rows_per_group=4 if name == "legacy_small" else 256)
