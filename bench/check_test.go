@@ -1,9 +1,12 @@
 package bench
 
 import (
+	"context"
+	"os"
 	"strings"
 	"testing"
 
+	lance "github.com/lancego/lancego"
 	"github.com/lancego/lancego/format"
 )
 
@@ -86,5 +89,33 @@ func TestMergeBoundCoalesced(t *testing.T) {
 		if got := mergeBound(c.rs); got != c.want {
 			t.Errorf("%s: got %+v, want %+v", c.name, got, c.want)
 		}
+	}
+}
+
+// TestS3FileWithoutPython checks that without pylance the object-store
+// step reads our own file (written once), so the gate still has figures,
+// and says so; with the pylance file present it reads that.
+func TestS3FileWithoutPython(t *testing.T) {
+	ctx := context.Background()
+	d, err := EnsureDataset(t.TempDir(), TableDataset, 3000, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &runner{res: newResults(Config{})}
+	got, err := r.s3File(ctx, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != d.GoLancePath() || len(r.res.NotAvailable) != 1 {
+		t.Fatalf("got %s, not available %v; want our file %s, reported", got, r.res.NotAvailable, d.GoLancePath())
+	}
+	if _, err := lance.Open(ctx, got); err != nil {
+		t.Fatalf("our file does not open: %v", err)
+	}
+	if err := os.Rename(got, d.LancePath()); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := r.s3File(ctx, d); err != nil || got != d.LancePath() {
+		t.Errorf("with a pylance file: got %s, %v; want %s", got, err, d.LancePath())
 	}
 }
