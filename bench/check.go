@@ -24,7 +24,19 @@ const (
 	// merges them): the cost model merges larger gaps while the bytes
 	// read stay within DefaultMaxReadAmplification = 1.25 of those needed.
 	BytesSlack = 0.25
+	// ScanReadaheadBytes is the read-ahead of a scan per column (the
+	// reader's scanReadaheadBytes, scancache.go): a scan requests its
+	// pages up to this far ahead of the one it decodes, so it needs one
+	// wave per window of this many bytes.
+	ScanReadaheadBytes = 32 << 20
 )
+
+// MaxScanRoundTrips is the most round trips Check lets a scan with bound
+// b take: one wave per read-ahead window of its bytes, plus one (a window
+// is refilled one page at a time as the scan moves on).
+func MaxScanRoundTrips(b Bound) float64 {
+	return 1 + float64((b.Bytes+ScanReadaheadBytes-1)/ScanReadaheadBytes)
+}
 
 // MaxBytes is the most bytes Check lets a workload with bound b read:
 // the coalesced bound plus BytesSlack of the exact one.
@@ -34,7 +46,8 @@ func MaxBytes(b Bound) float64 {
 
 // Check returns one line per deterministic object-store figure of ours
 // that misses its gate: a warm take above MaxWarmTakeRoundTrips round
-// trips, a cold take above MaxColdTakeRoundTrips, a scan or take reading
+// trips, a cold take above MaxColdTakeRoundTrips, a scan above
+// MaxScanRoundTrips, a scan or take reading
 // more than MaxBytes of its lower bound, or such a figure missing. The
 // open is not checked for bytes: it reads a 64 KiB suffix in one request,
 // since the metadata's size is unknown before (pylance reads the same).
@@ -52,6 +65,10 @@ func (r *Results) Check() []string {
 			bad = append(bad, checkTake(wl, ours)...)
 		}
 		b, ok := r.Bounds[wl]
+		if max := MaxScanRoundTrips(b.Bound); ok && strings.HasPrefix(wl, "s3/scan/") && (ours.RoundTrips <= 0 || ours.RoundTrips > max) {
+			bad = append(bad, fmt.Sprintf("%s: scan %.2f round trips, want 1 to %.0f (one per %d MiB read ahead, plus one)",
+				wl, ours.RoundTrips, max, ScanReadaheadBytes>>20))
+		}
 		switch {
 		case !ok:
 			bad = append(bad, wl+": no lower bound")

@@ -34,6 +34,9 @@ func TestCheckGates(t *testing.T) {
 		{"one byte beyond the slack", "s3/take/table/100", with(take, func(m *Measure) { m.BytesRead = 4251 }), true, "4251 bytes read, want at most 4250"},
 		{"no bytes counted", "s3/scan/table/f64", with(scan, func(m *Measure) { m.BytesRead = 0 }), true, "0 bytes read"},
 		{"no lower bound", "s3/scan/table/f64", scan, false, "no lower bound"},
+		{"scan in two waves within its window", "s3/scan/table/f64", with(scan, func(m *Measure) { m.RoundTrips = 2 }), true, ""},
+		{"scan waiting page by page", "s3/scan/table/f64", with(scan, func(m *Measure) { m.RoundTrips = 3 }), true, "scan 3.00 round trips, want 1 to 2"},
+		{"scan round trips not counted", "s3/scan/table/f64", with(scan, func(m *Measure) { m.RoundTrips = 0 }), true, "scan 0.00 round trips"},
 		{"open reads its 64 KiB suffix unchecked", "s3/open/table", Measure{Requests: 1, BytesRead: 65536, RoundTrips: 1}, false, "no object-store figures"},
 		{"local figures are not gated", "take/table/100", with(take, func(m *Measure) { m.RoundTrips = 5 }), false, "no object-store figures"},
 	}
@@ -63,6 +66,20 @@ func TestCheckOfQuickRunWithoutS3(t *testing.T) {
 	bad := r.Check()
 	if len(bad) != 1 || !strings.Contains(bad[0], "no S3 server") {
 		t.Errorf("got %q", bad)
+	}
+}
+
+// TestMaxScanRoundTrips checks the read-ahead windows of the scan gate
+// against the full-size run's scans (str_long: 133 MB in 5 round trips).
+func TestMaxScanRoundTrips(t *testing.T) {
+	cases := []struct {
+		bytes int64
+		want  float64
+	}{{1, 2}, {ScanReadaheadBytes, 2}, {ScanReadaheadBytes + 1, 3}, {133_307_000, 5}, {614_400_000, 20}}
+	for _, c := range cases {
+		if got := MaxScanRoundTrips(Bound{Bytes: c.bytes}); got != c.want {
+			t.Errorf("%d bytes: %v, want %v", c.bytes, got, c.want)
+		}
 	}
 }
 

@@ -32,7 +32,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	noSigned := fs.Bool("no-signed-reads", false, "send every S3 read through the AWS SDK, not a presigned URL")
 	only := fs.String("only", "", "comma-separated steps to run: memcpy,write,open,scan,take,memory,filter,v20,codecs,s3 (default all)")
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the whole run")
-	check := fs.Bool("check", false, "fail when an object-store take's round trips or a scan's or take's bytes miss their gate (CI)")
+	check := fs.Bool("check", false, "fail when object-store round trips (takes, scans) or bytes miss their gates (CI; docs/benchmarks.md)")
 	if err := fs.Parse(splitArgs(args, map[string]bool{"quick": true, "json": true, "no-s3": true, "no-mmap": true, "no-signed-reads": true, "check": true})); err != nil {
 		return err
 	}
