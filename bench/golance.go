@@ -181,6 +181,25 @@ func OursTake(ctx context.Context, s ScanSpec, warmup []uint64, sets [][]uint64)
 	return m, nil
 }
 
+// OursColdTake opens s.URL and takes idx right away, before any page
+// metadata is cached, and returns the round trips of the take alone.
+func OursColdTake(ctx context.Context, s ScanSpec, idx []uint64) (int64, error) {
+	f, _, err := openOurs(ctx, s.URL, s.IO, s.Options...)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	var columns []string
+	if s.Column != "" {
+		columns = []string{s.Column}
+	}
+	rt0 := f.Stats().RoundTrips
+	if err := takeOnce(ctx, f, idx, columns); err != nil {
+		return 0, err
+	}
+	return f.Stats().RoundTrips - rt0, nil
+}
+
 func takeOnce(ctx context.Context, f *lance.File, idx []uint64, columns []string) error {
 	rec, err := f.Take(ctx, idx, columns)
 	if err != nil {

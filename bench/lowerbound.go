@@ -13,6 +13,7 @@ import (
 	"github.com/lancego/lancego/format"
 	pb "github.com/lancego/lancego/format/pb/encodings21pb"
 	"github.com/lancego/lancego/layouts"
+	"github.com/lancego/lancego/scheduler"
 )
 
 // Bound is the least I/O a workload needs: the bytes it must read and the
@@ -21,6 +22,34 @@ import (
 type Bound struct {
 	Requests int   `json:"requests"`
 	Bytes    int64 `json:"bytes"`
+	// CoalescedRequests and CoalescedBytes are the same ranges read with
+	// the object-store coalescing gap (CoalesceGap: runs at most this far
+	// apart read as one request, the gap's bytes included): what a
+	// reader merging like Lance needs. CoalescedBytes - Bytes is what the
+	// gap costs against the exact bound.
+	CoalescedRequests int   `json:"coalesced_requests,omitempty"`
+	CoalescedBytes    int64 `json:"coalesced_bytes,omitempty"`
+}
+
+// CoalesceGap is the gap of Bound.CoalescedBytes: the object-store
+// default (scheduler.DefaultCoalesceGapObjectStore, Lance's 64 KiB).
+const CoalesceGap = scheduler.DefaultCoalesceGapObjectStore
+
+// add sums o into b (per-set bounds of a take workload).
+func (b *Bound) add(o Bound) {
+	b.Requests += o.Requests
+	b.Bytes += o.Bytes
+	b.CoalescedRequests += o.CoalescedRequests
+	b.CoalescedBytes += o.CoalescedBytes
+}
+
+// div divides every figure by n (the mean of n summed bounds).
+func (b Bound) div(n int) Bound {
+	if n <= 1 {
+		return b
+	}
+	return Bound{Requests: b.Requests / n, Bytes: b.Bytes / int64(n),
+		CoalescedRequests: b.CoalescedRequests / n, CoalescedBytes: b.CoalescedBytes / int64(n)}
 }
 
 // Seconds is the time a link with first-byte latency and bandwidth bps
@@ -154,7 +183,8 @@ func fieldColumns(f *format.Field, out []int) []int {
 // Open is the bound of opening the file: the metadata region in one
 // suffix-range request.
 func (lb *LowerBounds) Open() Bound {
-	return Bound{Requests: 1, Bytes: int64(lb.meta.MetadataRange().Length)}
+	n := int64(lb.meta.MetadataRange().Length)
+	return Bound{Requests: 1, Bytes: n, CoalescedRequests: 1, CoalescedBytes: n}
 }
 
 // columnsOf lists the leaf columns of the named top-level fields (all if none).
@@ -234,25 +264,34 @@ func runs(rows []uint64) [][2]uint64 {
 	return out
 }
 
-// mergeBound merges overlapping or touching ranges and counts them.
+// mergeBound merges overlapping or touching ranges and counts them, and
+// again across gaps of at most CoalesceGap bytes.
 func mergeBound(rs []format.Range) Bound {
 	rs = slices.DeleteFunc(slices.Clone(rs), func(r format.Range) bool { return r.Length == 0 })
 	sort.Slice(rs, func(i, j int) bool { return rs[i].Offset < rs[j].Offset })
-	var b Bound
+	b := Bound{}
+	b.Requests, b.Bytes = mergeRuns(rs, 0)
+	b.CoalescedRequests, b.CoalescedBytes = mergeRuns(rs, CoalesceGap)
+	return b
+}
+
+// mergeRuns counts the requests and bytes of sorted ranges read as one
+// request per run whose pieces are at most gap bytes apart.
+func mergeRuns(rs []format.Range, gap uint64) (requests int, bytes int64) {
 	var end uint64
 	for i, r := range rs {
-		if i == 0 || r.Offset > end {
-			b.Requests++
-			b.Bytes += int64(r.Length)
+		if i == 0 || r.Offset > end+gap {
+			requests++
+			bytes += int64(r.Length)
 			end = r.Offset + r.Length
 			continue
 		}
 		if e := r.Offset + r.Length; e > end {
-			b.Bytes += int64(e - end)
+			bytes += int64(e - end)
 			end = e
 		}
 	}
-	return b
+	return requests, bytes
 }
 
 // IndexSets returns n sets of k distinct random rows of [0, rows), each

@@ -37,6 +37,9 @@ type Measure struct {
 	// RoundTrips is per run, counted by our reader (File.Stats): the
 	// longest chain of requests that waited for another's answer.
 	RoundTrips float64 `json:"round_trips,omitempty"`
+	// ColdRoundTrips is the round trips of one take on a File just opened
+	// (no page metadata cached yet), the open's own not counted (S3 takes).
+	ColdRoundTrips float64 `json:"cold_round_trips,omitempty"`
 	// FileBytes is the size on disk (write).
 	FileBytes int64 `json:"file_bytes,omitempty"`
 	// PeakHeapBytes is the peak live heap above the start of the run

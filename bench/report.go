@@ -187,6 +187,9 @@ func ioCell(m Measure, ok bool) string {
 	if m.RoundTrips > 0 {
 		s += fmt.Sprintf(" · %.1f", m.RoundTrips)
 	}
+	if m.ColdRoundTrips > 0 {
+		s += fmt.Sprintf(" (cold %.0f)", m.ColdRoundTrips)
+	}
 	return s
 }
 

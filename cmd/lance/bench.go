@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -31,7 +32,8 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	noSigned := fs.Bool("no-signed-reads", false, "send every S3 read through the AWS SDK, not a presigned URL")
 	only := fs.String("only", "", "comma-separated steps to run: memcpy,write,open,scan,take,memory,filter,v20,v23,codecs,s3 (default all)")
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the whole run")
-	if err := fs.Parse(splitArgs(args, map[string]bool{"quick": true, "json": true, "no-s3": true, "no-mmap": true, "no-signed-reads": true})); err != nil {
+	check := fs.Bool("check", false, "fail when object-store round trips (takes, scans) or bytes miss their gates (CI; docs/benchmarks.md)")
+	if err := fs.Parse(splitArgs(args, map[string]bool{"quick": true, "json": true, "no-s3": true, "no-mmap": true, "no-signed-reads": true, "check": true})); err != nil {
 		return err
 	}
 	if *data == "" {
@@ -61,11 +63,31 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fmt.Fprintf(stderr, "bench: wrote %s\n", filepath.Join(*out, "results.md"))
 	}
 	if *asJSON {
-		return res.WriteJSON(stdout)
-	}
-	if *out == "" {
+		err = res.WriteJSON(stdout)
+	} else if *out == "" {
 		res.WriteMarkdown(stdout)
 	}
+	if err == nil && *check {
+		err = checkBench(res, stderr)
+	}
+	return err
+}
+
+// errBenchCheck is returned when `lance bench --check` finds a figure
+// missing its gate.
+var errBenchCheck = errors.New("bench: object-store figures miss their gates")
+
+// checkBench prints the gates res misses (bench.Results.Check) and fails
+// if there is any.
+func checkBench(res *bench.Results, stderr io.Writer) error {
+	bad := res.Check()
+	for _, b := range bad {
+		fmt.Fprintf(stderr, "bench check: %s\n", b)
+	}
+	if len(bad) > 0 {
+		return fmt.Errorf("%w: %d", errBenchCheck, len(bad))
+	}
+	fmt.Fprintf(stderr, "bench check: round trips and bytes within their gates\n")
 	return nil
 }
 
