@@ -141,13 +141,13 @@ func (b *miniBuilder) chunk(start, end, lvl int) int {
 	// of 8 there pads the chunk's parts
 	out := pad8(append(b.data, hdr...), 0xFE)
 	if b.s.Rep != nil {
-		out = pad8(append(out, rep...), 0)
+		out = pad8(append(out, rep...), 0xFE)
 	}
 	if b.s.Def != nil {
-		out = pad8(append(out, def...), 0)
+		out = pad8(append(out, def...), 0xFE)
 	}
 	for _, vb := range vals {
-		out = pad8(append(out, vb...), 0)
+		out = pad8(append(out, vb...), 0xFE)
 	}
 	b.data = out
 	return lvlEnd
