@@ -254,7 +254,7 @@ func tryDictionary(s *shredded, v *values, p encodingParams, ver format.Version)
 	if set == nil {
 		return nil, false, nil
 	}
-	page, err := dictionaryPage(s, v, set, ind, p, ver)
+	page, err := dictionaryPage(s, v, set.first, ind, p, ver)
 	return page, err == nil, err
 }
 
