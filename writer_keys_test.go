@@ -175,3 +175,37 @@ func TestWriterFullLastChunk(t *testing.T) {
 	}
 	checkWriterCases(t, cases)
 }
+
+// TestWriterLegacyBlob writes large_binary columns with lance-encoding:blob
+// as pylance 14.0.2 does: blob pages (values out of line, a packed struct
+// of positions and sizes) at 2.1 and 2.2, and a refusal at 2.3, which
+// writes no legacy blob pages.
+func TestWriterLegacyBlob(t *testing.T) {
+	mem := memory.NewGoAllocator()
+	blobs := func() arrow.Array {
+		b := array.NewBinaryBuilder(mem, arrow.BinaryTypes.LargeBinary)
+		defer b.Release()
+		for i := 0; i < 40; i++ {
+			switch i % 5 {
+			case 1:
+				b.AppendNull()
+			case 2:
+				b.Append(nil)
+			default:
+				b.Append([]byte(strings.Repeat(string(rune('a'+i%26)), 100+i*97)))
+			}
+		}
+		return b.NewArray()
+	}
+	f := metaField("blob", arrow.BinaryTypes.LargeBinary, "lance-encoding:blob", "true")
+	var cases []writerCase
+	for _, ver := range []string{"2.1", "2.2"} {
+		schema, rec := oneColumn(f, blobs())
+		cases = append(cases, writerCase{name: ver + "/blob", ver: ver, schema: schema, recs: []arrow.RecordBatch{rec}})
+	}
+	checkWriterCases(t, cases)
+	_, err := Create(context.Background(), filepath.Join(t.TempDir(), "x.lance"), arrow.NewSchema([]arrow.Field{f}, nil), WithFileVersion("2.3"))
+	if !errors.Is(err, ErrUnsupportedType) {
+		t.Fatalf("2.3: err %v, want ErrUnsupportedType", err)
+	}
+}

@@ -126,7 +126,12 @@ func (b *schemaBuilder) addLeaf(f arrow.Field, path []arrow.Field, child []int) 
 		return fmt.Errorf("field %q: %w", f.Name, err)
 	}
 	l := &wleaf{column: b.columns, path: path, child: child, params: params, packed: isPackedStruct(f)}
-	if v, _ := f.Metadata.GetValue(format.BlobKey); v == "true" && isLargeBinary(f.Type) && b.version == format.V2_1 {
+	// Like pylance 14.0.2: legacy blob pages at 2.1 and 2.2, refused at 2.3
+	// ("Lance 2.3 does not write Blob v1 pages").
+	if v, _ := f.Metadata.GetValue(format.BlobKey); v == "true" && isLargeBinary(f.Type) {
+		if b.version >= format.V2_3 {
+			return fmt.Errorf("%w: field %q: file version %s writes no legacy blob (%s) pages; use a blob v2 column", lerr.ErrUnsupportedType, f.Name, b.version, format.BlobKey)
+		}
 		l.blob = true
 	}
 	b.columns++
