@@ -1,6 +1,7 @@
 package lance
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -205,5 +206,65 @@ func TestWriterDictionaryHostileKeys(t *testing.T) {
 			a.Release()
 		}
 		mem.AssertSize(t, 0)
+	}
+}
+
+// TestWriterFSLItems writes the fixed-size lists the writer supports (of
+// fixed-width items, nested too, with null lists and null items) and
+// checks that the others are refused at Create with ErrUnsupportedType:
+// of structs (pylance 14.0.2 refuses them at 2.1 and writes them from 2.2
+// on, in a layout our reader does not take yet), of variable-width items
+// (pylance panics on them), of lists (pylance refuses them) and of
+// booleans.
+func TestWriterFSLItems(t *testing.T) {
+	mem := memory.NewGoAllocator()
+	fromJSON := func(dt arrow.DataType, js string) arrow.Array {
+		a, _, err := array.FromJSON(mem, dt, strings.NewReader(js))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return a
+	}
+	var cases []writerCase
+	for _, ver := range []string{"2.1", "2.2", "2.3"} {
+		for _, tc := range []struct {
+			name     string
+			dt       arrow.DataType
+			js, full string // with nulls, without
+		}{
+			{"f16", arrow.FixedSizeListOf(3, arrow.FixedWidthTypes.Float16), `[[1.5,null,-2],null,[0,0.25,8]]`, `[[1.5,3,-2],[1,2,3],[0,0.25,8]]`},
+			{"i16x2x3", arrow.FixedSizeListOf(3, arrow.FixedSizeListOf(2, arrow.PrimitiveTypes.Int16)), `[[[1,2],[3,null],null],null,[[7,8],[9,10],[11,12]]]`,
+				`[[[1,2],[3,4],[5,6]],[[-1,-2],[0,0],[1,1]],[[7,8],[9,10],[11,12]]]`},
+			{"decimal128", arrow.FixedSizeListOf(2, &arrow.Decimal128Type{Precision: 10, Scale: 2}), `[["1.25","-3.50"],null,[null,"99999999.99"]]`,
+				`[["1.25","-3.50"],["0.01","7"],["5","99999999.99"]]`},
+			{"timestamp_us_utc", arrow.FixedSizeListOf(2, &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "UTC"}), `[[0,1700000000000000],null,[null,5]]`,
+				`[[0,1700000000000000],[3,4],[8,5]]`},
+		} {
+			rows := strings.TrimSuffix(strings.TrimPrefix(tc.js, "["), "]")
+			a := fromJSON(tc.dt, "["+strings.Repeat(rows+",", 299)+rows+"]") // 900 rows
+			schema, rec := oneColumn(arrow.Field{Name: "v", Type: tc.dt, Nullable: true}, a)
+			cases = append(cases, writerCase{name: ver + "/" + tc.name, ver: ver, schema: schema, recs: []arrow.RecordBatch{rec},
+				noPages: "the def-level codec of this null pattern differs from pylance's (level codec choice, not the fixed-size list)"})
+			full := strings.TrimSuffix(strings.TrimPrefix(tc.full, "["), "]")
+			b := fromJSON(tc.dt, "["+strings.Repeat(full+",", 299)+full+"]")
+			schema, rec = oneColumn(arrow.Field{Name: "v", Type: tc.dt, Nullable: true}, b)
+			c := writerCase{name: ver + "/" + tc.name + "/no_nulls", ver: ver, schema: schema, recs: []arrow.RecordBatch{rec}}
+			if ver == "2.3" {
+				c.noPages = "pylance 14.0.2 dictionary-encodes these 3 distinct lists at 2.3; we do not (yet)"
+			}
+			cases = append(cases, c)
+		}
+	}
+	checkWriterCases(t, cases)
+	st := arrow.StructOf(arrow.Field{Name: "a", Type: arrow.PrimitiveTypes.Int32, Nullable: true})
+	for _, item := range []arrow.DataType{st, arrow.BinaryTypes.String, arrow.BinaryTypes.LargeBinary,
+		arrow.ListOf(arrow.PrimitiveTypes.Int32), arrow.FixedWidthTypes.Boolean, arrow.FixedSizeListOf(2, arrow.BinaryTypes.Binary)} {
+		for _, ver := range []string{"2.1", "2.2", "2.3"} {
+			schema := arrow.NewSchema([]arrow.Field{{Name: "v", Type: arrow.FixedSizeListOf(3, item), Nullable: true}}, nil)
+			_, err := Create(context.Background(), filepath.Join(t.TempDir(), "x.lance"), schema, WithFileVersion(ver))
+			if !errors.Is(err, ErrUnsupportedType) {
+				t.Errorf("%s fixed_size_list<%s>: err %v, want ErrUnsupportedType", ver, item, err)
+			}
+		}
 	}
 }
