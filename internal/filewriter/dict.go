@@ -60,7 +60,7 @@ func sampleUniqueRatio(v *values) (r float64, ok bool) {
 // as Lance writes them for every value type.
 func buildDictionary(v *values, b *dictBudget) (*valueSet, *values) {
 	const idxBits = dictIndexBytes * 8
-	ind := &values{Values: codecs.Values{Kind: valFixed, N: v.N, Bits: idxBits, Valid: v.Valid, Data: make([]byte, 0, v.N*idxBits/8)}}
+	ind := &values{Values: codecs.Values{Kind: valFixed, N: v.N, Bits: idxBits, Valid: v.Valid, Data: make([]byte, 0, v.N*idxBits/8)}, sc: v.sc}
 	set := newValueSet(v, 1024)
 	var itemBytes, encoded uint64 // dictionary value bytes; Lance's running encoded size
 	perItem := uint64(0)          // offset bytes per dictionary entry
@@ -175,7 +175,9 @@ func dictionaryPage(s *shredded, v *values, order []int, ind *values, p encoding
 	if err != nil {
 		return nil, err
 	}
-	page, err := encodeMiniBlock(s, ind, chooseMiniCodec(ind, p, ver), ver, int(p.miniblockValues))
+	// lance-encoding:compression wraps the indices' codec as any other
+	// mini-block codec (pylance 14.0.2: general(lz4, ...) indices)
+	page, err := encodeMiniBlock(s, ind, withGeneral(chooseMiniCodec(ind, p, ver), ind, p), ver, int(p.miniblockValues))
 	if err != nil {
 		return nil, err
 	}
