@@ -196,22 +196,29 @@ func (c VariableEncoder) NumBuffers() int { return 1 }
 // Name implements MiniBlockEncoder.
 func (c VariableEncoder) Name() string { return "variable" }
 
-// Next doubles the chunk's value count from 1 while the chunk (offsets
-// and bytes) stays within MiniBlockVariableChunkBytes and keeps the last
-// count that fits (at least 1); the rest of the page is one chunk when it
-// fits.
+// Next is Lance's search_next_offset_idx (pylance 14.0.2): a chunk that is
+// not the page's last holds a power of two of at least 2 values (the
+// chunk table stores log2 of the count, with 0 reserved for the last
+// chunk), so it may exceed MiniBlockVariableChunkBytes when values are
+// large. From 2 the count doubles while the doubled chunk (offsets and
+// bytes) fits and its double stays within maxValues; the rest of the page
+// is one chunk when it fits.
 func (c VariableEncoder) Next(v *Values, start, maxValues int) int {
 	w := c.OffsetBits / 8
 	size := func(n int) int { return (n+1)*w + int(v.Offsets[start+n]-v.Offsets[start]) }
-	n := 1
+	rest := v.N - start
+	if rest <= 1 {
+		return rest
+	}
+	n := 2
 	for {
-		if start+2*n > v.N {
-			if rest := v.N - start; size(rest) <= MiniBlockVariableChunkBytes && rest <= maxValues {
+		if 2*n > rest {
+			if size(rest) <= MiniBlockVariableChunkBytes {
 				return rest
 			}
-			return min(n, v.N-start)
+			return n
 		}
-		if size(2*n) > MiniBlockVariableChunkBytes || 2*n > maxValues {
+		if size(2*n) > MiniBlockVariableChunkBytes || 4*n > maxValues {
 			return n
 		}
 		n *= 2

@@ -2,9 +2,12 @@ package lanceio
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 )
 
 func (d *localDriver) create(ctx context.Context, s *Store, key string) (Writer, error) {
@@ -26,11 +29,26 @@ func CreateLocalFile(path string) (Writer, error) {
 
 // createTemp creates the temporary file of a localWriter next to dst.
 func createTemp(ctx context.Context, dst, url string, syncDir bool) (*localWriter, error) {
-	f, err := os.CreateTemp(filepath.Dir(dst), "."+filepath.Base(dst)+".tmp-*")
+	f, err := tempFileFor(dst)
 	if err != nil {
 		return nil, localError("create", url, err)
 	}
 	return &localWriter{ctx: ctx, f: f, dst: dst, url: url, syncDir: syncDir}, nil
+}
+
+// tempFileFor creates a new file ".<base of dst>.tmp-<random>" next to
+// dst, to be renamed or linked into place. Unlike os.CreateTemp (0600) it
+// is created 0666 less the umask, the mode any other tool gives a new file,
+// so a file we write is readable by whoever the umask lets read it.
+func tempFileFor(dst string) (*os.File, error) {
+	prefix := filepath.Join(filepath.Dir(dst), "."+filepath.Base(dst)+".tmp-")
+	for try := 0; ; try++ {
+		name := prefix + strconv.FormatUint(rand.Uint64(), 36)
+		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
+		if err == nil || !errors.Is(err, os.ErrExist) || try == 100 {
+			return f, err
+		}
+	}
 }
 
 // localWriter writes to a temporary file in the destination directory and

@@ -70,7 +70,7 @@ func (d *localDriver) putIfAbsent(ctx context.Context, s *Store, key string, dat
 	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 		return localError("put-if-absent", url, err)
 	}
-	f, err := os.CreateTemp(filepath.Dir(dst), "."+filepath.Base(dst)+".tmp-*")
+	f, err := tempFileFor(dst)
 	if err != nil {
 		return localError("put-if-absent", url, err)
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/lancego/lancego/codecs"
 	"github.com/lancego/lancego/format"
 	pb "github.com/lancego/lancego/format/pb/encodings21pb"
+	"github.com/lancego/lancego/internal/lerr"
 )
 
 // Mini-block limits.
@@ -25,6 +26,7 @@ type miniBuilder struct {
 	repC     LevelEncoder
 	defC     LevelEncoder
 	hidden   bool // some level entries have no value (else entry i is value i)
+	maxVals  int  // the page's maximum values per chunk
 	words    []byte
 	data     []byte
 	tmp      []byte // scratch of one chunk's encoding
@@ -40,7 +42,7 @@ type miniBuilder struct {
 // it in Scratch.
 func EncodeMiniBlock(s *Shredded, v *codecs.Values, codec codecs.MiniBlockEncoder, repC, defC LevelEncoder,
 	ver format.Version, maxValues int, data []byte) (*EncodedPage, error) {
-	b := &miniBuilder{s: s, v: v, codec: codec, ver: ver, repC: repC, defC: defC}
+	b := &miniBuilder{s: s, v: v, codec: codec, ver: ver, repC: repC, defC: defC, maxVals: maxValues}
 	b.hidden = s.Rep != nil && s.Def != nil && s.Set.MaxVisibleDef < s.Set.MaxDef
 	b.data = data
 	for start, lvl := 0, 0; start < v.N; {
@@ -49,7 +51,12 @@ func EncodeMiniBlock(s *Shredded, v *codecs.Values, codec codecs.MiniBlockEncode
 			end := start + n
 			mark := len(b.data)
 			lvlEnd := b.chunk(start, end, lvl)
-			if size := len(b.data) - mark; n > 1 && (size > b.maxChunk() || lvlEnd-lvl > maxChunkLevels) {
+			if size := len(b.data) - mark; size > b.maxChunk() || lvlEnd-lvl > maxChunkLevels {
+				// every chunk but the last holds at least 2 values
+				if n <= 2 {
+					return nil, fmt.Errorf("%w: a mini-block chunk of %d values needs %d bytes and %d levels, over the %s limits (%d bytes, %d levels): use the full-zip layout",
+						lerr.ErrInvalidArgument, n, size, lvlEnd-lvl, b.ver, b.maxChunk(), maxChunkLevels)
+				}
 				b.data = b.data[:mark]
 				n = 1 << (mbits.Len(uint(n)) - 1)
 				if n == end-start {
@@ -67,6 +74,7 @@ func EncodeMiniBlock(s *Shredded, v *codecs.Values, codec codecs.MiniBlockEncode
 	return b.page(), nil
 }
 
+// maxChunk is the largest chunk the version's chunk table can describe.
 func (b *miniBuilder) maxChunk() int {
 	if b.ver >= format.V2_2 {
 		return 1 << 31
@@ -141,13 +149,13 @@ func (b *miniBuilder) chunk(start, end, lvl int) int {
 	// of 8 there pads the chunk's parts
 	out := pad8(append(b.data, hdr...), 0xFE)
 	if b.s.Rep != nil {
-		out = pad8(append(out, rep...), 0)
+		out = pad8(append(out, rep...), 0xFE)
 	}
 	if b.s.Def != nil {
-		out = pad8(append(out, def...), 0)
+		out = pad8(append(out, def...), 0xFE)
 	}
 	for _, vb := range vals {
-		out = pad8(append(out, vb...), 0)
+		out = pad8(append(out, vb...), 0xFE)
 	}
 	b.data = out
 	return lvlEnd
@@ -164,11 +172,13 @@ func pad8(b []byte, p byte) []byte {
 // addChunk records the chunk of size bytes just appended: its metadata
 // word and its repetition index entry.
 func (b *miniBuilder) addChunk(size, n int, last bool, lvl, lvlEnd int) error {
-	if !last && n&(n-1) != 0 {
+	// a chunk's word stores log2 of its value count, 0 meaning the last
+	// chunk: any other chunk holds a power of two of at least 2 values
+	if !last && (n < 2 || n&(n-1) != 0) {
 		return fmt.Errorf("lance: internal: non-last chunk of %d values", n)
 	}
 	logN := 0
-	if !last {
+	if !last || b.fullFixedChunk(n) {
 		logN = mbits.Len(uint(n)) - 1
 	}
 	word := uint64(size/8-1)<<4 | uint64(logN)
@@ -181,6 +191,25 @@ func (b *miniBuilder) addChunk(size, n int, last bool, lvl, lvlEnd int) error {
 		b.addRepIndex(b.s.Rep[lvl:lvlEnd], last)
 	}
 	return nil
+}
+
+// fullFixedChunk reports whether a last chunk of n values is a full chunk
+// of fixed-width values: Lance's value encoder (flat values and fixed-size
+// lists, also under General compression) gives such a chunk its log2 count
+// like the others and marks only a partial last chunk with 0.
+func (b *miniBuilder) fullFixedChunk(n int) bool {
+	c := b.codec
+	if g, ok := c.(codecs.GeneralEncoder); ok {
+		c = g.Inner
+	}
+	switch c.(type) {
+	case codecs.FlatEncoder, codecs.FSLEncoder:
+	default:
+		return false
+	}
+	probe := *b.v
+	probe.N = n + 1 // one more value: Next returns the full chunk size
+	return n >= 2 && c.Next(&probe, 0, b.maxVals) == n
 }
 
 // addRepIndex appends the (ends, partial) pair of a chunk, with the fix-up

@@ -5,34 +5,11 @@ import (
 	"encoding/binary"
 	"hash/maphash"
 
-	"github.com/apache/arrow-go/v18/arrow/array"
-
 	"github.com/lancego/lancego/codecs"
 	"github.com/lancego/lancego/format"
 	pb "github.com/lancego/lancego/format/pb/encodings21pb"
 	"github.com/lancego/lancego/internal/lebits"
 )
-
-// encodeDictionaryLeaf writes an Arrow dictionary column: the values are
-// materialized and always dictionary-encoded again.
-func encodeDictionaryLeaf(s *shredded, l *wleaf, cfg *writerConfig) (*encodedPage, error) {
-	d := s.Leaf.(*array.Dictionary)
-	slots := make([]int, len(s.Idx))
-	for j, i := range s.Idx {
-		slots[j] = -1
-		if i >= 0 && d.IsValid(i) {
-			slots[j] = d.GetValueIndex(i)
-		}
-	}
-	v, err := gatherValues(d.Dictionary(), slots, s.sc)
-	if err != nil {
-		return nil, err
-	}
-	if v.Kind != valVariable && v.Kind != valFixed {
-		return encodeValues(s, v, l, cfg)
-	}
-	return encodeDictionary(s, v, l.params, cfg.version)
-}
 
 // offsetBytes is the width of a variable-width block's offsets.
 func offsetBytes(v *values) uint64 {
@@ -83,7 +60,7 @@ func sampleUniqueRatio(v *values) (r float64, ok bool) {
 // as Lance writes them for every value type.
 func buildDictionary(v *values, b *dictBudget) (*valueSet, *values) {
 	const idxBits = dictIndexBytes * 8
-	ind := &values{Values: codecs.Values{Kind: valFixed, N: v.N, Bits: idxBits, Valid: v.Valid, Data: make([]byte, 0, v.N*idxBits/8)}}
+	ind := &values{Values: codecs.Values{Kind: valFixed, N: v.N, Bits: idxBits, Valid: v.Valid, Data: make([]byte, 0, v.N*idxBits/8)}, sc: v.sc}
 	set := newValueSet(v, 1024)
 	var itemBytes, encoded uint64 // dictionary value bytes; Lance's running encoded size
 	perItem := uint64(0)          // offset bytes per dictionary entry
@@ -187,19 +164,20 @@ func valueBytes(v *values, i int) []byte {
 // dictionary buffer, whatever its cardinality.
 func encodeDictionary(s *shredded, v *values, p encodingParams, ver format.Version) (*encodedPage, error) {
 	set, ind := buildDictionary(v, nil)
-	return dictionaryPage(s, v, set, ind, p, ver)
+	return dictionaryPage(s, v, set.first, ind, p, ver)
 }
 
 // dictionaryPage writes the indices ind of the values of v as a mini-block
 // page with the dictionary (set's values) as an extra buffer (2.1: plain
 // block codec; 2.2: General(lz4) by default).
-func dictionaryPage(s *shredded, v *values, set *valueSet, ind *values, p encodingParams, ver format.Version) (*encodedPage, error) {
-	order := set.first
+func dictionaryPage(s *shredded, v *values, order []int, ind *values, p encodingParams, ver format.Version) (*encodedPage, error) {
 	dictBuf, dictEnc, err := dictionaryBuffer(v, order, p, ver)
 	if err != nil {
 		return nil, err
 	}
-	page, err := encodeMiniBlock(s, ind, chooseMiniCodec(ind, p, ver), ver, int(p.miniblockValues))
+	// lance-encoding:compression wraps the indices' codec as any other
+	// mini-block codec (pylance 14.0.2: general(lz4, ...) indices)
+	page, err := encodeMiniBlock(s, ind, withGeneral(chooseMiniCodec(ind, p, ver), ind, p), ver, int(p.miniblockValues))
 	if err != nil {
 		return nil, err
 	}

@@ -18,6 +18,7 @@ type topJob struct {
 	top   int
 	arrs  []arrow.Array // buffered input (released after the pages are written)
 	col   arrow.Array   // the input as one array (concatenated when several)
+	owned []arrow.Array // arrays made here (normalized input, col), released with the job
 	pages []*encodedPage
 	sc    []*leafScratch // the pages' pooled temporaries
 	err   error
@@ -29,14 +30,8 @@ var errFlushSkipped = errors.New("lance: flush skipped")
 
 // encode concatenates the input and encodes every leaf column.
 func (j *topJob) encode(ctx context.Context, w *Writer) {
-	j.col = j.arrs[0]
-	if len(j.arrs) > 1 {
-		c, err := array.Concatenate(j.arrs, w.pools.allocator())
-		if err != nil {
-			j.err = err
-			return
-		}
-		j.col = c
+	if j.err = j.prepare(w); j.err != nil {
+		return
 	}
 	for _, leaf := range w.tops[j.top] {
 		if err := ctx.Err(); err != nil {
@@ -54,15 +49,45 @@ func (j *topJob) encode(ctx context.Context, w *Writer) {
 	}
 }
 
-// release drops the job's input and concatenated array.
+// prepare sets j.col: the input with the null values of its dictionaries
+// moved into their keys (normalizeDictNulls; per array, before they are
+// concatenated, which unifies differing dictionaries), as one array.
+func (j *topJob) prepare(w *Writer) error {
+	arrs := j.arrs
+	if hasDictionary(w.schema.Field(j.top).Type) {
+		arrs = make([]arrow.Array, len(j.arrs))
+		for i, a := range j.arrs {
+			n, changed, err := normalizeDictNulls(a, w.pools.allocator())
+			if err != nil {
+				return err
+			}
+			if changed {
+				j.owned = append(j.owned, n)
+			}
+			arrs[i] = n
+		}
+	}
+	j.col = arrs[0]
+	if len(arrs) > 1 {
+		c, err := array.Concatenate(arrs, w.pools.allocator())
+		if err != nil {
+			return err
+		}
+		j.col = c
+		j.owned = append(j.owned, c)
+	}
+	return nil
+}
+
+// release drops the job's input and the arrays made from it.
 func (j *topJob) release() {
-	if j.col != nil && len(j.arrs) > 1 {
-		j.col.Release()
+	for _, a := range j.owned {
+		a.Release()
 	}
 	for _, a := range j.arrs {
 		a.Release()
 	}
-	j.arrs, j.col, j.pages = nil, nil, nil
+	j.arrs, j.col, j.pages, j.owned = nil, nil, nil, nil
 }
 
 // flushTops encodes and writes the buffered rows of the top-level fields

@@ -31,7 +31,7 @@ func encodeFullZip(s *shredded, v *values, p encodingParams, ver format.Version)
 			return encodeFullZipRows(s, v, l, cw, off/8, compress, !compress && wantFSST(v, p, off)), nil
 		}
 		if compress {
-			l.ValueCompression = codecs.GeneralEncoding(pb.CompressionScheme_COMPRESSION_ALGORITHM_ZSTD, 0, l.ValueCompression)
+			l.ValueCompression = fullZipZstd(l.ValueCompression)
 		} else if wantFSST(v, p, off) {
 			var tab []byte
 			tab, v = fsstCompress(v)
@@ -76,6 +76,16 @@ func encodeFullZip(s *shredded, v *values, p encodingParams, ver format.Version)
 	}
 	return &encodedPage{Buffers: bufs, NumRows: uint64(s.NumRows), Desc: "fullzip/" + describeShort(l.ValueCompression),
 		Layout: &pb.PageLayout{Layout: &pb.PageLayout_FullZipLayout{FullZipLayout: l}}}, nil
+}
+
+// fullZipZstd is the codec tree General(zstd) of full-zip values: unlike
+// mini-block General, pylance 14.0.2 stores the zstd level of full-zip
+// values explicitly, as 0 (general(zstd:0, ...)).
+func fullZipZstd(inner *pb.CompressiveEncoding) *pb.CompressiveEncoding {
+	enc := codecs.GeneralEncoding(pb.CompressionScheme_COMPRESSION_ALGORITHM_ZSTD, 0, inner)
+	zero := int32(0)
+	enc.GetGeneral().Compression.Level = &zero
+	return enc
 }
 
 // maxLevel returns the largest level (0 for nil).
@@ -217,7 +227,7 @@ func encodeFullZipRows(s *shredded, v *values, l *pb.FullZipLayout, cw, offBytes
 	var enc *codecs.FSSTEncoder
 	switch {
 	case zstd:
-		l.ValueCompression = codecs.GeneralEncoding(pb.CompressionScheme_COMPRESSION_ALGORITHM_ZSTD, 0, l.ValueCompression)
+		l.ValueCompression = fullZipZstd(l.ValueCompression)
 	case fsst:
 		tab := pools.fsstScratch().BuildTable(v.Data, v.Offsets)
 		enc = pools.fsstScratch().NewEncoder(tab)

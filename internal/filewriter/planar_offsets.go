@@ -6,6 +6,7 @@ import (
 
 	"github.com/lancego/lancego/codecs"
 	pb "github.com/lancego/lancego/format/pb/encodings21pb"
+	"google.golang.org/protobuf/proto"
 )
 
 // 2.3 mini-block chunks of variable-width values may describe their offsets
@@ -73,12 +74,18 @@ func (c lengthOffsetsEncoder) Encode(v *values0, start, end int, tmp *[]byte) []
 // values0 is the encoders' view of a page's values.
 type values0 = codecs.Values
 
-// encodedSize is the sum of the chunk buffers codec writes for v (the
-// part of the page size that differs between offset forms).
+// encodedSize is the sum of the chunk buffers codec writes for v, each
+// padded to 8 bytes (the part of the page size that differs between
+// value codecs of the same chunking).
 func encodedSize(codec miniCodec, v *values, maxValues int) int {
-	total := 0
+	total, _ := chunkedSize(codec, v, maxValues)
+	return total
+}
+
+// chunkedSize is encodedSize and the number of chunks.
+func chunkedSize(codec miniCodec, v *values, maxValues int) (total, chunks int) {
 	var tmp []byte
-	for start := 0; start < v.N; {
+	for start := 0; start < v.N; chunks++ {
 		n := codec.Next(&v.Values, start, maxValues)
 		tmp = tmp[:0]
 		for _, b := range codec.Encode(&v.Values, start, start+n, &tmp) {
@@ -86,5 +93,15 @@ func encodedSize(codec miniCodec, v *values, maxValues int) int {
 		}
 		start += n
 	}
-	return total
+	return total, chunks
+}
+
+// variableCost is what Lance compares between the offset forms of a 2.3
+// variable-width page (serialized_variable_cost): the codec tree's
+// protobuf, and per chunk its header (u16 level count, a u32 size per
+// value buffer, padded to 8) and its buffers padded to 8.
+func variableCost(codec miniCodec, v *values, maxValues int) int {
+	total, chunks := chunkedSize(codec, v, maxValues)
+	header := (2 + 4*codec.NumBuffers() + 7) &^ 7
+	return proto.Size(codec.Encoding()) + total + chunks*header
 }

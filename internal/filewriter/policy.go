@@ -213,8 +213,26 @@ func encodeValues(s *shredded, v *values, l *wleaf, cfg *writerConfig) (*encoded
 	if p.structural == "fullzip" || (p.structural != "miniblock" && maxValueBytes(v) >= fullZipThreshold) {
 		return encodeFullZip(s, v, p, cfg.version)
 	}
+	if err := checkMiniBlockWidth(v); err != nil {
+		return nil, err
+	}
 	codec := withGeneral(chooseMiniCodec(v, p, cfg.version), v, p)
 	return encodeMiniBlock(s, v, codec, cfg.version, int(p.miniblockValues))
+}
+
+// checkMiniBlockWidth refuses, as pylance 14.0.2 does ("Value is too wide
+// for miniblock encoding"), fixed-width values of which two do not fit a
+// mini-block chunk: every chunk but the last holds at least 2 values.
+// Only a requested mini-block layout reaches it with such values.
+func checkMiniBlockWidth(v *values) error {
+	if v.Kind != valFixed && v.Kind != valFSL {
+		return nil
+	}
+	if need := 2 * v.RowBits() / 8; need > codecs.MiniBlockFixedChunkBytes {
+		return fmt.Errorf("%w: value is too wide for mini-block encoding: 2 values need %d bytes, a chunk holds %d",
+			lerr.ErrInvalidArgument, need, codecs.MiniBlockFixedChunkBytes)
+	}
+	return nil
 }
 
 // maxValueBytes is the size of the largest value.
@@ -270,7 +288,7 @@ func tryDictionary(s *shredded, v *values, p encodingParams, ver format.Version)
 	if set == nil {
 		return nil, false, nil
 	}
-	page, err := dictionaryPage(s, v, set, ind, p, ver)
+	page, err := dictionaryPage(s, v, set.first, ind, p, ver)
 	return page, err == nil, err
 }
 
@@ -376,7 +394,7 @@ func chooseVariableCodec(v *values, p encodingParams, ver format.Version) miniCo
 	if ver >= format.V2_3 && p.compression != "lz4" && p.compression != "zstd" {
 		gen := newLengthOffsetsEncoder(v, legacy)
 		mv := int(p.miniblockValues)
-		if encodedSize(gen, v, mv) < encodedSize(legacy, v, mv) {
+		if variableCost(gen, v, mv) < variableCost(legacy, v, mv) {
 			return gen
 		}
 	}

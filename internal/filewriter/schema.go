@@ -43,6 +43,39 @@ func buildSchemaProto(schema *arrow.Schema, v format.Version, env func(string) s
 	return b.fields, tops, nil
 }
 
+// checkFSLItems refuses at Create the fixed-size lists the writer cannot
+// store (it writes fixed-size lists, nested or not, of fixed-width items of
+// whole bytes), saying what pylance 14.0.2 does with them.
+func checkFSLItems(f arrow.Field) error {
+	t, ok := f.Type.(*arrow.FixedSizeListType)
+	if !ok {
+		return nil
+	}
+	item := t.Elem()
+	for {
+		inner, ok := item.(*arrow.FixedSizeListType)
+		if !ok {
+			break
+		}
+		item = inner.Elem()
+	}
+	why := ""
+	switch item.ID() {
+	case arrow.STRUCT:
+		why = "pylance 14.0.2 refuses it at 2.1 and writes it from 2.2 on, in a layout not supported here yet"
+	case arrow.STRING, arrow.LARGE_STRING, arrow.BINARY, arrow.LARGE_BINARY, arrow.STRING_VIEW, arrow.BINARY_VIEW:
+		why = "variable-width items, which pylance 14.0.2 cannot write either"
+	case arrow.LIST, arrow.LARGE_LIST, arrow.MAP:
+		why = "pylance 14.0.2 refuses it too"
+	default:
+		if w, ok := item.(arrow.FixedWidthDataType); ok && w.BitWidth()%8 == 0 && item.ID() != arrow.BOOL && item.ID() != arrow.DICTIONARY {
+			return nil
+		}
+		why = "only fixed-width items of whole bytes are written"
+	}
+	return fmt.Errorf("%w: field %q: fixed_size_list of %s: %s", lerr.ErrUnsupportedType, f.Name, item, why)
+}
+
 // schemaBuilder accumulates fields and leaves during flattening.
 type schemaBuilder struct {
 	version format.Version
@@ -63,6 +96,9 @@ func (b *schemaBuilder) add(f arrow.Field, parent int32, path []arrow.Field, chi
 	}
 	if f.Type.ID() == arrow.MAP && b.version < format.V2_2 {
 		return fmt.Errorf("%w: field %q: map needs file version 2.2", lerr.ErrUnsupportedType, f.Name)
+	}
+	if err := checkFSLItems(f); err != nil {
+		return err
 	}
 	id := int32(len(b.fields))
 	pf := &filepb.Field{Name: f.Name, Id: id, ParentId: parent, LogicalType: lt, Nullable: f.Nullable, Encoding: enc}
@@ -126,7 +162,12 @@ func (b *schemaBuilder) addLeaf(f arrow.Field, path []arrow.Field, child []int) 
 		return fmt.Errorf("field %q: %w", f.Name, err)
 	}
 	l := &wleaf{column: b.columns, path: path, child: child, params: params, packed: isPackedStruct(f)}
-	if v, _ := f.Metadata.GetValue(format.BlobKey); v == "true" && isLargeBinary(f.Type) && b.version == format.V2_1 {
+	// Like pylance 14.0.2: legacy blob pages at 2.1 and 2.2, refused at 2.3
+	// ("Lance 2.3 does not write Blob v1 pages").
+	if v, _ := f.Metadata.GetValue(format.BlobKey); v == "true" && isLargeBinary(f.Type) {
+		if b.version >= format.V2_3 {
+			return fmt.Errorf("%w: field %q: file version %s writes no legacy blob (%s) pages; use a blob v2 column", lerr.ErrUnsupportedType, f.Name, b.version, format.BlobKey)
+		}
 		l.blob = true
 	}
 	b.columns++

@@ -1,0 +1,318 @@
+package lance
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/ipc"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/lancego/lancego/codecs"
+	pb21 "github.com/lancego/lancego/format/pb/encodings21pb"
+	"github.com/lancego/lancego/format/pb/file2pb"
+
+	"github.com/lancego/lancego/internal/valuejson"
+)
+
+// Helpers of the writer tests that check a file against pylance 14.0.2:
+// the same input written by pylance's LanceFileWriter (pylanceWrites) for a
+// page-by-page comparison (samePages), and an expected.json made from the
+// input itself (expectedFromInput) for real Lance's read-back (lanceBatch).
+
+// writerCase is one input written by our writer and, for comparison, by
+// pylance.
+type writerCase struct {
+	name   string
+	ver    string
+	schema *arrow.Schema
+	recs   []arrow.RecordBatch
+	opts   []WriterOption
+	// noPages, when set, says why pylance's pages cannot be compared.
+	noPages string
+	// layoutOnly compares the pages' layouts and codec trees, not their
+	// bytes (General value chunks: our LZ4 and zstd compressors pick other
+	// matches than Lance's).
+	layoutOnly bool
+}
+
+// writeOurs writes c with our writer to dir/<name>.lance.
+func (c *writerCase) writeOurs(t *testing.T, dir string) string {
+	t.Helper()
+	ctx := context.Background()
+	path := filepath.Join(dir, safeName(c.name)+".lance")
+	w, err := Create(ctx, path, c.schema, append([]WriterOption{WithFileVersion(c.ver)}, c.opts...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, rec := range c.recs {
+		if err := w.Write(ctx, rec); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// safeName turns a subtest name into a file name.
+func safeName(s string) string {
+	return strings.NewReplacer("/", "_", " ", "_", "<", "", ">", "", ",", "_").Replace(s)
+}
+
+// writeIPC writes recs to an Arrow IPC file.
+func writeIPC(t *testing.T, path string, schema *arrow.Schema, recs []arrow.RecordBatch) {
+	t.Helper()
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	w, err := ipc.NewFileWriter(f, ipc.WithSchema(schema))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range recs {
+		if err := w.Write(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// expectedFromInput writes the expected.json of recs (schema and values of
+// the input, in the corpus conventions) to dir and returns its path.
+func expectedFromInput(t *testing.T, dir, name string, schema *arrow.Schema, recs []arrow.RecordBatch) string {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := valuejson.WriteRecords(&buf, schema, recs); err != nil {
+		t.Fatal(err)
+	}
+	var sch bytes.Buffer
+	if err := valuejson.Encode(&sch, valuejson.SchemaJSON(schema)); err != nil {
+		t.Fatal(err)
+	}
+	body := strings.TrimSpace(buf.String())
+	out := "{\"schema\":" + strings.TrimSpace(sch.String()) + "," + body[1:]
+	path := filepath.Join(dir, safeName(name)+".expected.json")
+	if err := os.WriteFile(path, []byte(out), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// pylanceWrites collects inputs for one run of
+// testdata/pylance/write_many.py (one Python process for every file).
+type pylanceWrites struct {
+	lines []string
+}
+
+// add queues the IPC file src to be written by pylance to dst at ver.
+func (p *pylanceWrites) add(src, dst, ver string) {
+	p.lines = append(p.lines, src+"\t"+dst+"\t"+ver)
+}
+
+// run writes the queued files; it returns pylance's error per output file
+// ("" when written).
+func (p *pylanceWrites) run(t *testing.T, py string) map[string]string {
+	t.Helper()
+	cmd := exec.Command(py, "testdata/pylance/write_many.py")
+	cmd.Stdin = strings.NewReader(strings.Join(p.lines, "\n") + "\n")
+	cmd.Stderr = nil
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("write_many.py: %v", err)
+	}
+	res := map[string]string{}
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		status, rest, _ := strings.Cut(sc.Text(), " ")
+		file, msg, _ := strings.Cut(rest, " ")
+		if status == "OK" {
+			res[file] = ""
+		} else {
+			res[file] = "pylance: " + msg
+		}
+	}
+	return res
+}
+
+// samePages reports the first difference between the pages of two files
+// (column count, page count, rows, layout protobuf, buffer bytes unless
+// layoutOnly), or nil.
+func samePages(ours, theirs string, layoutOnly bool) error {
+	ctx := context.Background()
+	a, err := Open(ctx, ours)
+	if err != nil {
+		return err
+	}
+	defer a.Close()
+	b, err := Open(ctx, theirs)
+	if err != nil {
+		return err
+	}
+	defer b.Close()
+	ab, err := os.ReadFile(ours)
+	if err != nil {
+		return err
+	}
+	bb, err := os.ReadFile(theirs)
+	if err != nil {
+		return err
+	}
+	if na, nb := len(a.meta.Columns), len(b.meta.Columns); na != nb {
+		return fmt.Errorf("%d columns, pylance %d", na, nb)
+	}
+	for c := range a.meta.Columns {
+		if err := sameColumnPages(a, b, ab, bb, c, layoutOnly); err != nil {
+			return fmt.Errorf("column %d: %w", c, err)
+		}
+	}
+	return nil
+}
+
+// sameColumnPages compares the pages of column c.
+func sameColumnPages(a, b *File, ab, bb []byte, c int, layoutOnly bool) error {
+	pa, pb := a.meta.Columns[c].GetPages(), b.meta.Columns[c].GetPages()
+	if len(pa) != len(pb) {
+		return fmt.Errorf("%d pages, pylance %d", len(pa), len(pb))
+	}
+	for i := range pa {
+		if pa[i].GetLength() != pb[i].GetLength() {
+			return fmt.Errorf("page %d: %d rows, pylance %d", i, pa[i].GetLength(), pb[i].GetLength())
+		}
+		if !sameEncoding(pa[i], pb[i]) {
+			return fmt.Errorf("page %d: layout differs:\n ours    %v\n pylance %v", i, pa[i].GetEncoding(), pb[i].GetEncoding())
+		}
+		if layoutOnly {
+			continue
+		}
+		ra, _ := a.meta.PageRanges(c, i)
+		rb, _ := b.meta.PageRanges(c, i)
+		if len(ra) != len(rb) {
+			return fmt.Errorf("page %d: %d buffers, pylance %d", i, len(ra), len(rb))
+		}
+		for k := range ra {
+			x, y := ab[ra[k].Offset:ra[k].Offset+ra[k].Length], bb[rb[k].Offset:rb[k].Offset+rb[k].Length]
+			if !bytes.Equal(x, y) && !sameLZ4Dictionary(pa[i], k, x, y) {
+				at := firstDiff(x, y)
+				return fmt.Errorf("page %d buffer %d: %d bytes, pylance %d; from byte %d: %x…, pylance %x…", i, k, len(x), len(y), at, head(x[at:]), head(y[at:]))
+			}
+		}
+	}
+	return nil
+}
+
+// sameEncoding compares the layouts of two pages: the decoded PageLayout
+// protobufs where both have one (prost and Go order a oneof's field
+// differently when serializing), else the raw encodings.
+func sameEncoding(a, b *file2pb.ColumnMetadata_Page) bool {
+	la, lb := pageLayoutOf(a), pageLayoutOf(b)
+	if la != nil && lb != nil {
+		return proto.Equal(la, lb)
+	}
+	return proto.Equal(a.GetEncoding(), b.GetEncoding())
+}
+
+// sameLZ4Dictionary reports whether buffer k of a page is a mini-block
+// dictionary compressed with General(LZ4) whose two versions decompress to
+// the same bytes: our LZ4 compressor (pierrec/lz4) does not pick the matches
+// of Lance's (lz4_flex), so only the content can be compared.
+func sameLZ4Dictionary(page *file2pb.ColumnMetadata_Page, k int, x, y []byte) bool {
+	l := pageLayoutOf(page)
+	if k != 2 || l == nil {
+		return false
+	}
+	g := l.GetMiniBlockLayout().GetDictionary().GetGeneral()
+	if g.GetCompression().GetScheme() != pb21.CompressionScheme_COMPRESSION_ALGORITHM_LZ4 {
+		return false
+	}
+	dx, err1 := codecs.DecompressLZ4(nil, x)
+	dy, err2 := codecs.DecompressLZ4(nil, y)
+	return err1 == nil && err2 == nil && bytes.Equal(dx, dy)
+}
+
+// firstDiff is the offset of the first byte where a and b differ.
+func firstDiff(a, b []byte) int {
+	n := min(len(a), len(b))
+	for i := 0; i < n; i++ {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return n
+}
+
+// head is the first bytes of b, for messages.
+func head(b []byte) []byte { return b[:min(len(b), 32)] }
+
+// checkWriterCases writes every case with our writer and checks that our
+// reader and real Lance read the input back (schema and values) and, with
+// pylance, that pylance writes the same pages. Without LANCE_PY only our
+// reader is checked.
+func checkWriterCases(t *testing.T, cases []writerCase) {
+	py := lancePython()
+	dir := t.TempDir()
+	var batch lanceBatch
+	var pw pylanceWrites
+	ours := map[string]string{}
+	for i := range cases {
+		c := &cases[i]
+		t.Run(c.name, func(t *testing.T) {
+			path := roundTripCase(t, c, dir)
+			ours[c.name] = path
+			batch.add(c.name, path, expectedFromInput(t, dir, c.name, c.schema, c.recs))
+			if py != "" {
+				src := filepath.Join(dir, safeName(c.name)+".arrow")
+				writeIPC(t, src, c.schema, c.recs)
+				pw.add(src, filepath.Join(dir, safeName(c.name)+".pylance.lance"), c.ver)
+			}
+		})
+	}
+	if py == "" {
+		return
+	}
+	batch.run(t, py)
+	res := pw.run(t, py)
+	for _, c := range cases {
+		t.Run("pages/"+c.name, func(t *testing.T) {
+			path, ok := ours[c.name]
+			if !ok {
+				t.Skip("not written")
+			}
+			if c.noPages != "" {
+				t.Skip(c.noPages)
+			}
+			theirs := filepath.Join(dir, safeName(c.name)+".pylance.lance")
+			if msg := res[theirs]; msg != "" {
+				t.Fatal(msg)
+			}
+			if err := samePages(path, theirs, c.layoutOnly); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
+
+// roundTripCase writes c and checks our reader returns its input.
+func roundTripCase(t *testing.T, c *writerCase, dir string) string {
+	t.Helper()
+	path := c.writeOurs(t, dir)
+	_, want := recordsJSON(t, c.schema, c.recs)
+	_, got := readAllJSON(context.Background(), t, path)
+	if ok, diff := valuejsonEqual(want, got); !ok {
+		t.Fatalf("our reader: %s", diff)
+	}
+	return path
+}
