@@ -10,7 +10,6 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/compute"
 
 	"github.com/lancego/lancego/internal/dataset"
 	"github.com/lancego/lancego/zonestats"
@@ -265,33 +264,11 @@ func (ds *Dataset) keepLive(ctx context.Context, i int, m *dataset.Fragment, p *
 	return ds.selectRuns(rec, runs, p)
 }
 
-// selectRuns returns the rows of rec in runs: slices concatenated when
-// there are few runs, else one compute.Filter per column.
+// selectRuns returns the rows of rec in runs, column by column.
 func (ds *Dataset) selectRuns(rec arrow.RecordBatch, runs []rowRange, p *dsProjection) (arrow.RecordBatch, error) {
 	var n uint64
 	for _, r := range runs {
 		n += r.to - r.from
-	}
-	if len(runs) > 4 {
-		mask := array.NewBooleanBuilder(ds.allocator())
-		defer mask.Release()
-		mask.Reserve(int(rec.NumRows()))
-		at := uint64(0)
-		for _, r := range runs {
-			for ; at < r.from; at++ {
-				mask.UnsafeAppend(false)
-			}
-			for ; at < r.to; at++ {
-				mask.UnsafeAppend(true)
-			}
-		}
-		for ; at < uint64(rec.NumRows()); at++ {
-			mask.UnsafeAppend(false)
-		}
-		m := mask.NewArray()
-		defer m.Release()
-		cctx := compute.WithAllocator(context.Background(), ds.allocator())
-		return compute.FilterRecordBatch(cctx, rec, m, compute.DefaultFilterOptions())
 	}
 	out := make([]arrow.Array, rec.NumCols())
 	defer releaseAll(out)
