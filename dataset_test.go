@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"testing"
 
@@ -144,52 +145,71 @@ func TestCommittedDatasets(t *testing.T) {
 	}
 }
 
-// checkFiltered scans with a filter on id, an offset and a limit, and
-// compares with the expected rows (all columns, _rowid, _rowaddr) that
-// satisfy it, in order.
+// filterCases are the filtered scans checkFiltered runs: dense and sparse
+// matches, contiguous and scattered, all columns or only the filter's.
+var filterCases = []struct {
+	filter        string
+	match         func(id int64) bool
+	columns       []string
+	offset, limit uint64
+}{
+	{"id >= 3 AND id < 9000", func(id int64) bool { return id >= 3 && id < 9000 }, nil, 2, 5000},
+	{"id >= 3 AND id < 9000", func(id int64) bool { return id >= 3 && id < 9000 }, []string{"id"}, 0, 0},
+	{"id < 0", func(id int64) bool { return id < 0 }, nil, 0, 0},
+	{"id = 7 OR id = 1500 OR id > 11990", func(id int64) bool { return id == 7 || id == 1500 || id > 11990 }, nil, 0, 0},
+	{"NOT (id >= 100 AND id < 200)", func(id int64) bool { return id < 100 || id >= 200 }, nil, 1, 0},
+	{"id IN (1, 2, 3, 601, 4095)", func(id int64) bool { return id == 1 || id == 2 || id == 3 || id == 601 || id == 4095 }, []string{"id"}, 0, 3},
+}
+
+// checkFiltered runs filterCases with _rowid and _rowaddr and compares
+// with the expected rows that satisfy each, in order.
 func checkFiltered(t *testing.T, ctx context.Context, ds *Dataset, what string, all json.RawMessage) {
 	t.Helper()
 	var cols map[string][]any
 	if err := json.Unmarshal(all, &cols); err != nil {
 		t.Fatal(err)
 	}
-	ids := cols["id"]
-	lo, hi := int64(3), int64(9000)
-	var keep []int
-	for i, v := range ids {
-		n, _ := strconv.ParseInt(fmt.Sprint(v), 10, 64) // int64 as a string, int32 as a number
-		if n >= lo && n < hi {
-			keep = append(keep, i)
+	for _, c := range filterCases {
+		var keep []int
+		for i, v := range cols["id"] {
+			n, _ := strconv.ParseInt(fmt.Sprint(v), 10, 64) // int64 as a string, int32 as a number
+			if c.match(n) {
+				keep = append(keep, i)
+			}
 		}
-	}
-	const offset, limit = 2, 5000
-	keep = keep[min(offset, len(keep)):]
-	keep = keep[:min(limit, len(keep))]
-	want := map[string][]any{}
-	for name, vals := range cols {
-		want[name] = []any{}
-		for _, i := range keep {
-			want[name] = append(want[name], vals[i])
+		keep = keep[min(int(c.offset), len(keep)):]
+		if c.limit > 0 {
+			keep = keep[:min(int(c.limit), len(keep))]
 		}
-	}
-	wantJSON, _ := json.Marshal(want)
-	filter, err := zonestats.ParseFilter("id >= 3 AND id < 9000")
-	if err != nil {
-		t.Fatal(err)
-	}
-	o := DatasetScanOptions{ReadOptions: ReadOptions{WithRowID: true, WithRowAddress: true},
-		Filter: filter, Offset: offset, Limit: limit, BatchSize: 700}
-	var recs []arrow.RecordBatch
-	for rec, err := range ds.Batches(ctx, o) {
+		want := map[string][]any{}
+		for name, vals := range cols {
+			if c.columns != nil && !slices.Contains(c.columns, name) && name != RowIDColumn && name != RowAddressColumn {
+				continue
+			}
+			want[name] = []any{}
+			for _, i := range keep {
+				want[name] = append(want[name], vals[i])
+			}
+		}
+		wantJSON, _ := json.Marshal(want)
+		filter, err := zonestats.ParseFilter(c.filter)
 		if err != nil {
-			t.Fatalf("%s: filtered scan: %v", what, err)
+			t.Fatal(err)
 		}
-		recs = append(recs, rec)
-	}
-	p, _ := ds.project(o.ReadOptions)
-	sameColumns(t, what+" filtered scan", p.schema, recs, wantJSON)
-	for _, r := range recs {
-		r.Release()
+		o := DatasetScanOptions{ReadOptions: ReadOptions{Columns: c.columns, WithRowID: true, WithRowAddress: true},
+			Filter: filter, Offset: c.offset, Limit: c.limit, BatchSize: 700}
+		var recs []arrow.RecordBatch
+		for rec, err := range ds.Batches(ctx, o) {
+			if err != nil {
+				t.Fatalf("%s: filtered scan %q: %v", what, c.filter, err)
+			}
+			recs = append(recs, rec)
+		}
+		p, _ := ds.project(o.ReadOptions)
+		sameColumns(t, fmt.Sprintf("%s filtered scan %q %v", what, c.filter, c.columns), p.schema, recs, wantJSON)
+		for _, r := range recs {
+			r.Release()
+		}
 	}
 }
 
