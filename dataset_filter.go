@@ -99,7 +99,7 @@ func (ds *Dataset) scanFiltered(ctx context.Context, r fragRange, p *dsProjectio
 	case m.out != nil || len(m.matches) == 0:
 		return true
 	}
-	return ds.readMatches(ctx, r.idx, p, m.matches, size, emit, yield)
+	return ds.readMatches(ctx, r, p, m.matches, size, emit, yield)
 }
 
 // seedZones returns the rows of r in zones the zone seeds of the data
@@ -240,16 +240,18 @@ func (m *matcher) output(ctx context.Context, rec arrow.RecordBatch, rel, phys [
 	return m.ds.newBatch(m.out, cols, n), nil
 }
 
-// readMatches reads the projection for the matching rows of a fragment
-// (step 3) and emits it in batches of at most size rows.
-func (ds *Dataset) readMatches(ctx context.Context, idx int, p *dsProjection, matches []rowRange, size uint64,
+// readMatches reads the projection for the matching rows of fragment
+// range r (step 3) and emits it in batches of at most size rows. When
+// they are at least half of r, whole pages are read through the pipelined
+// scan (little waste, few requests); else only the chunks holding them.
+func (ds *Dataset) readMatches(ctx context.Context, r fragRange, p *dsProjection, matches []rowRange, size uint64,
 	emit func(arrow.RecordBatch) bool, yield func(arrow.RecordBatch, error) bool) bool {
-	lo, hi := matches[0].from, matches[len(matches)-1].to
+	idx, lo, hi := r.idx, matches[0].from, matches[len(matches)-1].to
 	var n uint64
-	for _, r := range matches {
-		n += r.to - r.from
+	for _, m := range matches {
+		n += m.to - m.from
 	}
-	if 2*n >= hi-lo {
+	if 2*n >= r.hi-r.lo {
 		at := 0
 		sel := func(lo, hi uint64) []rowRange {
 			var out []rowRange

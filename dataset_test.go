@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/lancego/lancego/internal/valuejson"
@@ -351,4 +352,97 @@ func skipUnreadable(t *testing.T, url string) {
 	if errors.Is(err, ErrUnsupported) {
 		t.Skipf("data files not read yet: %v", err)
 	}
+}
+
+// TestFilteredScanSkipsPrunedFragments: a filtered scan whose zone seeds
+// prove whole fragments empty makes no data request to them (and reads
+// none of their deletion files). Measured with Stats on fresh opens:
+//
+//	none  = scan of the dataset with a filter no fragment can match
+//	one0  = the same, scanning only fragment 1's split
+//	one   = the real filter, scanning only fragment 1's split
+//	all   = the real filter over the dataset
+//
+// Pruning a fragment costs its open (the tail holds the seeds) and
+// nothing else: none = 4 one0 (identical files), and all = none + (one -
+// one0), to the request and to the byte.
+func TestFilteredScanSkipsPrunedFragments(t *testing.T) {
+	ctx := context.Background()
+	dir := filepath.Join(t.TempDir(), "ds")
+	rdr, _ := rowsReader(t, memory.DefaultAllocator, 0, 200_000, 10_000)
+	ds, err := CreateDataset(ctx, dir, rdr, WithMaxRowsPerFile(50_000), WithFileOptions(WithZoneSeeds(4096, "a")))
+	rdr.Release()
+	if err != nil {
+		t.Fatal(err)
+	}
+	deleted, err := ds.Delete(ctx, "a >= 60000 AND a < 60100") // a deletion file for fragment 1 only
+	ds.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	deleted.Close()
+	const real, empty = "a >= 60000 AND a < 61000", "a < 0"
+	none, _ := prunedScanCost(t, dir, empty, -1, nil)
+	one0, _ := prunedScanCost(t, dir, empty, 1, nil)
+	one, n1 := prunedScanCost(t, dir, real, 1, nil)
+	all, n := prunedScanCost(t, dir, real, -1, func(a int64) bool { return a >= 60100 && a < 61000 })
+	t.Logf("requests/bytes: none %d/%d, one0 %d/%d, one %d/%d, all %d/%d", none.Requests, none.BytesRead,
+		one0.Requests, one0.BytesRead, one.Requests, one.BytesRead, all.Requests, all.BytesRead)
+	if n != 900 || n1 != 900 {
+		t.Fatalf("filtered scan returned %d rows (split of fragment 1: %d), want 900", n, n1)
+	}
+	if none.Requests == 0 || none.Requests != 4*one0.Requests || none.BytesRead != 4*one0.BytesRead {
+		t.Fatalf("pruning every fragment: %d requests, %d bytes; one fragment: %d, %d",
+			none.Requests, none.BytesRead, one0.Requests, one0.BytesRead)
+	}
+	if all.Requests != none.Requests+one.Requests-one0.Requests || all.BytesRead != none.BytesRead+one.BytesRead-one0.BytesRead {
+		t.Fatalf("scan: %d requests, %d bytes; want the opens of 4 fragments (%d, %d) plus fragment 1's reads (%d, %d)",
+			all.Requests, all.BytesRead, none.Requests, none.BytesRead, one.Requests-one0.Requests, one.BytesRead-one0.BytesRead)
+	}
+	if all.ZonesPruned < 3*13 {
+		t.Fatalf("%d of %d zones pruned, want at least the 39 of fragments 0, 2 and 3", all.ZonesPruned, all.ZonesTotal)
+	}
+}
+
+// prunedScanCost opens the dataset afresh and scans it (or only fragment
+// frag's split) with filter, checking every row with want (if set); it
+// returns the scan's I/O and its row count.
+func prunedScanCost(t *testing.T, dir, filter string, frag int, want func(int64) bool) (Stats, int) {
+	t.Helper()
+	ctx := context.Background()
+	ds, err := OpenDataset(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ds.Close()
+	f, err := zonestats.ParseFilter(filter)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := DatasetScanOptions{Filter: f}
+	before := ds.Stats()
+	scan := ds.Batches(ctx, o)
+	if frag >= 0 {
+		scan = ds.ScanSplit(ctx, ds.Splits(0)[frag], o)
+	}
+	n := 0
+	for rec, err := range scan {
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, s := rec.Column(0).(*array.Int64), rec.Column(1).(*array.String)
+		for i := range a.Len() {
+			if (want != nil && !want(a.Value(i))) || s.Value(i) != fmt.Sprintf("s%d", a.Value(i)) {
+				t.Fatalf("%s: row %d, %q", filter, a.Value(i), s.Value(i))
+			}
+		}
+		n += a.Len()
+		rec.Release()
+	}
+	after := ds.Stats()
+	after.Requests -= before.Requests
+	after.BytesRead -= before.BytesRead
+	after.ZonesPruned -= before.ZonesPruned
+	after.ZonesTotal -= before.ZonesTotal
+	return after, n
 }
