@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -309,12 +310,12 @@ func pylanceDatasets(t *testing.T, ver string) string {
 // 14.0.2 built with every write operation (appends, small and > 5,000-row
 // deletes, update, add_columns, drop_columns, compaction, overwrite), with
 // stable row ids, with V1 manifest names, and with dictionary, blob and
-// field-metadata columns (2.1), for data storage versions 2.1, 2.2, 2.0
-// and legacy (v1 data files, read with the manifest's fields: the history
+// field-metadata columns (2.1), for data storage versions 2.1, 2.2, 2.3,
+// 2.0 and legacy (v1 data files, read with the manifest's fields: the history
 // adds and drops columns after the legacy writes), and compares all rows with
 // _rowid/_rowaddr, takes by offset and takes by row id with pylance's.
 func TestDatasetsAgainstPylance(t *testing.T) {
-	for _, ver := range []string{"2.1", "2.2", "2.0", "legacy"} {
+	for _, ver := range []string{"2.1", "2.2", "2.3", "2.0", "legacy"} {
 		t.Run(ver, func(t *testing.T) {
 			dir := pylanceDatasets(t, ver)
 			if ver == "2.0" {
@@ -329,10 +330,36 @@ func TestDatasetsAgainstPylance(t *testing.T) {
 					if _, err := os.Stat(exp); err != nil {
 						t.Skipf("%s was not generated (a LANCE_DATASETS tree from an older gen_datasets.py?)", exp)
 					}
+					if strings.HasPrefix(ver, "2.") {
+						checkFileVersions(t, filepath.Join(dir, c), ver)
+					}
 					checkDatasetAgainst(t, filepath.Join(dir, c), loadExpectedDataset(t, exp))
 				})
 			}
 		})
+	}
+}
+
+// checkFileVersions checks that the first version's data files are of
+// version ver, so that a data_storage_version pylance ignored or mapped
+// to another would not pass unnoticed.
+func checkFileVersions(t *testing.T, url, ver string) {
+	t.Helper()
+	ds, err := OpenDataset(context.Background(), url, WithVersion(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ds.Close()
+	frags, err := ds.Fragments(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range frags {
+		for _, df := range f.DataFiles {
+			if df.Version != ver {
+				t.Fatalf("%s: fragment %d data file %s is of version %s, want %s", url, f.ID, df.Path, df.Version, ver)
+			}
+		}
 	}
 }
 
