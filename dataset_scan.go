@@ -426,7 +426,8 @@ func (ds *Dataset) ScanSplit(ctx context.Context, s Split, o DatasetScanOptions)
 // overlap the current fragment's scan instead of following it.
 const scanLookahead = 4
 
-// fragWarmer opens the data files and reads the deletion files of
+// fragWarmer opens the data files holding fields and (unless a filter's
+// zone seeds may prune the fragments) reads the deletion files of
 // upcoming fragments in the background. Errors are left for the scan to
 // meet again; every goroutine has ended when stop returns.
 type fragWarmer struct {

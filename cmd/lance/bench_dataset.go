@@ -69,19 +69,8 @@ func runBenchDatasets(ctx context.Context, args []string, stdout, stderr io.Writ
 	}
 	res := make([]opRounds, len(ops))
 	for range max(1, *rounds) {
-		theirs, err := pylanceTimes(ctx, py, driver, target, opts, *reps, ops)
-		if err != nil {
+		if err := benchRound(ctx, py, driver, target, opts, *reps, *cold, ops, res); err != nil {
 			return err
-		}
-		for i, op := range ops {
-			ours, reqs, rows, err := timeOurs(ctx, target, op, *reps, *cold)
-			if err != nil {
-				return err
-			}
-			if rows != theirs[i].Rows && op.Op != "open" {
-				return fmt.Errorf("%s: %d rows, pylance %d", op.name(), rows, theirs[i].Rows)
-			}
-			res[i].add(ours, theirs[i].Seconds, reqs)
 		}
 	}
 	fmt.Fprintf(stdout, "dataset %s: %d rows, %d fragments of %d rows, best of %d, %d round(s)\n", target, n, (*rows+*perFrag-1) / *perFrag, *perFrag, *reps, max(1, *rounds))
@@ -89,6 +78,25 @@ func runBenchDatasets(ctx context.Context, args []string, stdout, stderr io.Writ
 	for i, op := range ops {
 		r := res[i]
 		fmt.Fprintf(stdout, "%-24s %10.2fms %10.2fms %7.2fx %6.2fx-%6.2fx %9d\n", op.name(), r.ours*1e3, r.theirs*1e3, r.theirs/r.ours, r.lo, r.hi, r.reqs)
+	}
+	return nil
+}
+
+// benchRound times ops with pylance, then with lancego, into res.
+func benchRound(ctx context.Context, py, driver, target string, so map[string]string, reps int, cold bool, ops []benchOp, res []opRounds) error {
+	theirs, err := pylanceTimes(ctx, py, driver, target, so, reps, ops)
+	if err != nil {
+		return err
+	}
+	for i, op := range ops {
+		ours, reqs, rows, err := timeOurs(ctx, target, op, reps, cold)
+		if err != nil {
+			return err
+		}
+		if rows != theirs[i].Rows && op.Op != "open" {
+			return fmt.Errorf("%s: %d rows, pylance %d", op.name(), rows, theirs[i].Rows)
+		}
+		res[i].add(ours, theirs[i].Seconds, reqs)
 	}
 	return nil
 }
