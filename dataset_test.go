@@ -426,15 +426,19 @@ func TestFilteredScanSkipsPrunedFragments(t *testing.T) {
 		t.Fatalf("scan: %d requests, %d bytes; want the opens of 4 fragments (%d, %d) plus fragment 1's reads (%d, %d)",
 			all.Requests, all.BytesRead, none.Requests, none.BytesRead, one.Requests-one0.Requests, one.BytesRead-one0.BytesRead)
 	}
+	if _, n := prunedScanCost(t, dir, real, -1, func(a int64) bool { return a >= 60100 && a < 61000 }, "a"); n != 900 {
+		t.Fatalf("filtered scan of the filter column only returned %d rows, want 900", n)
+	}
 	if all.ZonesPruned < 3*13 {
 		t.Fatalf("%d of %d zones pruned, want at least the 39 of fragments 0, 2 and 3", all.ZonesPruned, all.ZonesTotal)
 	}
 }
 
 // prunedScanCost opens the dataset afresh and scans it (or only fragment
-// frag's split) with filter, checking every row with want (if set); it
+// frag's split) with filter and _rowaddr, checking every row with want
+// (if set), its address and, unless columns only has "a", its string; it
 // returns the scan's I/O and its row count.
-func prunedScanCost(t *testing.T, dir, filter string, frag int, want func(int64) bool) (Stats, int) {
+func prunedScanCost(t *testing.T, dir, filter string, frag int, want func(int64) bool, columns ...string) (Stats, int) {
 	t.Helper()
 	ctx := context.Background()
 	ds, err := OpenDataset(ctx, dir)
@@ -446,7 +450,7 @@ func prunedScanCost(t *testing.T, dir, filter string, frag int, want func(int64)
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := DatasetScanOptions{Filter: f}
+	o := DatasetScanOptions{Filter: f, ReadOptions: ReadOptions{Columns: columns, WithRowAddress: true}}
 	before := ds.Stats()
 	scan := ds.Batches(ctx, o)
 	if frag >= 0 {
@@ -457,10 +461,12 @@ func prunedScanCost(t *testing.T, dir, filter string, frag int, want func(int64)
 		if err != nil {
 			t.Fatal(err)
 		}
-		a, s := rec.Column(0).(*array.Int64), rec.Column(1).(*array.String)
+		a, addr := rec.Column(0).(*array.Int64), rec.Column(int(rec.NumCols())-1).(*array.Uint64)
+		s, _ := rec.Column(1).(*array.String)
 		for i := range a.Len() {
-			if (want != nil && !want(a.Value(i))) || s.Value(i) != fmt.Sprintf("s%d", a.Value(i)) {
-				t.Fatalf("%s: row %d, %q", filter, a.Value(i), s.Value(i))
+			v, ad := a.Value(i), addr.Value(i)
+			if (want != nil && !want(v)) || (s != nil && s.Value(i) != fmt.Sprintf("s%d", v)) || int64(ad>>32*50_000+ad&(1<<32-1)) != v {
+				t.Fatalf("%s: row %d at address %d (columns %v)", filter, v, ad, columns)
 			}
 		}
 		n += a.Len()
