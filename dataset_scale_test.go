@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/metrics"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -63,7 +65,9 @@ func manyFragments(t *testing.T, n int) string {
 }
 
 // TestManyFragments simulates datasets of 1k, 10k and 100k fragments:
-// opening is fast and small, no fragment's metadata is decoded by opening
+// opening is fast and its peak heap small (sampled during the open, and
+// checked to lie between the heap live after it and the bytes it
+// allocated), no fragment's metadata is decoded by opening
 // or counting, and a take of 100 random rows decodes only the fragments it
 // touches and returns their rows.
 func TestManyFragments(t *testing.T) {
@@ -77,12 +81,16 @@ func TestManyFragments(t *testing.T) {
 		runtime.GC()
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
+		stop := sampleHeapPeak()
 		t0 := time.Now()
 		ds, err := OpenDataset(ctx, root)
 		if err != nil {
 			t.Fatal(err)
 		}
 		open := time.Since(t0)
+		peak := stop() - int64(before.HeapAlloc)
+		runtime.ReadMemStats(&after)
+		allocated := int64(after.TotalAlloc - before.TotalAlloc)
 		runtime.GC()
 		runtime.ReadMemStats(&after)
 		heap := int64(after.HeapAlloc) - int64(before.HeapAlloc)
@@ -119,12 +127,46 @@ func TestManyFragments(t *testing.T) {
 		if d := decodedFragments(ds); d != len(touched) {
 			t.Fatalf("take decoded %d fragments, touched %d", d, len(touched))
 		}
-		t.Logf("%7d fragments: open %v, heap after open %.1f MB, take of 100 random rows %v", n, open.Round(time.Millisecond),
-			float64(heap)/(1<<20), take.Round(time.Millisecond))
-		if n == 100_000 && (open > time.Second || heap > 256<<20) {
-			t.Errorf("%d fragments: open took %v and %d MB of heap, want < 1 s and < 256 MB", n, open, heap>>20)
+		mb := func(b int64) float64 { return float64(b) / (1 << 20) }
+		t.Logf("%7d fragments: open %v, heap: peak %.1f MB during open (allocated %.1f MB), %.1f MB live after; take of 100 random rows %v",
+			n, open.Round(100*time.Microsecond), mb(peak), mb(allocated), mb(heap), take.Round(time.Millisecond))
+		if peak > allocated+1<<20 || heap > peak+1<<20 {
+			t.Errorf("%d fragments: sampled peak %d B is not between the live heap %d B and the bytes allocated %d B", n, peak, heap, allocated)
+		}
+		if n == 100_000 && (open > time.Second || peak > 256<<20) {
+			t.Errorf("%d fragments: open took %v and a peak of %d MB of heap, want < 1 s and < 256 MB", n, open, peak>>20)
 		}
 		ds.Close()
+	}
+}
+
+// sampleHeapPeak samples the bytes of live and not yet swept heap
+// objects (HeapAlloc) every 100 µs in a goroutine; stop ends the sampling
+// and returns the largest value seen, including one last sample.
+func sampleHeapPeak() (stop func() int64) {
+	s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	read := func() int64 { metrics.Read(s); return int64(s[0].Value.Uint64()) }
+	var peak atomic.Int64
+	peak.Store(read())
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		for {
+			if v := read(); v > peak.Load() {
+				peak.Store(v)
+			}
+			select {
+			case <-done:
+				return
+			case <-time.After(100 * time.Microsecond):
+			}
+		}
+	}()
+	return func() int64 {
+		close(done)
+		<-finished
+		return max(peak.Load(), read())
 	}
 }
 

@@ -3,14 +3,13 @@ package lance
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"iter"
-	"slices"
 	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/compute"
 
 	"github.com/lancego/lancego/internal/dataset"
 	"github.com/lancego/lancego/zonestats"
@@ -65,8 +64,8 @@ func (ds *Dataset) Scan(ctx context.Context, o DatasetScanOptions) (array.Record
 		return nil, err
 	}
 	if o.Filter != nil {
-		if _, err := zonestats.Bind(o.Filter, ds.arrow); err != nil {
-			return nil, fmt.Errorf("%w: filter: %w", ErrInvalidArgument, err)
+		if _, err := ds.bindFilter(o.Filter); err != nil {
+			return nil, err
 		}
 	}
 	next, stop := iter.Pull2(ds.Batches(ctx, o))
@@ -120,7 +119,17 @@ func (ds *Dataset) scanRanges(ctx context.Context, ranges []fragRange, o Dataset
 		}
 		return yield(rec, nil) && !w.done()
 	}
-	warm := ds.warmer(ctx, p)
+	var filter *dsFilter
+	warmFields, warmDeletions := p.fields, true
+	if o.Filter != nil {
+		if filter, err = ds.bindFilter(o.Filter); err != nil {
+			yield(nil, err)
+			return
+		}
+		// zone seeds may prune upcoming fragments: warm only what they need
+		warmFields, warmDeletions = filter.fields, false
+	}
+	warm := ds.warmer(ctx, warmFields, warmDeletions)
 	defer warm.stop()
 	for k, r := range ranges {
 		if err := ctx.Err(); err != nil {
@@ -132,7 +141,7 @@ func (ds *Dataset) scanRanges(ctx context.Context, ranges []fragRange, o Dataset
 		}
 		var ok bool
 		if o.Filter != nil {
-			ok = ds.scanFiltered(ctx, r, p, o.Filter, size, emit, yield)
+			ok = ds.scanFiltered(ctx, r, p, filter, size, emit, yield)
 		} else {
 			ok = ds.scanFragment(ctx, r, p, size, emit, yield)
 		}
@@ -176,21 +185,65 @@ func (w *window) cut(rec arrow.RecordBatch) arrow.RecordBatch {
 // returns false when the scan must stop.
 func (ds *Dataset) scanFragment(ctx context.Context, r fragRange, p *dsProjection, size uint64,
 	emit func(arrow.RecordBatch) bool, yield func(arrow.RecordBatch, error) bool) bool {
+	del, err := ds.deletions(ctx, r.idx)
+	if err != nil {
+		yield(nil, err)
+		return false
+	}
+	return ds.scanSelected(ctx, r, p, size, func(lo, hi uint64) []rowRange {
+		var out []rowRange
+		for _, l := range dataset.LiveRanges(nil, del, lo, hi) {
+			out = append(out, rowRange{l[0], l[1]})
+		}
+		return out
+	}, emit, yield)
+}
+
+// scanSelected scans physical rows [r.lo, r.hi) of a fragment batch by
+// batch, keeping of each batch [lo, hi) the rows of sel(lo, hi) (sorted,
+// disjoint ranges within it).
+func (ds *Dataset) scanSelected(ctx context.Context, r fragRange, p *dsProjection, size uint64, sel func(lo, hi uint64) []rowRange,
+	emit func(arrow.RecordBatch) bool, yield func(arrow.RecordBatch, error) bool) bool {
+	m, err := ds.fragment(r.idx)
+	var stop bool
+	if err == nil {
+		err = ds.eachBatch(ctx, r, p.fields, size, func(lo, hi uint64, cols []arrow.Array) error {
+			keep := sel(lo, hi)
+			if len(keep) == 0 {
+				return nil
+			}
+			rec, err := ds.keepLive(ctx, r.idx, m, p, cols, keep, lo, hi)
+			if err == nil && !emit(rec) {
+				stop = true
+				return errStopScan
+			}
+			return err
+		})
+	}
+	if err != nil && !stop {
+		yield(nil, err)
+	}
+	return err == nil
+}
+
+// errStopScan ends eachBatch when the consumer stopped.
+var errStopScan = errors.New("lance: scan stopped")
+
+// eachBatch reads physical rows [r.lo, r.hi) of fields of a fragment
+// through each data file's pipelined scan, calling fn with each batch's
+// columns (in the order of fields; nil for a field in no data file). fn
+// must retain what it keeps; its error ends the scan and is returned.
+func (ds *Dataset) eachBatch(ctx context.Context, r fragRange, fields []int, size uint64, fn func(lo, hi uint64, cols []arrow.Array) error) error {
 	m, err := ds.fragment(r.idx)
 	if err == nil && r.hi > m.PhysicalRows {
 		err = fmt.Errorf("%w: rows [%d, %d) of fragment %d of %d rows", ErrInvalidArgument, r.lo, r.hi, m.ID, m.PhysicalRows)
 	}
 	var files []*fileColumns
-	var del *dataset.Deletions
 	if err == nil {
-		files, err = ds.columnsOf(ctx, m, p.fields)
-	}
-	if err == nil {
-		del, err = ds.deletions(ctx, r.idx)
+		files, err = ds.columnsOf(ctx, m, fields)
 	}
 	if err != nil {
-		yield(nil, err)
-		return false
+		return err
 	}
 	pulls := make([]func() (arrow.RecordBatch, error, bool), len(files))
 	for k, fc := range files {
@@ -198,24 +251,19 @@ func (ds *Dataset) scanFragment(ctx context.Context, r fragRange, p *dsProjectio
 		defer stop()
 		pulls[k] = next
 	}
+	cols := make([]arrow.Array, len(fields))
 	for lo := r.lo; lo < r.hi; lo += size {
 		hi := min(lo+size, r.hi)
-		cols := make([]arrow.Array, len(p.schema.Fields()))
 		err := ds.pullBatch(pulls, files, cols, hi-lo)
-		var rec arrow.RecordBatch
 		if err == nil {
-			rec, err = ds.keepLive(ctx, r.idx, m, p, cols, del, lo, hi)
+			err = fn(lo, hi, cols)
 		}
 		releaseAll(cols)
 		if err != nil {
-			yield(nil, err)
-			return false
-		}
-		if rec != nil && !emit(rec) {
-			return false
+			return err
 		}
 	}
-	return true
+	return nil
 }
 
 // pullBatch takes the next batch of every file's scan into cols.
@@ -242,56 +290,39 @@ func (ds *Dataset) pullBatch(pulls []func() (arrow.RecordBatch, error, bool), fi
 	return nil
 }
 
-// keepLive fills the missing columns of physical rows [lo, hi) and drops
-// the deleted rows; nil when every row is deleted.
+// keepLive builds the batch of physical rows [lo, hi) from the columns
+// read (cols: the projected fields; missing ones are filled) and keeps
+// the rows of live (absolute, sorted, non-empty).
 func (ds *Dataset) keepLive(ctx context.Context, i int, m *dataset.Fragment, p *dsProjection, cols []arrow.Array,
-	del *dataset.Deletions, lo, hi uint64) (arrow.RecordBatch, error) {
-	live := dataset.LiveRanges(nil, del, lo, hi)
-	if len(live) == 0 {
-		return nil, nil
+	live []rowRange, lo, hi uint64) (arrow.RecordBatch, error) {
+	all := make([]arrow.Array, len(p.schema.Fields()))
+	defer releaseAll(all)
+	for j, a := range cols[:p.dataFieldsCount] {
+		if a != nil {
+			a.Retain()
+			all[j] = a
+		}
 	}
-	if err := ds.fillRest(ctx, i, m, p, cols, []rowRange{{lo, hi}}, hi-lo); err != nil {
+	if err := ds.fillRest(ctx, i, m, p, all, []rowRange{{lo, hi}}, hi-lo); err != nil {
 		return nil, err
 	}
-	rec := ds.newBatch(p, cols, hi-lo)
-	if len(live) == 1 && live[0] == [2]uint64{lo, hi} {
+	rec := ds.newBatch(p, all, hi-lo)
+	if len(live) == 1 && live[0] == (rowRange{lo, hi}) {
 		return rec, nil
 	}
 	defer rec.Release()
 	runs := make([]rowRange, len(live))
 	for k, l := range live {
-		runs[k] = rowRange{l[0] - lo, l[1] - lo}
+		runs[k] = rowRange{l.from - lo, l.to - lo}
 	}
 	return ds.selectRuns(rec, runs, p)
 }
 
-// selectRuns returns the rows of rec in runs: slices concatenated when
-// there are few runs, else one compute.Filter per column.
+// selectRuns returns the rows of rec in runs, column by column.
 func (ds *Dataset) selectRuns(rec arrow.RecordBatch, runs []rowRange, p *dsProjection) (arrow.RecordBatch, error) {
 	var n uint64
 	for _, r := range runs {
 		n += r.to - r.from
-	}
-	if len(runs) > 4 {
-		mask := array.NewBooleanBuilder(ds.allocator())
-		defer mask.Release()
-		mask.Reserve(int(rec.NumRows()))
-		at := uint64(0)
-		for _, r := range runs {
-			for ; at < r.from; at++ {
-				mask.UnsafeAppend(false)
-			}
-			for ; at < r.to; at++ {
-				mask.UnsafeAppend(true)
-			}
-		}
-		for ; at < uint64(rec.NumRows()); at++ {
-			mask.UnsafeAppend(false)
-		}
-		m := mask.NewArray()
-		defer m.Release()
-		cctx := compute.WithAllocator(context.Background(), ds.allocator())
-		return compute.FilterRecordBatch(cctx, rec, m, compute.DefaultFilterOptions())
 	}
 	out := make([]arrow.Array, rec.NumCols())
 	defer releaseAll(out)
@@ -303,119 +334,6 @@ func (ds *Dataset) selectRuns(rec arrow.RecordBatch, runs []rowRange, p *dsProje
 		out[j] = a
 	}
 	return ds.newBatch(p, out, n), nil
-}
-
-// scanFiltered scans a fragment with a filter: zone seeds of the data
-// file holding the filter's columns prune row ranges (the whole fragment
-// when nothing survives, before any data request), surviving live rows
-// are read like a take and filtered exactly.
-func (ds *Dataset) scanFiltered(ctx context.Context, r fragRange, p *dsProjection, filter zonestats.Expr, size uint64,
-	emit func(arrow.RecordBatch) bool, yield func(arrow.RecordBatch, error) bool) bool {
-	fail := func(err error) bool { yield(nil, err); return false }
-	pred, err := zonestats.Bind(filter, ds.arrow)
-	if err != nil {
-		return fail(fmt.Errorf("%w: filter: %w", ErrInvalidArgument, err))
-	}
-	// read: the projection plus the filter's columns
-	rp := *p
-	rp.fields = append([]int(nil), p.fields...)
-	rp.rowID, rp.rowAddr = true, true
-	var readFields []arrow.Field
-	for _, i := range rp.fields {
-		readFields = append(readFields, ds.arrow.Field(i))
-	}
-	for _, name := range pred.Columns() {
-		i := ds.arrow.FieldIndices(name)[0]
-		if !slices.Contains(rp.fields, i) {
-			rp.fields = append(rp.fields, i)
-			readFields = append(readFields, ds.arrow.Field(i))
-		}
-	}
-	rp.dataFieldsCount = len(rp.fields)
-	readFields = append(readFields,
-		arrow.Field{Name: RowIDColumn, Type: arrow.PrimitiveTypes.Uint64, Nullable: true},
-		arrow.Field{Name: RowAddressColumn, Type: arrow.PrimitiveTypes.Uint64, Nullable: true})
-	md := ds.arrow.Metadata()
-	rp.schema = arrow.NewSchema(readFields, &md)
-	ranges, pruned, err := ds.survivors(ctx, r, pred)
-	if err != nil {
-		return fail(err)
-	}
-	outIdx := make([]int, 0, len(p.schema.Fields()))
-	for j := range p.dataFieldsCount {
-		outIdx = append(outIdx, j)
-	}
-	if p.rowID {
-		outIdx = append(outIdx, rp.dataFieldsCount)
-	}
-	if p.rowAddr {
-		outIdx = append(outIdx, rp.dataFieldsCount+1)
-	}
-	filterBatch := func(rec arrow.RecordBatch) bool {
-		keep, err := pred.Evaluate(rec)
-		var out arrow.RecordBatch
-		if err == nil {
-			out, err = selectRows(ds.allocator(), rec, keep, outIdx, p.schema)
-		}
-		rec.Release()
-		if err != nil {
-			return fail(err)
-		}
-		return out == nil || emit(out)
-	}
-	if !pruned {
-		// nothing to skip: read whole pages through the pipelined scan
-		return ds.scanFragment(ctx, r, &rp, size, filterBatch, yield)
-	}
-	for len(ranges) > 0 {
-		var batch []rowRange
-		batch, ranges = nextBatch(ranges, size)
-		rec, err := ds.readFragment(ctx, r.idx, &rp, batch)
-		if err != nil {
-			return fail(err)
-		}
-		if !filterBatch(rec) {
-			return false
-		}
-	}
-	return true
-}
-
-// survivors returns the live rows of r in zones the zone seeds of the
-// data file holding every filter column do not prove empty, and whether
-// the seeds pruned any row.
-func (ds *Dataset) survivors(ctx context.Context, r fragRange, pred *zonestats.Predicate) ([]rowRange, bool, error) {
-	m, err := ds.fragment(r.idx)
-	if err != nil {
-		return nil, false, err
-	}
-	del, err := ds.deletions(ctx, r.idx)
-	if err != nil {
-		return nil, false, err
-	}
-	zones := []rowRange{{r.lo, r.hi}}
-	var fields []int
-	for _, name := range pred.Columns() {
-		fields = append(fields, ds.arrow.FieldIndices(name)[0])
-	}
-	if files, err := ds.columnsOf(ctx, m, fields); err != nil {
-		return nil, false, err
-	} else if len(files) == 1 && len(files[0].pos) == len(fields) {
-		f := files[0].file
-		if fp, err := zonestats.Bind(pred.Expr(), f.schema); err == nil {
-			if zones, err = f.survivingRows(ctx, fp, r.lo, r.hi, false); err != nil {
-				return nil, false, err
-			}
-		}
-	}
-	pruned := len(zones) != 1 || zones[0] != rowRange{r.lo, r.hi}
-	var out []rowRange
-	for _, z := range zones {
-		for _, l := range dataset.LiveRanges(nil, del, z.from, z.to) {
-			out = append(out, rowRange{l[0], l[1]})
-		}
-	}
-	return out, pruned, nil
 }
 
 // Split is a part of a dataset version that can be read on its own, on
@@ -508,12 +426,14 @@ func (ds *Dataset) ScanSplit(ctx context.Context, s Split, o DatasetScanOptions)
 // overlap the current fragment's scan instead of following it.
 const scanLookahead = 4
 
-// fragWarmer opens the data files and reads the deletion files of
+// fragWarmer opens the data files holding fields and (unless a filter's
+// zone seeds may prune the fragments) reads the deletion files of
 // upcoming fragments in the background. Errors are left for the scan to
 // meet again; every goroutine has ended when stop returns.
 type fragWarmer struct {
 	ds     *Dataset
-	p      *dsProjection
+	fields []int
+	dels   bool
 	ctx    context.Context
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
@@ -521,9 +441,9 @@ type fragWarmer struct {
 	seen   map[int]bool
 }
 
-func (ds *Dataset) warmer(ctx context.Context, p *dsProjection) *fragWarmer {
+func (ds *Dataset) warmer(ctx context.Context, fields []int, deletions bool) *fragWarmer {
 	ctx, cancel := context.WithCancel(ctx)
-	return &fragWarmer{ds: ds, p: p, ctx: ctx, cancel: cancel, sem: make(chan struct{}, scanLookahead), seen: map[int]bool{}}
+	return &fragWarmer{ds: ds, fields: fields, dels: deletions, ctx: ctx, cancel: cancel, sem: make(chan struct{}, scanLookahead), seen: map[int]bool{}}
 }
 
 func (w *fragWarmer) start(idx int) {
@@ -544,8 +464,10 @@ func (w *fragWarmer) start(idx int) {
 		if err != nil {
 			return
 		}
-		_, _ = w.ds.columnsOf(w.ctx, m, w.p.fields)
-		_, _ = w.ds.deletions(w.ctx, idx)
+		_, _ = w.ds.columnsOf(w.ctx, m, w.fields)
+		if w.dels {
+			_, _ = w.ds.deletions(w.ctx, idx)
+		}
 	}()
 }
 

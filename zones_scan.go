@@ -297,6 +297,13 @@ func takeRuns(mem memory.Allocator, a arrow.Array, runs []rowRange) (arrow.Array
 		}
 		return array.NewSlice(a, int64(runs[0].from), int64(runs[0].to)), nil
 	}
+	n := 0
+	for _, r := range runs {
+		n += int(r.to - r.from)
+	}
+	if out, ok := gatherRuns(mem, a, runs, n); ok {
+		return out, nil
+	}
 	parts := make([]arrow.Array, len(runs))
 	for i, r := range runs {
 		parts[i] = array.NewSlice(a, int64(r.from), int64(r.to))

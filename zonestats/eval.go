@@ -6,6 +6,9 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 )
 
+// slowEval disables the typed loops of fastLeaf (tests compare both).
+var slowEval = false
+
 // Three-valued truth of one row.
 const (
 	triFalse uint8 = iota
@@ -15,6 +18,7 @@ const (
 
 // colAccess reads one referenced column of a record batch.
 type colAccess struct {
+	arr    arrow.Array
 	isNull nullFunc
 	get    getter
 	layout floatLayout
@@ -52,6 +56,7 @@ func (p *Predicate) access(rec arrow.RecordBatch) ([]colAccess, error) {
 		if !arrow.TypeEqual(arr.DataType(), c.info.dt) {
 			return nil, fmt.Errorf("%w: column %q has type %s, predicate bound to %s", ErrMismatch, c.name, arr.DataType(), c.info.dt)
 		}
+		out[i].arr = arr
 		out[i].isNull, out[i].get = accessor(arr)
 		if c.info.isFloat() {
 			out[i].layout = layoutFor(c.info.floatBits)
@@ -77,25 +82,35 @@ func (p *Predicate) eval(n *node, cols []colAccess, rows int) []uint8 {
 	return p.evalLeaf(n, &cols[n.col], rows)
 }
 
+// kleene holds Kleene AND (first 9) and OR (last 9) of two three-valued
+// results, at index 3*a+b.
+var kleene = [18]uint8{
+	triFalse, triFalse, triFalse, triFalse, triTrue, triNull, triFalse, triNull, triNull,
+	triFalse, triTrue, triNull, triTrue, triTrue, triTrue, triNull, triTrue, triNull,
+}
+
 // evalLogic combines children with Kleene AND or OR.
 func (p *Predicate) evalLogic(n *node, cols []colAccess, rows int) []uint8 {
-	unit, zero := triTrue, triFalse // AND: identity TRUE, dominant FALSE
+	var out []uint8
+	tab := kleene[:9]
 	if n.kind == nOr {
-		unit, zero = triFalse, triTrue
-	}
-	out := make([]uint8, rows)
-	for i := range out {
-		out[i] = unit
+		tab = kleene[9:]
 	}
 	for _, k := range n.kids {
 		kid := p.eval(k, cols, rows)
-		for i, t := range kid {
-			switch {
-			case out[i] == zero:
-			case t == zero:
-				out[i] = zero
-			case t == triNull:
-				out[i] = triNull
+		if out == nil {
+			out = kid
+			continue
+		}
+		for i, t := range kid[:len(out)] {
+			out[i] = tab[3*int(out[i])+int(t)]
+		}
+	}
+	if out == nil { // no children: the identity
+		out = make([]uint8, rows)
+		if n.kind == nAnd {
+			for i := range out {
+				out[i] = triTrue
 			}
 		}
 	}
@@ -105,8 +120,11 @@ func (p *Predicate) evalLogic(n *node, cols []colAccess, rows int) []uint8 {
 // evalLeaf evaluates a leaf over all rows; null rows give NULL except for
 // IS [NOT] NULL.
 func (p *Predicate) evalLeaf(n *node, c *colAccess, rows int) []uint8 {
-	test := p.leafTest(n, c)
 	out := make([]uint8, rows)
+	if !slowEval && c.arr != nil && p.fastLeaf(n, c.arr, out) {
+		return out
+	}
+	test := p.leafTest(n, c)
 	for i := range out {
 		isNull := c.isNull(i)
 		switch n.kind {

@@ -11,6 +11,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strings"
 	"time"
 
 	lance "github.com/lancego/lancego"
@@ -19,7 +21,10 @@ import (
 
 // runBenchDatasets times dataset reads against pylance on the same
 // dataset: open, full scan, takes of 100 and 10,000 random rows spread
-// over every fragment, and a filtered scan (best of --reps each).
+// over every fragment, and filtered scans (a contiguous 2%, a scattered
+// string match, a dense half). Each round times pylance then lancego,
+// best of --reps each (the first repetition warms caches); with several
+// --rounds the two alternate and the ratio's spread over rounds is shown.
 func runBenchDatasets(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("bench-datasets", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -27,8 +32,10 @@ func runBenchDatasets(ctx context.Context, args []string, stdout, stderr io.Writ
 	rows := fs.Int("rows", 500_000, "rows of the dataset")
 	perFrag := fs.Int("rows-per-fragment", 20_000, "rows per fragment")
 	reps := fs.Int("reps", 5, "repetitions; the best is reported")
+	rounds := fs.Int("rounds", 1, "alternating rounds of pylance then lancego; the spread is reported")
 	url := fs.String("url", "", "read this copy of the dataset instead (e.g. s3://...); pylance gets --storage-options")
 	so := fs.String("storage-options", "", "pylance storage_options as JSON, with --url")
+	only := fs.String("ops", "", "comma-separated operation kinds to run (open,scan,take,filter); all if empty")
 	cold := fs.Bool("cold", false, "open the dataset afresh before every timed run of ours (nothing cached: small data files are otherwise kept from their first read)")
 	if err := fs.Parse(splitArgs(args, map[string]bool{"cold": true})); err != nil {
 		return err
@@ -39,27 +46,102 @@ func runBenchDatasets(ctx context.Context, args []string, stdout, stderr io.Writ
 	}
 	driver := filepath.Join("bench", "dataset_driver.py")
 	root := filepath.Join(*dir, fmt.Sprintf("d%d-%d.lance", *rows, *perFrag))
-	if _, err := os.Stat(root); err != nil {
-		fmt.Fprintf(stderr, "bench-datasets: building %s with pylance\n", root)
-		cmd := exec.CommandContext(ctx, py, driver, "make", root, fmt.Sprint(*rows), fmt.Sprint(*perFrag))
-		cmd.Stderr = stderr
-		if err := cmd.Run(); err != nil {
-			return err
-		}
+	if err := ensureBenchDataset(ctx, py, driver, root, *rows, *perFrag, stderr); err != nil {
+		return err
 	}
 	target := root
 	if *url != "" {
 		target = *url
 	}
-	ds, err := lance.OpenDataset(ctx, target)
+	n, err := datasetRows(ctx, target)
 	if err != nil {
 		return err
 	}
-	n, err := ds.CountRows(ctx)
-	ds.Close()
+	var opts map[string]string
+	if *so != "" {
+		if err := json.Unmarshal([]byte(*so), &opts); err != nil {
+			return fmt.Errorf("--storage-options: %w", err)
+		}
+	}
+	ops := benchDatasetOps(n)
+	if *only != "" {
+		ops = slices.DeleteFunc(ops, func(o benchOp) bool { return !slices.Contains(strings.Split(*only, ","), o.Op) })
+	}
+	res := make([]opRounds, len(ops))
+	for range max(1, *rounds) {
+		if err := benchRound(ctx, py, driver, target, opts, *reps, *cold, ops, res); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(stdout, "dataset %s: %d rows, %d fragments of %d rows, best of %d, %d round(s)\n", target, n, (*rows+*perFrag-1) / *perFrag, *perFrag, *reps, max(1, *rounds))
+	fmt.Fprintf(stdout, "%-24s %12s %12s %8s %15s %9s\n", "operation", "lancego", "pylance", "ratio", "ratio spread", "requests")
+	for i, op := range ops {
+		r := res[i]
+		fmt.Fprintf(stdout, "%-24s %10.2fms %10.2fms %7.2fx %6.2fx-%6.2fx %9d\n", op.name(), r.ours*1e3, r.theirs*1e3, r.theirs/r.ours, r.lo, r.hi, r.reqs)
+	}
+	return nil
+}
+
+// benchRound times ops with pylance, then with lancego, into res.
+func benchRound(ctx context.Context, py, driver, target string, so map[string]string, reps int, cold bool, ops []benchOp, res []opRounds) error {
+	theirs, err := pylanceTimes(ctx, py, driver, target, so, reps, ops)
 	if err != nil {
 		return err
 	}
+	for i, op := range ops {
+		ours, reqs, rows, err := timeOurs(ctx, target, op, reps, cold)
+		if err != nil {
+			return err
+		}
+		if rows != theirs[i].Rows && op.Op != "open" {
+			return fmt.Errorf("%s: %d rows, pylance %d", op.name(), rows, theirs[i].Rows)
+		}
+		res[i].add(ours, theirs[i].Seconds, reqs)
+	}
+	return nil
+}
+
+// opRounds gathers one operation's times over rounds: the best of each
+// side, the lowest and highest per-round ratio (pylance / lancego).
+type opRounds struct {
+	ours, theirs, lo, hi float64
+	reqs                 int64
+}
+
+func (r *opRounds) add(ours, theirs float64, reqs int64) {
+	ratio := theirs / ours
+	if r.ours == 0 {
+		*r = opRounds{ours: ours, theirs: theirs, lo: ratio, hi: ratio}
+	}
+	r.ours, r.theirs = min(r.ours, ours), min(r.theirs, theirs)
+	r.lo, r.hi, r.reqs = min(r.lo, ratio), max(r.hi, ratio), reqs
+}
+
+// ensureBenchDataset builds the benchmark dataset with pylance unless it
+// exists.
+func ensureBenchDataset(ctx context.Context, py, driver, root string, rows, perFrag int, stderr io.Writer) error {
+	if _, err := os.Stat(root); err == nil {
+		return nil
+	}
+	fmt.Fprintf(stderr, "bench-datasets: building %s with pylance\n", root)
+	cmd := exec.CommandContext(ctx, py, driver, "make", root, fmt.Sprint(rows), fmt.Sprint(perFrag))
+	cmd.Stderr = stderr
+	return cmd.Run()
+}
+
+// datasetRows returns the live rows of the dataset at url.
+func datasetRows(ctx context.Context, url string) (uint64, error) {
+	ds, err := lance.OpenDataset(ctx, url)
+	if err != nil {
+		return 0, err
+	}
+	defer ds.Close()
+	return ds.CountRows(ctx)
+}
+
+// benchDatasetOps lists the timed operations on a dataset of n rows (ids
+// 0..; score = id / 2; name = "name-" + id % 1000).
+func benchDatasetOps(n uint64) []benchOp {
 	r := rand.New(rand.NewPCG(1, 2))
 	offsets := func(k int) []uint64 {
 		out := make([]uint64, k)
@@ -68,38 +150,17 @@ func runBenchDatasets(ctx context.Context, args []string, stdout, stderr io.Writ
 		}
 		return out
 	}
-	filter := fmt.Sprintf("id >= %d AND id < %d", n/4, n/4+n/50)
-	ops := []benchOp{{Op: "open"}, {Op: "scan"}, {Op: "take", Offsets: offsets(100)}, {Op: "take", Offsets: offsets(10_000)},
-		{Op: "filter", Filter: filter}}
-	var opts map[string]string
-	if *so != "" {
-		if err := json.Unmarshal([]byte(*so), &opts); err != nil {
-			return fmt.Errorf("--storage-options: %w", err)
-		}
-	}
-	theirs, err := pylanceTimes(ctx, py, driver, target, opts, *reps, ops)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(stdout, "dataset %s: %d rows, %d fragments of %d rows, best of %d\n", target, n, (*rows+*perFrag-1) / *perFrag, *perFrag, *reps)
-	fmt.Fprintf(stdout, "%-22s %12s %12s %8s %10s\n", "operation", "lancego", "pylance", "ratio", "requests")
-	for i, op := range ops {
-		ours, reqs, rows, err := timeOurs(ctx, target, op, *reps, *cold)
-		if err != nil {
-			return err
-		}
-		if rows != theirs[i].Rows && op.Op != "open" {
-			return fmt.Errorf("%s: %d rows, pylance %d", op.name(), rows, theirs[i].Rows)
-		}
-		fmt.Fprintf(stdout, "%-22s %10.2fms %10.2fms %7.2fx %10d\n", op.name(), ours*1e3, theirs[i].Seconds*1e3, theirs[i].Seconds/ours, reqs)
-	}
-	return nil
+	return []benchOp{{Op: "open"}, {Op: "scan"}, {Op: "take", Offsets: offsets(100)}, {Op: "take", Offsets: offsets(10_000)},
+		{Op: "filter", Filter: fmt.Sprintf("id >= %d AND id < %d", n/4, n/4+n/50), Label: "filtered scan 2%"},
+		{Op: "filter", Filter: "name = 'name-7'", Label: "filtered scan scattered"},
+		{Op: "filter", Filter: fmt.Sprintf("score >= %d", n/4), Label: "filtered scan half"}}
 }
 
 type benchOp struct {
 	Op      string   `json:"op"`
 	Offsets []uint64 `json:"offsets,omitempty"`
 	Filter  string   `json:"filter,omitempty"`
+	Label   string   `json:"-"`
 }
 
 func (o benchOp) name() string {
@@ -107,7 +168,7 @@ func (o benchOp) name() string {
 	case "take":
 		return fmt.Sprintf("take %d rows", len(o.Offsets))
 	case "filter":
-		return "filtered scan"
+		return o.Label
 	}
 	return o.Op
 }

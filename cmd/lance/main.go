@@ -37,7 +37,7 @@ const usage = `usage:
       write a Lance file, or with --dataset a new version of a Lance dataset
   lance delete DATASET --filter EXPR
       delete the rows EXPR selects and commit a new version
-  lance bench-datasets [--rows N] [--rows-per-fragment N] [--reps N] [--url URL --storage-options JSON]
+  lance bench-datasets [--rows N] [--rows-per-fragment N] [--reps N] [--rounds N] [--ops scan,filter] [--url URL --storage-options JSON]
       dataset reads against pylance (LANCE_PY): open, scan, takes of 100 and 10,000
       random rows over every fragment, filtered scan
   lance demo

@@ -16,7 +16,7 @@ Values follow lancejson.py (the corpus conventions: 64-bit integers as decimal
 strings, ...). "take" is ds.take(take_offsets) and "take_rows" is
 ds._take_rows(take_row_ids), both with _rowid and _rowaddr appended.
 
-    python gen_datasets.py --out DIR [--versions 2.1,2.2] [--only case,...] [--small DIR]
+    python gen_datasets.py --out DIR [--versions 2.1,2.2,2.3] [--only case,...] [--small DIR]
 
 --small DIR writes only the small dataset kept under testdata/datasets/.
 """
@@ -35,7 +35,7 @@ import lancejson  # noqa: E402
 
 import lance  # noqa: E402
 
-VERSIONS = ["2.1", "2.2"]
+VERSIONS = ["2.1", "2.2", "2.3"]
 
 
 def table(lo, hi, tag="a"):
@@ -179,8 +179,9 @@ def version_json(uri, v, rng):
 
 def build(out, version, case):
     if case == "types" and version != "2.1":
-        # 2.2 stores such a column as blob v2, which pylance hands out as an
-        # extension type whose values are descriptors: compared for 2.1 only
+        # 2.2 and 2.3 store such a column as blob v2, which pylance hands out
+        # as an extension type whose values are descriptors: compared for 2.1
+        # only
         print(f"{case}: data storage version 2.1 only", file=sys.stderr)
         return
     fn, kw = CASES[case]
