@@ -30,7 +30,9 @@ func runBenchDatasets(ctx context.Context, args []string, stdout, stderr io.Writ
 	url := fs.String("url", "", "read this copy of the dataset instead (e.g. s3://...); pylance gets --storage-options")
 	so := fs.String("storage-options", "", "pylance storage_options as JSON, with --url")
 	cold := fs.Bool("cold", false, "open the dataset afresh before every timed run of ours (nothing cached: small data files are otherwise kept from their first read)")
-	if err := fs.Parse(splitArgs(args, map[string]bool{"cold": true})); err != nil {
+	appendRows := fs.Int("append-rows", 2_000_000, "rows of the append step (0: no append step)")
+	onlyAppend := fs.Bool("only-append", false, "run the append step alone")
+	if err := fs.Parse(splitArgs(args, map[string]bool{"cold": true, "only-append": true})); err != nil {
 		return err
 	}
 	py := os.Getenv("LANCE_PY")
@@ -38,6 +40,9 @@ func runBenchDatasets(ctx context.Context, args []string, stdout, stderr io.Writ
 		return fmt.Errorf("bench-datasets needs pylance: set LANCE_PY")
 	}
 	driver := filepath.Join("bench", "dataset_driver.py")
+	if *onlyAppend {
+		return benchAppend(ctx, py, driver, *dir, *appendRows, *reps, stdout, stderr)
+	}
 	root := filepath.Join(*dir, fmt.Sprintf("d%d-%d.lance", *rows, *perFrag))
 	if _, err := os.Stat(root); err != nil {
 		fmt.Fprintf(stderr, "bench-datasets: building %s with pylance\n", root)
@@ -92,6 +97,9 @@ func runBenchDatasets(ctx context.Context, args []string, stdout, stderr io.Writ
 			return fmt.Errorf("%s: %d rows, pylance %d", op.name(), rows, theirs[i].Rows)
 		}
 		fmt.Fprintf(stdout, "%-22s %10.2fms %10.2fms %7.2fx %10d\n", op.name(), ours*1e3, theirs[i].Seconds*1e3, theirs[i].Seconds/ours, reqs)
+	}
+	if *appendRows > 0 && *url == "" {
+		return benchAppend(ctx, py, driver, *dir, *appendRows, *reps, stdout, stderr)
 	}
 	return nil
 }
