@@ -81,6 +81,11 @@ func pylanceRows(t testing.TB, dir string, n int) map[uint64][]wrow {
 
 // pylanceRun runs dataset_rows.py with mode ("append" or "create") n.
 func pylanceRun(t testing.TB, dir, mode string, n int) map[uint64][]wrow {
+	return pylanceRunOpts(t, dir, nil, mode, n)
+}
+
+// pylanceRunOpts is pylanceRun with pylance storage options (for s3://).
+func pylanceRunOpts(t testing.TB, dir string, so map[string]string, mode string, n int) map[uint64][]wrow {
 	py := datasetPython()
 	if py == "" {
 		return nil
@@ -89,7 +94,12 @@ func pylanceRun(t testing.TB, dir, mode string, n int) map[uint64][]wrow {
 	if n > 0 {
 		args = append(args, mode, fmt.Sprint(n))
 	}
-	out, err := exec.Command(py, args...).Output()
+	cmd := exec.Command(py, args...)
+	if so != nil {
+		b, _ := json.Marshal(so)
+		cmd.Env = append(os.Environ(), "LANCE_STORAGE_OPTIONS="+string(b))
+	}
+	out, err := cmd.Output()
 	if err != nil {
 		var ee *exec.ExitError
 		if errors.As(err, &ee) {
