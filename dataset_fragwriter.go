@@ -30,7 +30,8 @@ const fragReadAhead = 128 << 20
 // next is queued (the split then depends only on the input), and only
 // closes overlap the next file.
 type fragWriter struct {
-	ctx     context.Context // canceled when a data file fails
+	ctx     context.Context // canceled when a data file or the feed fails
+	cancel  context.CancelFunc
 	files   *errgroup.Group
 	queued  *semaphore.Weighted
 	store   *lanceio.Store
@@ -73,21 +74,34 @@ type queuedBatch struct {
 }
 
 func newFragWriter(ctx context.Context, store *lanceio.Store, c *dsWriteConfig, schema *arrow.Schema, fv format.Version, leaves []int32) *fragWriter {
+	ctx, cancel := context.WithCancel(ctx)
 	files, gctx := errgroup.WithContext(ctx)
 	files.SetLimit(max(2, runtime.GOMAXPROCS(0)))
-	return &fragWriter{ctx: gctx, files: files, queued: semaphore.NewWeighted(fragReadAhead),
+	return &fragWriter{ctx: gctx, cancel: cancel, files: files, queued: semaphore.NewWeighted(fragReadAhead),
 		store: store, c: c, schema: schema, version: fv, leaves: leaves}
 }
 
-// run writes every batch of rdr and joins the data files.
+// run writes every batch of rdr and joins the data files. When the feed
+// fails by itself (the reader, a file name), the files being written are
+// canceled and the feed's error returned; otherwise the first failure of
+// a file (the others are its cancellation).
 func (w *fragWriter) run(rdr arrowReader) error {
+	defer w.cancel()
 	err := w.feed(rdr)
+	own := err != nil && w.ctx.Err() == nil
+	if own {
+		w.cancel()
+	}
 	if w.cur != nil { // feed failed with a file open
 		close(w.cur.queue)
 		w.cur = nil
 	}
-	if ferr := w.files.Wait(); ferr != nil {
-		return ferr // the first failure; later ones are its cancellation
+	ferr := w.files.Wait()
+	if own {
+		return err
+	}
+	if ferr != nil {
+		return ferr
 	}
 	if err != nil {
 		return err

@@ -561,3 +561,52 @@ func checkByteSplit(t *testing.T, ds *Dataset, maxBytes uint64, minFrags int) {
 		}
 	}
 }
+
+// TestDatasetAppendReaderFails appends from a reader that fails after
+// five of its seven batches (two full data files and part of a third):
+// the append returns the reader's error (not the cancellation of the
+// files being written) and leaves nothing.
+func TestDatasetAppendReaderFails(t *testing.T) {
+	ctx := context.Background()
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	dir := filepath.Join(t.TempDir(), "ds")
+	rdr, rows := rowsReader(t, mem, 0, 10, 10)
+	ds, err := CreateDataset(ctx, dir, rdr)
+	rdr.Release()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ds.Close()
+	before := listTree(t, dir)
+	src, _ := rowsReader(t, mem, 100, 3500, 500)
+	defer src.Release()
+	broken := errors.New("source broke")
+	n := 0
+	failing := array.ReaderFromIter(writeSchema, func(yield func(arrow.RecordBatch, error) bool) {
+		for src.Next() {
+			if n++; n > 5 {
+				yield(nil, broken)
+				return
+			}
+			if !yield(src.RecordBatch(), nil) {
+				return
+			}
+		}
+	})
+	defer failing.Release()
+	if _, err := ds.Append(ctx, failing, WithMaxRowsPerFile(1000)); !errors.Is(err, broken) {
+		t.Fatalf("append from a failing reader: %v, want the reader's error", err)
+	}
+	if after := listTree(t, dir); !slices.Equal(before, after) {
+		t.Fatalf("a failed append left files:\n%v\n%v", before, after)
+	}
+	d, err := OpenDataset(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if d.Version() != 1 || !slices.Equal(readRows(t, d), rows) {
+		t.Fatalf("after the failed append: version %d", d.Version())
+	}
+}
