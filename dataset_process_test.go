@@ -2,6 +2,7 @@ package lance
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -205,7 +206,8 @@ func TestDatasetProcessAppendsS3(t *testing.T) {
 	if os.Getenv("AWS_REGION") == "" {
 		q.Set("region", "us-east-1")
 	}
-	u := fmt.Sprintf("s3://%s/dswrite-%d?%s", bucket, time.Now().UnixNano(), q.Encode())
+	prefix := fmt.Sprintf("s3://%s/dswrite-%d", bucket, time.Now().UnixNano())
+	u := prefix + "?" + q.Encode()
 	all := appendProcesses(t, u)
 	checkVersions(t, u, all)
 	ctx := context.Background()
@@ -222,6 +224,36 @@ func TestDatasetProcessAppendsS3(t *testing.T) {
 	if n, _ := d2.CountRows(ctx); n != uint64(len(all)-150) {
 		t.Fatalf("after delete %d rows, want %d", n, len(all)-150)
 	}
+	checkPylanceS3(t, prefix, ep, all)
+}
+
+// checkPylanceS3 reads every version of the S3 dataset at prefix with
+// pylance (storage options for the endpoint): version 13 holds every
+// committed row once, 14 the delete, older versions their rows.
+func checkPylanceS3(t *testing.T, prefix, ep string, all []wrow) {
+	so := map[string]string{"aws_endpoint": ep, "allow_http": "true", "aws_virtual_hosted_style_request": "false",
+		"aws_access_key_id": os.Getenv("AWS_ACCESS_KEY_ID"), "aws_secret_access_key": os.Getenv("AWS_SECRET_ACCESS_KEY"),
+		"aws_region": cmp.Or(os.Getenv("AWS_REGION"), "us-east-1")}
+	py := pylanceRunOpts(t, prefix, so, "", 0)
+	if py == nil {
+		return
+	}
+	var kept []wrow
+	for _, r := range all {
+		if !(r.A >= 30000 && r.A < 40000) {
+			kept = append(kept, r)
+		}
+	}
+	if len(py) != 14 || !slices.Equal(py[13], sortRows(all)) || !slices.Equal(py[14], sortRows(kept)) {
+		t.Fatalf("pylance on S3: %d versions; 13 has %d rows (want %d), 14 has %d (want %d)",
+			len(py), len(py[13]), len(all), len(py[14]), len(kept))
+	}
+	for v := uint64(1); v < 13; v++ {
+		if len(py[v]) != 100+50*int(v-1) {
+			t.Fatalf("pylance on S3: version %d has %d rows", v, len(py[v]))
+		}
+	}
+	t.Logf("pylance read %d versions on S3, %d rows in the latest", len(py), len(py[14]))
 }
 
 // faultProxy forwards to an S3 endpoint and injects faults into the first

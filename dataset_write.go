@@ -5,17 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"golang.org/x/sync/errgroup"
 
 	"github.com/lancego/lancego/format"
-	"github.com/lancego/lancego/format/pb/tablepb"
 	"github.com/lancego/lancego/internal/dataset"
 	"github.com/lancego/lancego/internal/filewriter"
 	lanceio "github.com/lancego/lancego/io"
@@ -78,8 +74,9 @@ func WithMaxRowsPerFile(n int64) DatasetWriteOption {
 	}
 }
 
-// WithMaxBytesPerFile starts a new data file once one has this many bytes
-// written (checked between batches, so a file may exceed it by a batch).
+// WithMaxBytesPerFile starts a new data file once one has sent this many
+// bytes to storage (checked after each batch; the file writer sends in
+// pieces of up to 1 MiB, so a file may exceed it by a piece and a batch).
 func WithMaxBytesPerFile(n uint64) DatasetWriteOption {
 	return func(c *dsWriteConfig) error {
 		if n == 0 {
@@ -273,9 +270,7 @@ func writeAndCommit(ctx context.Context, store *lanceio.Store, url string, c *ds
 		return 0, fmt.Errorf("lance: write %s: %w", url, err)
 	}
 	op.fields, op.schemaMeta, op.dataVersion = fields, schemaMetadata(rdr.Schema()), fv.String()
-	closing, gctx := errgroup.WithContext(ctx)
-	closing.SetLimit(1)
-	fw := &fragWriter{ctx: gctx, closing: closing, store: store, url: url, c: c, schema: rdr.Schema(), version: fv, leaves: leaves}
+	fw := newFragWriter(ctx, store, c, rdr.Schema(), fv, leaves)
 	if err := fw.run(rdr); err != nil {
 		fw.cleanup()
 		return 0, fmt.Errorf("lance: write %s: %w", url, err)
@@ -300,148 +295,6 @@ func schemaMetadata(s *arrow.Schema) map[string][]byte {
 		out[k] = []byte(md.Values()[i])
 	}
 	return out
-}
-
-// fragWriter splits a stream of batches into data files of at most
-// maxRows rows / about maxBytes bytes, one fragment each. A full file is
-// closed (its last pages encoded and uploaded) in the background while
-// the next one fills: at most one close runs at a time, and every close
-// is joined before run returns.
-type fragWriter struct {
-	ctx     context.Context // canceled when a background close fails
-	closing *errgroup.Group
-	store   *lanceio.Store
-	url     string
-	c       *dsWriteConfig
-	schema  *arrow.Schema
-	version format.Version
-	leaves  []int32
-	cur     *Writer
-	curName string
-	curRows int64
-	total   uint64
-	frags   []*tablepb.DataFragment
-	keys    []string
-}
-
-func (w *fragWriter) run(rdr array.RecordReader) error {
-	err := w.feed(rdr)
-	if cerr := w.closing.Wait(); cerr != nil {
-		return cerr // the first failure; later ones are its cancellation
-	}
-	return err
-}
-
-func (w *fragWriter) feed(rdr array.RecordReader) error {
-	for rdr.Next() {
-		rec := rdr.RecordBatch()
-		if err := w.write(rec); err != nil {
-			return err
-		}
-		if w.c.progress != nil {
-			w.c.progress(w.total)
-		}
-	}
-	if err := rdr.Err(); err != nil {
-		return err
-	}
-	return w.finish()
-}
-
-func (w *fragWriter) write(rec arrow.RecordBatch) error {
-	n := rec.NumRows()
-	for off := int64(0); off < n; {
-		if w.cur == nil {
-			if err := w.start(); err != nil {
-				return err
-			}
-		}
-		take := min(n-off, w.c.maxRows-w.curRows)
-		sl := rec.NewSlice(off, off+take)
-		err := w.cur.Write(w.ctx, sl)
-		sl.Release()
-		if err != nil {
-			w.cur = nil
-			return err
-		}
-		w.curRows += take
-		w.total += uint64(take)
-		off += take
-		if w.curRows >= w.c.maxRows || w.cur.Stats().Bytes >= w.c.maxBytes {
-			if err := w.finish(); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-// start opens the next data file under data/.
-func (w *fragWriter) start() error {
-	name, err := dataset.NewDataFileName()
-	if err != nil {
-		return err
-	}
-	key := dataset.DataDir + "/" + name
-	fileURL := w.store.URL(key)
-	if p, local := localPath(fileURL); local {
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			return err
-		}
-	}
-	create := func(ctx context.Context, _ string) (ObjectWriter, error) { return w.store.Create(ctx, key) }
-	opts := append(append([]WriterOption(nil), w.c.file...), WithObjectCreator(create))
-	cur, err := Create(w.ctx, fileURL, w.schema, opts...)
-	if err != nil {
-		return err
-	}
-	w.cur, w.curName, w.curRows = cur, name, 0
-	w.keys = append(w.keys, key)
-	return nil
-}
-
-// finish closes the current data file (if it has rows) as a fragment.
-func (w *fragWriter) finish() error {
-	if w.cur == nil {
-		return nil
-	}
-	cur := w.cur
-	w.cur = nil
-	if w.curRows == 0 {
-		cur.Abort()
-		return nil
-	}
-	cols := make([]int32, len(w.leaves))
-	for i := range cols {
-		cols[i] = int32(i)
-	}
-	file := &tablepb.DataFile{
-		Path: w.curName, Fields: w.leaves, ColumnIndices: cols,
-		FileMajorVersion: uint32(w.version.Major()), FileMinorVersion: uint32(w.version.Minor()),
-	}
-	w.frags = append(w.frags, &tablepb.DataFragment{PhysicalRows: uint64(w.curRows), Files: []*tablepb.DataFile{file}})
-	ctx := w.ctx
-	w.closing.Go(func() error { // file is not read before closing.Wait
-		if err := cur.Close(ctx); err != nil {
-			return err
-		}
-		file.FileSizeBytes = cur.Stats().Bytes
-		return nil
-	})
-	return nil
-}
-
-// cleanup aborts the open file and removes the data files written.
-func (w *fragWriter) cleanup() {
-	_ = w.closing.Wait()
-	if w.cur != nil {
-		w.cur.Abort()
-		w.cur = nil
-	}
-	ctx := context.WithoutCancel(w.ctx)
-	for _, k := range w.keys {
-		_ = w.store.Delete(ctx, k)
-	}
 }
 
 // putFile writes a whole object through a Writer (visible on Close).

@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -63,7 +65,7 @@ func readRows(t testing.TB, ds *Dataset) []wrow {
 		a := rec.Column(0).(*array.Int64)
 		s := rec.Column(1).(*array.String)
 		for i := 0; i < int(rec.NumRows()); i++ {
-			out = append(out, wrow{a.Value(i), s.Value(i)})
+			out = append(out, wrow{a.Value(i), strings.Clone(s.Value(i))}) // the scan recycles buffers
 		}
 		rec.Release()
 	}
@@ -79,6 +81,11 @@ func pylanceRows(t testing.TB, dir string, n int) map[uint64][]wrow {
 
 // pylanceRun runs dataset_rows.py with mode ("append" or "create") n.
 func pylanceRun(t testing.TB, dir, mode string, n int) map[uint64][]wrow {
+	return pylanceRunOpts(t, dir, nil, mode, n)
+}
+
+// pylanceRunOpts is pylanceRun with pylance storage options (for s3://).
+func pylanceRunOpts(t testing.TB, dir string, so map[string]string, mode string, n int) map[uint64][]wrow {
 	py := datasetPython()
 	if py == "" {
 		return nil
@@ -87,7 +94,12 @@ func pylanceRun(t testing.TB, dir, mode string, n int) map[uint64][]wrow {
 	if n > 0 {
 		args = append(args, mode, fmt.Sprint(n))
 	}
-	out, err := exec.Command(py, args...).Output()
+	cmd := exec.Command(py, args...)
+	if so != nil {
+		b, _ := json.Marshal(so)
+		cmd.Env = append(os.Environ(), "LANCE_STORAGE_OPTIONS="+string(b))
+	}
+	out, err := cmd.Output()
 	if err != nil {
 		var ee *exec.ExitError
 		if errors.As(err, &ee) {
@@ -442,5 +454,159 @@ func TestDatasetAppendToPylance(t *testing.T) {
 	py := pylanceRows(t, dir, 0)
 	if !slices.Equal(py[2], all) || len(py[1]) != 50 {
 		t.Fatalf("pylance reads %d rows of version 2, want %d", len(py[2]), len(all))
+	}
+}
+
+// TestDatasetMaxBytesPerFile splits fragments by bytes written: a data
+// file ends after the batch that takes the bytes it sent to storage to the
+// limit (the file writer sends in 1 MiB pieces), so each closed file but
+// the last has at least the limit and at most a piece and a batch more;
+// the rows stay in order, and pylance reads the same rows.
+func TestDatasetMaxBytesPerFile(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name     string
+		maxBytes uint64
+		minFrags int
+	}{
+		{"default", DefaultMaxBytesPerFile, 1},
+		{"1MiB", 1 << 20, 3},
+		{"2MiB", 2 << 20, 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "ds")
+			rdr, rows := randRowsReader(t, 300_000, 1_000)
+			defer rdr.Release()
+			ds, err := CreateDataset(ctx, dir, rdr, WithMaxBytesPerFile(tc.maxBytes),
+				WithFileOptions(WithPageBudget(64<<10)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ds.Close()
+			checkByteSplit(t, ds, tc.maxBytes, tc.minFrags)
+			if py := pylanceRows(t, dir, 0); py != nil && !slices.Equal(sortRows(py[1]), sortRows(rows)) {
+				t.Fatalf("pylance reads %d rows, want %d", len(py[1]), len(rows))
+			}
+			got := scanRows(t, ds)
+			for i := range min(len(got), len(rows)) {
+				if got[i] != rows[i] {
+					t.Fatalf("row %d: %v, want %v", i, got[i], rows[i])
+				}
+			}
+			if len(got) != len(rows) {
+				t.Fatalf("read %d rows, want %d", len(got), len(rows))
+			}
+		})
+	}
+}
+
+// randRowsReader returns n rows of random a (below 2^52: exact as JSON
+// numbers, and hardly compressible) in batches of batch rows.
+func randRowsReader(t testing.TB, n, batch int) (array.RecordReader, []wrow) {
+	r := rand.New(rand.NewPCG(7, uint64(n)))
+	var recs []arrow.RecordBatch
+	var rows []wrow
+	for off := 0; off < n; off += batch {
+		b := array.NewRecordBuilder(memory.DefaultAllocator, writeSchema)
+		for i := off; i < min(n, off+batch); i++ {
+			w := wrow{int64(r.Uint64N(1 << 52)), fmt.Sprintf("s%d", i)}
+			b.Field(0).(*array.Int64Builder).Append(w.A)
+			b.Field(1).(*array.StringBuilder).Append(w.S)
+			rows = append(rows, w)
+		}
+		recs = append(recs, b.NewRecordBatch())
+		b.Release()
+	}
+	rdr, err := array.NewRecordReader(writeSchema, recs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, rec := range recs {
+		rec.Release()
+	}
+	return rdr, rows
+}
+
+// scanRows reads a dataset version in its order.
+func scanRows(t testing.TB, ds *Dataset) []wrow {
+	var out []wrow
+	for rec, err := range ds.Batches(context.Background(), DatasetScanOptions{}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, s := rec.Column(0).(*array.Int64), rec.Column(1).(*array.String)
+		for i := 0; i < int(rec.NumRows()); i++ {
+			out = append(out, wrow{a.Value(i), strings.Clone(s.Value(i))}) // the scan recycles buffers
+		}
+		rec.Release()
+	}
+	return out
+}
+
+// checkByteSplit checks the fragments of ds against a byte limit: at
+// least minFrags of them, every one but the last at least maxBytes long
+// and at most a 1 MiB piece and a batch's pages over it.
+func checkByteSplit(t *testing.T, ds *Dataset, maxBytes uint64, minFrags int) {
+	frags, err := ds.Fragments(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(frags) < minFrags {
+		t.Fatalf("%d fragments, want at least %d", len(frags), minFrags)
+	}
+	for i, f := range frags[:len(frags)-1] {
+		size := f.DataFiles[0].Size
+		if size < maxBytes || size > maxBytes+(1<<20)+(256<<10) {
+			t.Fatalf("fragment %d: %d bytes (%d rows), limit %d", i, size, f.PhysicalRows, maxBytes)
+		}
+	}
+}
+
+// TestDatasetAppendReaderFails appends from a reader that fails after
+// five of its seven batches (two full data files and part of a third):
+// the append returns the reader's error (not the cancellation of the
+// files being written) and leaves nothing.
+func TestDatasetAppendReaderFails(t *testing.T) {
+	ctx := context.Background()
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	dir := filepath.Join(t.TempDir(), "ds")
+	rdr, rows := rowsReader(t, mem, 0, 10, 10)
+	ds, err := CreateDataset(ctx, dir, rdr)
+	rdr.Release()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ds.Close()
+	before := listTree(t, dir)
+	src, _ := rowsReader(t, mem, 100, 3500, 500)
+	defer src.Release()
+	broken := errors.New("source broke")
+	n := 0
+	failing := array.ReaderFromIter(writeSchema, func(yield func(arrow.RecordBatch, error) bool) {
+		for src.Next() {
+			if n++; n > 5 {
+				yield(nil, broken)
+				return
+			}
+			if !yield(src.RecordBatch(), nil) {
+				return
+			}
+		}
+	})
+	defer failing.Release()
+	if _, err := ds.Append(ctx, failing, WithMaxRowsPerFile(1000)); !errors.Is(err, broken) {
+		t.Fatalf("append from a failing reader: %v, want the reader's error", err)
+	}
+	if after := listTree(t, dir); !slices.Equal(before, after) {
+		t.Fatalf("a failed append left files:\n%v\n%v", before, after)
+	}
+	d, err := OpenDataset(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if d.Version() != 1 || !slices.Equal(readRows(t, d), rows) {
+		t.Fatalf("after the failed append: version %d", d.Version())
 	}
 }

@@ -80,7 +80,7 @@ func Create(ctx context.Context, url string, schema *arrow.Schema, opts ...Write
 	if err != nil {
 		return nil, fmt.Errorf("lance: create %s: %w", url, err)
 	}
-	dst, err := openDest(ctx, url, cfg.create)
+	dst, err := openDest(ctx, url, cfg.create, cfg.createAll)
 	if err != nil {
 		return nil, fmt.Errorf("lance: create %s: %w", url, err)
 	}
@@ -91,8 +91,8 @@ func Create(ctx context.Context, url string, schema *arrow.Schema, opts ...Write
 // openDest creates the destination: a temporary file in the target folder
 // for local paths (lanceio.CreateLocalFile), or an ObjectWriter from create
 // or lanceio.Create.
-func openDest(ctx context.Context, url string, create ObjectCreator) (ObjectWriter, error) {
-	if path, local := localPath(url); local {
+func openDest(ctx context.Context, url string, create ObjectCreator, createAll bool) (ObjectWriter, error) {
+	if path, local := localPath(url); local && !(createAll && create != nil) {
 		return lanceio.CreateLocalFile(path)
 	}
 	if create != nil {

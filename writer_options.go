@@ -25,6 +25,7 @@ type writerConfig struct {
 	pageBudget int64
 	env        func(string) string        // environment lookup (os.Getenv by default)
 	create     ObjectCreator              // destination for non-local URLs
+	createAll  bool                       // create also takes local paths (dataset data files)
 	zoneSeeds  *filewriter.ZoneSeedConfig // WithZoneSeeds, or nil
 }
 

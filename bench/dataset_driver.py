@@ -2,6 +2,7 @@
 
     python dataset_driver.py make DIR ROWS ROWS_PER_FRAGMENT   # build the dataset once
     python dataset_driver.py run < request.json                # time operations
+    python dataset_driver.py append-serve ROWS BATCH           # time appends (one JSON line each)
 
 The request is {"url": ..., "storage_options": {...} or null, "reps": N,
 "ops": [{"op": "open"} | {"op": "scan"} | {"op": "take", "offsets": [...]} |
@@ -60,8 +61,41 @@ def run(req):
     return {"results": res}
 
 
+def append_rows(rows, batch):
+    """The rows lancego builds alike: id i, name "name-{i % 5000}", score i * 0.5."""
+    out = []
+    for off in range(0, rows, batch):
+        r = range(off, min(rows, off + batch))
+        out.append(pa.record_batch({
+            "id": pa.array(r, pa.int64()),
+            "name": pa.array([f"name-{i % 5000}" for i in r]),
+            "score": pa.array([i * 0.5 for i in r], pa.float64()),
+        }))
+    return pa.Table.from_batches(out)
+
+
+def append_serve(rows, batch):
+    """Answers {"op": "base", "url"} (write the base dataset: the first
+    batch, pylance's defaults) and {"op": "append", "url"} (time
+    write_dataset(mode="append") of the whole table) one line at a time."""
+    tbl = append_rows(rows, batch)
+    for line in sys.stdin:
+        req = json.loads(line)
+        if req["op"] == "base":
+            lance.write_dataset(tbl.slice(0, batch), req["url"], mode="overwrite")
+            secs = 0.0
+        else:
+            t0 = time.perf_counter()
+            lance.write_dataset(tbl, req["url"], mode="append")
+            secs = time.perf_counter() - t0
+        rows_after = lance.dataset(req["url"]).count_rows()
+        print(json.dumps({"seconds": secs, "rows": rows_after}), flush=True)
+
+
 if __name__ == "__main__":
     if sys.argv[1] == "make":
         make(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
+    elif sys.argv[1] == "append-serve":
+        append_serve(int(sys.argv[2]), int(sys.argv[3]))
     else:
         json.dump(run(json.load(sys.stdin)), sys.stdout)

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/url"
+	"os"
 	"sync"
 	"testing"
 	"time"
@@ -80,4 +82,15 @@ func TestPutIfAbsentUnsupported(t *testing.T) {
 // TestPutIfAbsentGCS checks ifGenerationMatch=0 (fake-gcs-server in CI).
 func TestPutIfAbsentGCS(t *testing.T) {
 	testPutIfAbsent(t, openStore(t, gcsURL(t), lanceio.Config{}))
+}
+
+// TestPutIfAbsentAzure checks If-None-Match: * on Azure block blobs
+// (Azurite in CI).
+func TestPutIfAbsentAzure(t *testing.T) {
+	ep := os.Getenv("LANCE_TEST_AZURE_ENDPOINT") // e.g. 127.0.0.1:10000
+	if ep == "" || os.Getenv("AZURE_STORAGE_ACCOUNT") == "" {
+		t.Skip("LANCE_TEST_AZURE_ENDPOINT / AZURE_STORAGE_ACCOUNT not set")
+	}
+	createAzureContainer(t, ep, "lance-test")
+	testPutIfAbsent(t, openStore(t, "azblob://lance-test?protocol=http&localemu=true&domain="+url.QueryEscape(ep), lanceio.Config{}))
 }

@@ -37,7 +37,9 @@ func runBenchDatasets(ctx context.Context, args []string, stdout, stderr io.Writ
 	so := fs.String("storage-options", "", "pylance storage_options as JSON, with --url")
 	only := fs.String("ops", "", "comma-separated operation kinds to run (open,scan,take,filter); all if empty")
 	cold := fs.Bool("cold", false, "open the dataset afresh before every timed run of ours (nothing cached: small data files are otherwise kept from their first read)")
-	if err := fs.Parse(splitArgs(args, map[string]bool{"cold": true})); err != nil {
+	appendRows := fs.Int("append-rows", 2_000_000, "rows of the append step (0: no append step)")
+	onlyAppend := fs.Bool("only-append", false, "run the append step alone")
+	if err := fs.Parse(splitArgs(args, map[string]bool{"cold": true, "only-append": true})); err != nil {
 		return err
 	}
 	py := os.Getenv("LANCE_PY")
@@ -45,6 +47,9 @@ func runBenchDatasets(ctx context.Context, args []string, stdout, stderr io.Writ
 		return fmt.Errorf("bench-datasets needs pylance: set LANCE_PY")
 	}
 	driver := filepath.Join("bench", "dataset_driver.py")
+	if *onlyAppend {
+		return benchAppend(ctx, py, driver, *dir, *appendRows, *reps, stdout, stderr)
+	}
 	root := filepath.Join(*dir, fmt.Sprintf("d%d-%d.lance", *rows, *perFrag))
 	if err := ensureBenchDataset(ctx, py, driver, root, *rows, *perFrag, stderr); err != nil {
 		return err
@@ -78,6 +83,9 @@ func runBenchDatasets(ctx context.Context, args []string, stdout, stderr io.Writ
 	for i, op := range ops {
 		r := res[i]
 		fmt.Fprintf(stdout, "%-24s %10.2fms %10.2fms %7.2fx %6.2fx-%6.2fx %9d\n", op.name(), r.ours*1e3, r.theirs*1e3, r.theirs/r.ours, r.lo, r.hi, r.reqs)
+	}
+	if *appendRows > 0 && *url == "" && *only == "" {
+		return benchAppend(ctx, py, driver, *dir, *appendRows, *reps, stdout, stderr)
 	}
 	return nil
 }

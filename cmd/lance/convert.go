@@ -29,7 +29,7 @@ import (
 // convertUsage is the usage text of `lance convert`.
 const convertUsage = `  lance convert SRC DST [--version 2.1|2.2|2.3] [--from lance|ipc|parquet|csv] [--batch N]
                 [--zone-seeds [--rows-per-zone N]]
-                [--dataset [--mode create|append|overwrite] [--max-rows-per-file N]]
+                [--dataset [--mode create|append|overwrite] [--max-rows-per-file N] [--max-bytes-per-file N]]
       convert a Lance, Arrow IPC (file or stream), Parquet or CSV file into a
       Lance file (default version 2.2; 2.3 is unstable); prints a summary. --zone-seeds stores
       per-zone statistics of every column (docs/zone-seeds.md); --dataset writes

@@ -15,9 +15,10 @@ import (
 
 // datasetFlags are the flags of `lance convert --dataset`.
 type datasetFlags struct {
-	dataset *bool
-	mode    *string
-	maxRows *int64
+	dataset  *bool
+	mode     *string
+	maxRows  *int64
+	maxBytes *uint64
 }
 
 func addDatasetFlags(fs *flag.FlagSet) datasetFlags {
@@ -25,6 +26,8 @@ func addDatasetFlags(fs *flag.FlagSet) datasetFlags {
 		dataset: fs.Bool("dataset", false, "write a Lance dataset (a new version) at DST instead of a file"),
 		mode:    fs.String("mode", "create", "with --dataset: create, append or overwrite"),
 		maxRows: fs.Int64("max-rows-per-file", lance.DefaultMaxRowsPerFile, "with --dataset: rows per data file (fragment)"),
+		maxBytes: fs.Uint64("max-bytes-per-file", lance.DefaultMaxBytesPerFile,
+			"with --dataset: start a new data file once one has this many bytes (soft: checked after each batch)"),
 	}
 }
 
@@ -54,6 +57,7 @@ func convertDataset(ctx context.Context, in *batchSource, dst string, f datasetF
 	defer rdr.Release()
 	opts := []lance.DatasetWriteOption{
 		lance.WithFileOptions(fileOpts...), lance.WithMaxRowsPerFile(*f.maxRows),
+		lance.WithMaxBytesPerFile(*f.maxBytes),
 		lance.WithWriteProgress(func(rows uint64) { prog.update(int64(rows)) }),
 	}
 	var ds *lance.Dataset

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -57,5 +58,62 @@ func TestConvertDatasetAndDelete(t *testing.T) {
 	defer d.Close()
 	if n, _ := d.CountRows(ctx); n != 180 {
 		t.Fatalf("version 3 has %d rows", n)
+	}
+}
+
+// TestConvertDatasetMaxBytes splits a dataset by --max-bytes-per-file:
+// about 20 MB of hardly compressible CSV values (more than one page
+// budget of strings, so pages are written before the end) make one
+// fragment by default and several with a 1 MiB limit, each of at least
+// 1 MiB but the last.
+func TestConvertDatasetMaxBytes(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	csvPath := filepath.Join(dir, "in.csv")
+	var b strings.Builder
+	b.WriteString("id,name\n")
+	r := rand.New(rand.NewPCG(3, 4))
+	for range 300_000 {
+		fmt.Fprintf(&b, "%d,n%016x%016x%016x\n", r.Int64N(1<<52), r.Uint64(), r.Uint64(), r.Uint64())
+	}
+	if err := os.WriteFile(csvPath, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args     []string
+		minFrags int
+		maxFrags int
+	}{
+		{nil, 1, 1},
+		{[]string{"--max-bytes-per-file", "1048576"}, 2, 100},
+	} {
+		ds := filepath.Join(dir, fmt.Sprintf("ds%d", tc.minFrags))
+		var out, errb bytes.Buffer
+		args := append([]string{"convert", csvPath, ds, "--dataset"}, tc.args...)
+		if err := run(ctx, args, &out, &errb); err != nil {
+			t.Fatalf("%v: %v\n%s", args, err, errb.String())
+		}
+		d, err := lance.OpenDataset(ctx, ds)
+		if err != nil {
+			t.Fatal(err)
+		}
+		frags, err := d.Fragments(ctx)
+		d.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(frags) < tc.minFrags || len(frags) > tc.maxFrags {
+			t.Fatalf("%v: %d fragments, want %d..%d", args, len(frags), tc.minFrags, tc.maxFrags)
+		}
+		var rows uint64
+		for i, f := range frags {
+			rows += f.PhysicalRows
+			if i < len(frags)-1 && f.DataFiles[0].Size < 1<<20 {
+				t.Fatalf("%v: fragment %d has %d bytes", args, i, f.DataFiles[0].Size)
+			}
+		}
+		if rows != 300_000 {
+			t.Fatalf("%v: %d rows", args, rows)
+		}
 	}
 }

@@ -33,11 +33,11 @@ const usage = `usage:
       rows of a dataset version; --take are dataset offsets, --row-ids row ids; _rowid
       and _rowaddr (uint64) come after the data columns
   lance convert SRC DST [--version 2.1|2.2|2.3] [--from lance|ipc|parquet|csv] [--zone-seeds [--rows-per-zone N]]
-                [--dataset [--mode create|append|overwrite] [--max-rows-per-file N]]
+                [--dataset [--mode create|append|overwrite] [--max-rows-per-file N] [--max-bytes-per-file N]]
       write a Lance file, or with --dataset a new version of a Lance dataset
   lance delete DATASET --filter EXPR
       delete the rows EXPR selects and commit a new version
-  lance bench-datasets [--rows N] [--rows-per-fragment N] [--reps N] [--rounds N] [--ops scan,filter] [--url URL --storage-options JSON]
+  lance bench-datasets [--only-append] [--append-rows N] [--rows N] [--rows-per-fragment N] [--reps N] [--rounds N] [--ops scan,filter] [--url URL --storage-options JSON]
       dataset reads against pylance (LANCE_PY): open, scan, takes of 100 and 10,000
       random rows over every fragment, filtered scan
   lance demo
