@@ -5,12 +5,14 @@ import (
 	"context"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	lance "github.com/lancego/lancego"
 	"github.com/lancego/lancego/internal/valuejson"
 )
 
@@ -47,7 +49,11 @@ func TestConvert20(t *testing.T) {
 			t.Run(v+"/"+filepath.Base(path), func(t *testing.T) {
 				dst := filepath.Join(dir, v+"-"+filepath.Base(path))
 				var out bytes.Buffer
-				if err := run(ctx, []string{"convert", "--version", v, path, dst}, &out, &out); err != nil {
+				err := run(ctx, []string{"convert", "--version", v, path, dst}, &out, &out)
+				if v == "2.3" && errors.Is(err, lance.ErrUnsupportedType) && strings.Contains(err.Error(), "legacy blob") {
+					return // legacy blob columns: 2.3 refuses them, as pylance 14.0.2 does
+				}
+				if err != nil {
 					t.Fatalf("convert: %v\n%s", err, out.String())
 				}
 				checkCat(ctx, t, dst, wantCols)
