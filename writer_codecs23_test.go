@@ -172,7 +172,6 @@ func checkCodecs23Take(t *testing.T, path string, schema *arrow.Schema, rec arro
 // writeOneColumn writes a 10-row file of field f at version ver and
 // returns the first error.
 func writeOneColumn(t *testing.T, f arrow.Field, ver string) error {
-	ctx := context.Background()
 	schema := arrow.NewSchema([]arrow.Field{f}, nil)
 	b := array.NewRecordBuilder(memory.NewGoAllocator(), schema)
 	defer b.Release()
@@ -186,15 +185,7 @@ func writeOneColumn(t *testing.T, f arrow.Field, ver string) error {
 	}
 	rec := b.NewRecordBatch()
 	defer rec.Release()
-	w, err := Create(ctx, filepath.Join(t.TempDir(), "one.lance"), schema, WithFileVersion(ver))
-	if err != nil {
-		return err
-	}
-	if err := w.Write(ctx, rec); err != nil {
-		w.Abort()
-		return err
-	}
-	return w.Close(ctx)
+	return writeBatchAt(t, rec, ver)
 }
 
 // tensorBatch builds 8×8 int16 images (smooth: neighbours differ by
@@ -281,7 +272,6 @@ func TestWriterAxisDelta(t *testing.T) {
 // writeTensorColumn writes 4 zero tensors of field f at version ver and
 // returns the first error.
 func writeTensorColumn(t *testing.T, f arrow.Field, ver string) error {
-	ctx := context.Background()
 	schema := arrow.NewSchema([]arrow.Field{f}, nil)
 	b := array.NewRecordBuilder(memory.NewGoAllocator(), schema)
 	defer b.Release()
@@ -290,15 +280,7 @@ func writeTensorColumn(t *testing.T, f arrow.Field, ver string) error {
 	}
 	rec := b.NewRecordBatch()
 	defer rec.Release()
-	w, err := Create(ctx, filepath.Join(t.TempDir(), "t.lance"), schema, WithFileVersion(ver))
-	if err != nil {
-		return err
-	}
-	if err := w.Write(ctx, rec); err != nil {
-		w.Abort()
-		return err
-	}
-	return w.Close(ctx)
+	return writeBatchAt(t, rec, ver)
 }
 
 // appendZeros appends one all-zero value to a builder of nested
@@ -316,4 +298,19 @@ func appendZeros(b array.Builder) {
 	case *array.Float32Builder:
 		x.Append(0)
 	}
+}
+
+// writeBatchAt writes rec as a file of version ver and returns the first
+// error of Create, Write or Close.
+func writeBatchAt(t *testing.T, rec arrow.RecordBatch, ver string) error {
+	ctx := context.Background()
+	w, err := Create(ctx, filepath.Join(t.TempDir(), "one.lance"), rec.Schema(), WithFileVersion(ver))
+	if err != nil {
+		return err
+	}
+	if err := w.Write(ctx, rec); err != nil {
+		w.Abort()
+		return err
+	}
+	return w.Close(ctx)
 }

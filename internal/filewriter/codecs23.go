@@ -57,6 +57,19 @@ func (c *chunkCache) cached(start, end int) ([][]byte, bool) {
 	return b, ok && c.end[start] == end
 }
 
+// serve returns the chunk [start, end) from the cache, or encodes it with
+// one (a level-limit split cut it differently), keeping the first error.
+func (c *chunkCache) serve(start, end int, one func(start, end int) ([][]byte, error)) [][]byte {
+	if b, ok := c.cached(start, end); ok {
+		return b
+	}
+	b, err := one(start, end)
+	if err != nil && c.err == nil {
+		c.err = err
+	}
+	return b
+}
+
 // encodeAll encodes every chunk of v the way layouts.EncodeMiniBlock will
 // cut it (absent level-limit splits), remembering the buffers.
 func encodeAll(codec miniCodec, c *chunkCache, v *values, maxValues int, one func(start, end int) ([][]byte, error)) error {
@@ -99,14 +112,7 @@ func (e alpEncoder) Next(v *codecs.Values, start, maxValues int) int {
 
 // Encode implements codecs.MiniBlockEncoder.
 func (e alpEncoder) Encode(v *codecs.Values, start, end int, _ *[]byte) [][]byte {
-	if b, ok := e.cache.cached(start, end); ok {
-		return b
-	}
-	b, err := e.chunk(v, start, end)
-	if err != nil && e.cache.err == nil {
-		e.cache.err = err
-	}
-	return b
+	return e.cache.serve(start, end, func(a, b int) ([][]byte, error) { return e.chunk(v, a, b) })
 }
 
 // chunk encodes the floats [start, end) as one chunk.
@@ -166,14 +172,7 @@ func (e pcodecEncoder) Next(v *codecs.Values, start, maxValues int) int {
 
 // Encode implements codecs.MiniBlockEncoder.
 func (e pcodecEncoder) Encode(v *codecs.Values, start, end int, _ *[]byte) [][]byte {
-	if b, ok := e.cache.cached(start, end); ok {
-		return b
-	}
-	b, err := e.chunk(v, start, end)
-	if err != nil && e.cache.err == nil {
-		e.cache.err = err
-	}
-	return b
+	return e.cache.serve(start, end, func(a, b int) ([][]byte, error) { return e.chunk(v, a, b) })
 }
 
 // chunk compresses the values [start, end) as one pco file.
