@@ -2,35 +2,26 @@ package lance
 
 import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/lancego/lancego/internal/bufpool"
+
+	"github.com/lancego/lancego/internal/dataset"
+	"github.com/lancego/lancego/internal/fileread"
 	lanceio "github.com/lancego/lancego/io"
 	"github.com/lancego/lancego/scheduler"
 	"github.com/lancego/lancego/searchcache"
 )
 
-// Option configures Open.
-type Option func(*config)
-
-type config struct {
-	tailSize  uint64
-	smallPage uint64
-	mem       memory.Allocator
-	io        lanceio.Config
-	sched     *scheduler.Scheduler
-	schedCfg  *scheduler.Config
-	limiter   *scheduler.Limiter
-	cache     *searchcache.Cache
-	version   uint64 // OpenDataset: the version to open, 0 = latest
-}
+// Option configures Open, OpenLegacy and OpenDataset (for a dataset, every
+// data file it opens).
+type Option = fileread.Option
 
 // DefaultSmallPageSize is the size up to which a page is fetched whole
-// (metadata and data in one request) the first time it is used.
-const DefaultSmallPageSize = 64 << 10
+// (metadata and data in one request) the first time it is used (64 KiB).
+const DefaultSmallPageSize = fileread.DefaultSmallPageSize
 
 // DefaultBufferPoolBytes bounds the released output buffers a File keeps
 // for reuse by its later batches when no allocator is given (see
-// WithAllocator).
-const DefaultBufferPoolBytes = 32 << 20
+// WithAllocator; 32 MiB).
+const DefaultBufferPoolBytes = fileread.DefaultBufferPoolBytes
 
 // NewBufferPool returns an Arrow allocator that keeps up to maxBytes of
 // released buffers (16 KiB to 256 MiB) for reuse, safe for concurrent use.
@@ -38,25 +29,15 @@ const DefaultBufferPoolBytes = 32 << 20
 // batches of any File decode into the buffers released by the others: a
 // service opening a file per query then reuses memory across queries as
 // it does within one File's scan.
-func NewBufferPool(maxBytes int) memory.Allocator { return bufpool.New(maxBytes) }
+func NewBufferPool(maxBytes int) memory.Allocator { return fileread.NewBufferPool(maxBytes) }
 
-// defaultConfig leaves mem nil: each File then gets its own buffer pool.
-func defaultConfig() config {
-	return config{tailSize: DefaultTailSize, smallPage: DefaultSmallPageSize}
-}
-
-// WithTailSize sets the size of the speculative tail read at open.
-func WithTailSize(n uint64) Option {
-	return func(c *config) {
-		if n >= 40 {
-			c.tailSize = n
-		}
-	}
-}
+// WithTailSize sets the size of the speculative tail read at open (values
+// below 40 bytes are ignored).
+func WithTailSize(n uint64) Option { return fileread.WithTailSize(n) }
 
 // WithSmallPageSize sets the size up to which a page is fetched whole on
 // first use; 0 disables it.
-func WithSmallPageSize(n uint64) Option { return func(c *config) { c.smallPage = n } }
+func WithSmallPageSize(n uint64) Option { return fileread.WithSmallPageSize(n) }
 
 // WithAllocator sets the allocator of the buffers the reader builds for
 // Arrow output: validity bitmaps, offsets and the values of fixed-width
@@ -68,32 +49,30 @@ func WithSmallPageSize(n uint64) Option { return func(c *config) { c.smallPage =
 // releases each batch decodes the next ones into the same memory instead
 // of allocating per batch. As with any Arrow allocator, an array's memory
 // must not be used after its last Release.
-func WithAllocator(mem memory.Allocator) Option {
-	return func(c *config) {
-		if mem != nil {
-			c.mem = mem
-		}
-	}
-}
+func WithAllocator(mem memory.Allocator) Option { return fileread.WithAllocator(mem) }
 
 // WithIOConfig sets the object-store access configuration (retries, HTTP
 // client, stats) used to open the file.
-func WithIOConfig(cfg lanceio.Config) Option { return func(c *config) { c.io = cfg } }
+func WithIOConfig(cfg lanceio.Config) Option { return fileread.WithIOConfig(cfg) }
 
 // WithScheduler makes the file read through s, shared with other files.
 // The caller closes s after the files.
-func WithScheduler(s *scheduler.Scheduler) Option { return func(c *config) { c.sched = s } }
+func WithScheduler(s *scheduler.Scheduler) Option { return fileread.WithScheduler(s) }
 
 // WithSchedulerConfig sets the configuration of the file's own scheduler
 // (ignored with WithScheduler). The default is scheduler.LocalConfig for
 // local files and scheduler.ObjectStoreConfig otherwise.
-func WithSchedulerConfig(sc scheduler.Config) Option { return func(c *config) { c.schedCfg = &sc } }
+func WithSchedulerConfig(sc scheduler.Config) Option { return fileread.WithSchedulerConfig(sc) }
 
 // WithLimiter shares one process-wide request limit between files (see
 // scheduler.NewLimiter); it applies to the file's own scheduler.
-func WithLimiter(l *scheduler.Limiter) Option { return func(c *config) { c.limiter = l } }
+func WithLimiter(l *scheduler.Limiter) Option { return fileread.WithLimiter(l) }
 
 // WithCache shares one search cache (initialization metadata of pages)
 // between files; by default each file has its own, bounded by
 // searchcache.DefaultMaxBytes.
-func WithCache(cache *searchcache.Cache) Option { return func(c *config) { c.cache = cache } }
+func WithCache(cache *searchcache.Cache) Option { return fileread.WithCache(cache) }
+
+// WithVersion makes OpenDataset open version v instead of the latest.
+// Opening a given version lists nothing: it reads the manifest directly.
+func WithVersion(v uint64) Option { return dataset.WithVersion(v) }

@@ -1,49 +1,57 @@
-// Package lance reads (and writes) Lance columnar files in pure Go.
+// Package lance reads and writes Lance columnar files and datasets in pure
+// Go.
 //
 // Open a file with Open, then read it with Scan (batches of rows for a
 // projection and row range) or Take (rows by index, in the order asked).
-// Results are Apache Arrow record batches.
+// Results are Apache Arrow record batches. Create writes a file;
+// OpenDataset and CreateDataset read and write versioned datasets.
+//
+// This package is the public facade. The engines behind it are internal:
+// internal/fileread reads files (File's methods are documented there),
+// internal/filewriter writes them (Writer) and internal/dataset reads and
+// commits datasets (Dataset). The types here are aliases of theirs, so a
+// *File is a *fileread.File; see docs/ARCHITECTURE.md for the map.
 package lance
 
 import (
 	"context"
-	"fmt"
 
-	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/lancego/lancego/format"
-	"github.com/lancego/lancego/internal/bufpool"
-	lanceio "github.com/lancego/lancego/io"
-	"github.com/lancego/lancego/layouts"
-	"github.com/lancego/lancego/scheduler"
-	"github.com/lancego/lancego/searchcache"
+	"github.com/lancego/lancego/format/pb/filepb"
+	"github.com/lancego/lancego/internal/fileread"
 )
 
 // Default values of reader options.
 const (
 	// DefaultTailSize is the size of the speculative read at the end of the
-	// file that fetches the footer and metadata in one request.
-	DefaultTailSize = 64 << 10
-	// DefaultBatchSize is the number of rows per scan batch.
-	DefaultBatchSize = 8192
+	// file that fetches the footer and metadata in one request (64 KiB).
+	DefaultTailSize = fileread.DefaultTailSize
+	// DefaultBatchSize is the number of rows per scan batch (8,192).
+	DefaultBatchSize = fileread.DefaultBatchSize
 )
 
-// File is an open Lance file. It is safe for concurrent use.
-type File struct {
-	url    string
-	src    source
-	meta   *format.FileMetadata
-	schema *arrow.Schema
-	fields []*layouts.Field
-	leaves [][]*layouts.Field // leaf fields of each top-level field
-	paths  map[*layouts.Field][]*layouts.Field
-	cfg    config
-	cache  *searchcache.Cache
-	stats  fileCounters
-	// v20 is set for 2.0 files, which take their own read path (v20read.go).
-	v20 *v20File
-	// legacy is set for legacy v1 files (legacy.go, OpenLegacy).
-	legacy *legacyFile
-}
+// File is an open Lance file. It is safe for concurrent use. Its methods
+// are Scan and Batches (rows of a projection and row range, optionally
+// filtered with zone-seed pruning), Take (rows by index), Schema,
+// NumRows, Metadata, Stats, ZoneSeeds, ZoneSummary, Legacy, URL and
+// Close; they are documented on fileread.File.
+type File = fileread.File
+
+// ScanOptions selects the columns, rows, batch size and filter of a scan
+// (File.Scan, File.Batches); its fields are documented on
+// fileread.ScanOptions.
+type ScanOptions = fileread.ScanOptions
+
+// Stats reports what a file's or a dataset's reads cost: requests, bytes,
+// retries, round trips, cache hits and zone pruning (fields documented on
+// fileread.Stats).
+type Stats = fileread.Stats
+
+// LegacyLayout is the physical layout of a legacy (v1) file, from
+// File.Legacy: batches and the page table by field id.
+type LegacyLayout = fileread.LegacyLayout
+
+// LegacyColumn is one field id's pages in a legacy file's page table.
+type LegacyColumn = fileread.LegacyColumn
 
 // Open opens the Lance file at url: a local path or file:// URL, or an
 // object-store URL (s3://, gs://, azblob://, mem://; see package io).
@@ -52,149 +60,21 @@ type File struct {
 // reads the footer and metadata with one speculative tail read, and one more
 // only when the metadata is larger than the tail.
 func Open(ctx context.Context, url string, opts ...Option) (*File, error) {
-	ctx, end := scheduler.Track(ctx)
-	defer end()
-	cfg := defaultConfig()
-	for _, o := range opts {
-		o(&cfg)
-	}
-	if cfg.io.Stats == nil {
-		cfg.io.Stats = lanceio.NewStats()
-	}
-	if cfg.mem == nil { // before the scheduler, which takes read buffers from it
-		cfg.mem = bufpool.New(DefaultBufferPoolBytes)
-	}
-	src, tail, err := openSource(ctx, url, &cfg)
-	if err != nil {
-		return nil, err
-	}
-	f, err := openFromTail(ctx, url, withTail(src, tail), tail, cfg)
-	if err != nil {
-		src.Close()
-		return nil, err
-	}
-	return f, nil
+	return fileread.Open(ctx, url, opts...)
 }
 
-// newFile opens a file from a source without a prefetched tail.
-func newFile(ctx context.Context, url string, src source, cfg config) (*File, error) {
-	return newFileFromTail(ctx, url, src, nil, cfg)
-}
-
-func newFileFromTail(ctx context.Context, url string, src source, tail []byte, cfg config) (*File, error) {
-	if cfg.mem == nil {
-		cfg.mem = bufpool.New(DefaultBufferPoolBytes)
-	}
-	if cfg.cache == nil {
-		cfg.cache = searchcache.New(searchcache.Config{})
-	}
-	// The parsed metadata is immutable, so files opened on the same
-	// version of an object share it through the search cache.
-	key := searchcache.Key{File: src.Key(), Column: -1, Page: -1, Kind: "file"}
-	meta, err := searchcache.GetOrLoad(ctx, cfg.cache, key, func(ctx context.Context) (*format.FileMetadata, int64, error) {
-		m, err := readMetadata(ctx, src, tail, cfg.tailSize)
-		if err != nil {
-			return nil, 0, err
-		}
-		return m, int64(m.MetadataRange().Length) + 4096, nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("lance: open %s: %w", url, err)
-	}
-	var v2 *v20File
-	var fields []*layouts.Field
-	switch {
-	case meta.Version == format.V2_0:
-		fields, v2, err = openV20(meta)
-	case !meta.Version.Structural():
-		return nil, fmt.Errorf("lance: open %s: %w: file version %s", url, ErrUnsupported, meta.Version)
-	default:
-		fields, err = layouts.FieldsFromSchema(meta.Schema)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("lance: open %s: %w", url, err)
-	}
-	f := &File{url: url, src: src, meta: meta, schema: meta.Schema.ArrowSchema(), fields: fields,
-		cfg: cfg, cache: cfg.cache, paths: map[*layouts.Field][]*layouts.Field{}, v20: v2}
-	for _, top := range fields {
-		leaves := top.Leaves()
-		f.leaves = append(f.leaves, leaves)
-		for _, l := range leaves {
-			f.paths[l] = top.LeafPath(l)
-		}
-	}
-	return f, nil
-}
-
-// readMetadata parses the metadata from tail (the file's last bytes, if
-// already read) plus at most a few more reads of missing prefixes.
-func readMetadata(ctx context.Context, src source, tail []byte, tailSize uint64) (*format.FileMetadata, error) {
-	size := uint64(src.Size())
-	if tail == nil {
-		n := min(tailSize, size)
-		got, err := src.Fetch(ctx, []format.Range{{Offset: size - n, Length: n}}, 0)
-		if err != nil {
-			return nil, err
-		}
-		tail = got[0]
-	}
-	for range 4 {
-		m, need, err := format.ParseTail(size, tail)
-		if err != nil || need == nil {
-			return m, err
-		}
-		got, err := src.Fetch(ctx, []format.Range{*need}, 0)
-		if err != nil {
-			return nil, err
-		}
-		tail = append(got[0], tail...)
-	}
-	return nil, fmt.Errorf("%w: metadata not found after 5 reads", format.ErrCorrupt)
-}
-
-// Close releases the file's resources.
-func (f *File) Close() error { return f.src.Close() }
-
-// Schema returns the Arrow schema of the file (with Lance field metadata).
-func (f *File) Schema() *arrow.Schema { return f.schema }
-
-// NumRows returns the number of rows in the file.
-func (f *File) NumRows() uint64 { return f.meta.NumRows }
-
-// Metadata returns the parsed file metadata: footer, version, offset
-// tables, column metadata and the Lance schema. It may be shared with other
-// Files opened on the same object version (through the search cache), so
-// callers must treat it as read-only.
-func (f *File) Metadata() *format.FileMetadata { return f.meta }
-
-// URL returns the location the file was opened from.
-func (f *File) URL() string { return f.url }
-
-// fetch reads byte ranges of the file.
-func (f *File) fetch(ctx context.Context, ranges []format.Range, priority uint64) ([][]byte, error) {
-	return f.src.Fetch(ctx, ranges, priority)
-}
-
-// page returns the initialized state of a page from the search cache,
-// initializing it once (concurrent callers share one load).
-func (f *File) page(ctx context.Context, col, index int, leaf arrow.DataType) (*pageState, error) {
-	key := searchcache.Key{File: f.src.Key(), Column: col, Page: index, Kind: "page"}
-	loaded := false
-	st, err := searchcache.GetOrLoad(ctx, f.cache, key, func(ctx context.Context) (*pageState, int64, error) {
-		loaded = true
-		st, err := f.initPage(ctx, col, index, leaf)
-		if err != nil {
-			return nil, 0, err
-		}
-		return st, st.size + 1024, nil
-	})
-	if loaded {
-		f.stats.cacheMisses.Add(1)
-	} else if err == nil {
-		f.stats.cacheHits.Add(1)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("lance: %s: column %d (field %q) page %d: %w", f.url, col, f.columnName(col), index, err)
-	}
-	return st, nil
+// OpenLegacy opens a legacy Lance data file (the v1 format, footer 0.1 or
+// 0.2, e.g. written by pylance with data_storage_version="legacy"). The
+// dataset's manifest holds the schema of such a file: fields are the
+// dataset's schema fields this file stores (lance.file.Field, in the
+// manifest's pre-order, with their ids). With nil fields the schema the
+// writer embedded in the file is used (what Open does for legacy files):
+// right for a file read on its own, but it predates any later schema
+// evolution of the dataset. Scan and Take then read it like any
+// other File, with Lance's legacy semantics: fixed-width values, lists and
+// structs have no nulls (null values were stored as zeros, empty lists or
+// zero-filled structs) and an empty string or binary of a nullable field
+// reads as null.
+func OpenLegacy(ctx context.Context, url string, fields []*filepb.Field, opts ...Option) (*File, error) {
+	return fileread.OpenLegacy(ctx, url, fields, opts...)
 }

@@ -2,60 +2,32 @@ package lance
 
 import (
 	"context"
-	"fmt"
-	"io"
-	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/lancego/lancego/internal/filewriter"
-	lanceio "github.com/lancego/lancego/io"
 )
 
-// Writer writes one Lance 2.1/2.2 file. Create it with Create, call Write
-// any number of times, then Close to commit (or Abort to discard). An error
-// from any method aborts the file: nothing is left behind. A Writer is not
-// safe for concurrent use.
-//
-// The encoding engine (shredding, layout and codec choice, page assembly)
-// is internal/filewriter; this type checks arguments, collects zone seeds
-// and hands batches on.
-type Writer struct {
-	fw     *filewriter.Writer
-	schema *arrow.Schema
-	zones  *filewriter.ZoneSeeds // zone seed collectors (WithZoneSeeds), or nil
-}
+// Writer writes one Lance 2.1/2.2/2.3 file. Create it with Create, call
+// Write any number of times, then Close to commit (or Abort to discard). An
+// error from any method aborts the file: nothing is left behind. A Writer
+// is not safe for concurrent use. Its methods (Write, AddGlobalBuffer,
+// AddSchemaMetadata, Stats, Abort, Close) are documented on
+// filewriter.File; the encoding engine (shredding, layout and codec
+// choice, page assembly) is internal/filewriter.
+type Writer = filewriter.File
 
-// WriteStats summarizes what a Writer wrote.
-type WriteStats struct {
-	Rows  uint64
-	Bytes uint64
-	Pages int
-	// Encodings counts pages by structural layout and value codec.
-	Encodings map[string]int
-}
+// WriteStats summarizes what a Writer wrote: rows, bytes, pages, and pages
+// by structural layout and value codec.
+type WriteStats = filewriter.WriteStats
 
 // ObjectWriter is the destination of a file being written: bytes are
 // published atomically by Close and discarded by Abort. The writers of
 // package io (lanceio.Create) satisfy it.
-type ObjectWriter interface {
-	io.Writer
-	Close() error
-	Abort() error
-}
+type ObjectWriter = filewriter.ObjectWriter
 
 // ObjectCreator opens an ObjectWriter for a URL that is not a local path.
-type ObjectCreator func(ctx context.Context, url string) (ObjectWriter, error)
-
-// WithObjectCreator routes non-local URLs (s3://, gs://, ...) to create.
-// Without it they are written with lanceio.Create (multipart or streaming
-// uploads that become visible only on Close).
-func WithObjectCreator(create ObjectCreator) WriterOption {
-	return func(c *writerConfig) error {
-		c.create = create
-		return nil
-	}
-}
+type ObjectCreator = filewriter.ObjectCreator
 
 // Create starts writing a Lance file at url with the given Arrow schema.
 // Local paths and file:// URLs are written to a temporary name in the same
@@ -63,150 +35,12 @@ func WithObjectCreator(create ObjectCreator) WriterOption {
 // (s3://, gs://, azblob://, mem://) are uploaded with lanceio.Create and
 // become visible only when Close succeeds (or use WithObjectCreator).
 func Create(ctx context.Context, url string, schema *arrow.Schema, opts ...WriterOption) (*Writer, error) {
-	cfg := writerConfig{pageBudget: DefaultPageBudget}
-	if err := WithFileVersion(DefaultWriteVersion)(&cfg); err != nil {
-		return nil, err
-	}
-	for _, o := range opts {
-		if err := o(&cfg); err != nil {
-			return nil, err
-		}
-	}
-	fw, err := filewriter.New(schema, filewriter.Config{Version: cfg.version, PageBudget: cfg.pageBudget, Env: cfg.env})
-	if err != nil {
-		return nil, fmt.Errorf("lance: create %s: %w", url, err)
-	}
-	zones, err := filewriter.NewZoneSeeds(schema, cfg.zoneSeeds)
-	if err != nil {
-		return nil, fmt.Errorf("lance: create %s: %w", url, err)
-	}
-	dst, err := openDest(ctx, url, cfg.create, cfg.createAll)
-	if err != nil {
-		return nil, fmt.Errorf("lance: create %s: %w", url, err)
-	}
-	fw.Open(dst)
-	return &Writer{fw: fw, schema: schema, zones: zones}, nil
+	return filewriter.Create(ctx, url, schema, opts...)
 }
 
-// openDest creates the destination: a temporary file in the target folder
-// for local paths (lanceio.CreateLocalFile), or an ObjectWriter from create
-// or lanceio.Create.
-func openDest(ctx context.Context, url string, create ObjectCreator, createAll bool) (ObjectWriter, error) {
-	if path, local := localPath(url); local && !(createAll && create != nil) {
-		return lanceio.CreateLocalFile(path)
-	}
-	if create != nil {
-		return create(ctx, url)
-	}
-	return lanceio.Create(ctx, url, lanceio.Config{})
-}
-
-// localPath returns the file path of a local path or file:// URL.
-func localPath(url string) (string, bool) {
-	if p, ok := strings.CutPrefix(url, "file://"); ok {
-		return p, true
-	}
-	return url, !strings.Contains(url, "://")
-}
-
-// Write buffers a record batch; pages are encoded and written once a
-// top-level column has buffered the page budget. The batch's columns must
-// have the writer schema's types.
-func (w *Writer) Write(ctx context.Context, rec arrow.RecordBatch) error {
-	if w.fw.Done() {
-		return ErrWriterClosed
-	}
-	if err := ctx.Err(); err != nil {
-		w.Abort()
-		return err
-	}
-	if err := w.checkBatch(rec); err != nil {
-		w.Abort()
-		return err
-	}
-	if rec.NumRows() == 0 {
-		return nil
-	}
-	if err := w.zones.Append(rec); err != nil {
-		w.Abort()
-		return err
-	}
-	if err := w.fw.Buffer(ctx, rec); err != nil {
-		w.Abort()
-		return err
-	}
-	return nil
-}
-
-// checkBatch verifies the batch's column types against the schema.
-func (w *Writer) checkBatch(rec arrow.RecordBatch) error {
-	fs := w.schema.Fields()
-	if int(rec.NumCols()) != len(fs) {
-		return fmt.Errorf("%w: %d columns, want %d", ErrSchemaMismatch, rec.NumCols(), len(fs))
-	}
-	for i, f := range fs {
-		if !arrow.TypeEqual(rec.Column(i).DataType(), f.Type) {
-			return fmt.Errorf("%w: column %q is %s, want %s", ErrSchemaMismatch, f.Name, rec.Column(i).DataType(), f.Type)
-		}
-	}
-	return nil
-}
-
-// AddGlobalBuffer writes a global buffer and returns its index (1, 2, ...).
-func (w *Writer) AddGlobalBuffer(ctx context.Context, data []byte) (uint32, error) {
-	if w.fw.Done() {
-		return 0, ErrWriterClosed
-	}
-	if err := ctx.Err(); err != nil {
-		w.Abort()
-		return 0, err
-	}
-	idx, err := w.fw.AddGlobalBuffer(data)
-	if err != nil {
-		w.Abort()
-		return 0, err
-	}
-	return idx, nil
-}
-
-// AddSchemaMetadata adds a schema-level metadata entry stored in the file.
-func (w *Writer) AddSchemaMetadata(key, value string) { w.fw.AddSchemaMetadata(key, value) }
-
-// Stats returns what has been written so far (complete after Close).
-func (w *Writer) Stats() WriteStats {
-	s := w.fw.Stats()
-	return WriteStats{Rows: s.Rows, Bytes: s.Bytes, Pages: s.Pages, Encodings: s.Encodings}
-}
-
-// Abort discards the file and releases buffered data. It is safe to call
-// more than once and after Close.
-func (w *Writer) Abort() { w.fw.Abort() }
-
-// Close writes the remaining pages, the zone seeds, the schema, column
-// metadata, offset tables and footer, and commits the file.
-func (w *Writer) Close(ctx context.Context) error {
-	if w.fw.Done() {
-		return ErrWriterClosed
-	}
-	if err := w.finish(ctx); err != nil {
-		w.Abort()
-		return err
-	}
-	return nil
-}
-
-// finish flushes every column, writes the zone seeds (global buffers and
-// schema metadata, so before the metadata region) and then the rest.
-func (w *Writer) finish(ctx context.Context) error {
-	if err := w.fw.Flush(ctx); err != nil {
-		return err
-	}
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	addBuffer := func(data []byte) (uint32, error) { return w.AddGlobalBuffer(ctx, data) }
-	if err := w.zones.Write(w.schema, addBuffer, w.AddSchemaMetadata); err != nil {
-		return err
-	}
-	return w.fw.Close(ctx)
+// WithObjectCreator routes non-local URLs (s3://, gs://, ...) to create.
+// Without it they are written with lanceio.Create (multipart or streaming
+// uploads that become visible only on Close).
+func WithObjectCreator(create ObjectCreator) WriterOption {
+	return filewriter.WithObjectCreator(create)
 }

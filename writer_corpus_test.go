@@ -1,32 +1,28 @@
 package lance
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
-	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/lancego/lancego/internal/testkit"
 	"github.com/lancego/lancego/internal/valuejson"
 )
 
 // lancePython returns the venv python with pylance, or "" when absent.
-func lancePython() string {
-	if p := os.Getenv("LANCE_PY"); p != "" {
-		return p
-	}
-	p, _ := filepath.Abs(filepath.Join(".ci", "venv", "bin", "python"))
-	if _, err := os.Stat(p); err == nil {
-		return p
-	}
-	return ""
+func lancePython() string { return testkit.LancePython() }
+
+// loadExpected reads a corpus .expected.json (testkit.LoadExpected).
+func loadExpected(t *testing.T, path string) (int, any) { return testkit.LoadExpected(t, path) }
+
+// recordsJSON is recs in the corpus JSON form (testkit.RecordsJSON).
+func recordsJSON(t *testing.T, schema *arrow.Schema, recs []arrow.RecordBatch) (any, any) {
+	return testkit.RecordsJSON(t, schema, recs)
 }
 
 // rewriteErr reads src with our reader and writes it to dst with our
@@ -129,18 +125,7 @@ func corpusRewrite(ctx context.Context, t *testing.T, src, dst, exp, ver string)
 
 // verifyWithLance runs testdata/pylance/verify.py on a file.
 func verifyWithLance(t *testing.T, py, file, expected string) {
-	out, err := exec.Command(py, "testdata/pylance/verify.py", file, expected, "--quiet").CombinedOutput()
-	if err != nil {
-		t.Fatalf("real Lance: %v\n%s", err, trimOut(out))
-	}
-}
-
-func trimOut(b []byte) string {
-	s := string(b)
-	if len(s) > 3000 {
-		s = s[len(s)-3000:]
-	}
-	return fmt.Sprint(s)
+	testkit.VerifyWithLance(t, py, file, expected)
 }
 
 func valuejsonEqual(a, b any) (bool, string) { return valuejson.EqualJSON(a, b) }
@@ -161,23 +146,5 @@ func writeExpectedJSON(t *testing.T, f *File) string {
 			r.Release()
 		}
 	}()
-	var buf bytes.Buffer
-	if err := valuejson.WriteRecords(&buf, f.Schema(), recs); err != nil {
-		t.Fatal(err)
-	}
-	var doc map[string]any
-	if err := json.Unmarshal(buf.Bytes(), &doc); err != nil {
-		t.Fatal(err)
-	}
-	var sch bytes.Buffer
-	if err := valuejson.Encode(&sch, valuejson.SchemaJSON(f.Schema())); err != nil {
-		t.Fatal(err)
-	}
-	body := strings.TrimSpace(buf.String())
-	out := "{\"schema\":" + strings.TrimSpace(sch.String()) + "," + body[1:]
-	path := filepath.Join(t.TempDir(), "expected.json")
-	if err := os.WriteFile(path, []byte(out), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path
+	return testkit.ExpectedJSON(t, f.Schema(), recs)
 }

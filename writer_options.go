@@ -1,33 +1,18 @@
 package lance
 
-import (
-	"fmt"
-
-	"github.com/lancego/lancego/format"
-	"github.com/lancego/lancego/internal/filewriter"
-	"github.com/lancego/lancego/zonestats"
-)
+import "github.com/lancego/lancego/internal/filewriter"
 
 // DefaultWriteVersion is the file version written when WithFileVersion is
 // not given. It matches pylance 14.0.2's LanceFileWriter default (2.2).
-const DefaultWriteVersion = "2.2"
+const DefaultWriteVersion = filewriter.DefaultWriteVersion
 
 // DefaultPageBudget is the number of bytes of Arrow input buffered per
 // top-level column before a page is written (Lance: 8 MiB per column).
-const DefaultPageBudget = 8 << 20
+const DefaultPageBudget = filewriter.DefaultPageBudget
 
-// WriterOption configures Create.
-type WriterOption func(*writerConfig) error
-
-// writerConfig holds the options of a Writer.
-type writerConfig struct {
-	version    format.Version
-	pageBudget int64
-	env        func(string) string        // environment lookup (os.Getenv by default)
-	create     ObjectCreator              // destination for non-local URLs
-	createAll  bool                       // create also takes local paths (dataset data files)
-	zoneSeeds  *filewriter.ZoneSeedConfig // WithZoneSeeds, or nil
-}
+// WriterOption configures Create (and, through WithFileOptions, the data
+// files of a dataset write).
+type WriterOption = filewriter.Option
 
 // WithFileVersion selects the Lance file version to write: "2.1", "2.2" or
 // "2.3". 2.3 is unstable in Lance (planar pages as pylance 14.0.2 writes
@@ -36,44 +21,15 @@ type writerConfig struct {
 // ambiguity.) 2.0 ("0.3") and legacy ("0.1", "0.2", "legacy") files are
 // read but not written: asking for them is an error wrapping both
 // ErrInvalidArgument and ErrUnsupported.
-func WithFileVersion(v string) WriterOption {
-	return func(c *writerConfig) error {
-		switch v {
-		case "2.1":
-			c.version = format.V2_1
-		case "2.2":
-			c.version = format.V2_2
-		case "2.3":
-			c.version = format.V2_3
-		case "2.0", "0.3", "0.1", "0.2", "legacy":
-			return fmt.Errorf("%w: %w: Lance %s files are read, not written (want 2.1, 2.2 or 2.3)", ErrInvalidArgument, ErrUnsupported, v)
-		default:
-			return fmt.Errorf("%w: file version %q (want 2.1, 2.2 or 2.3)", ErrInvalidArgument, v)
-		}
-		return nil
-	}
-}
+func WithFileVersion(v string) WriterOption { return filewriter.WithFileVersion(v) }
 
 // WithPageBudget sets how many bytes of Arrow input are buffered per
 // top-level column before its pages are encoded and written (default 8 MiB).
-func WithPageBudget(n int64) WriterOption {
-	return func(c *writerConfig) error {
-		if n <= 0 {
-			return fmt.Errorf("%w: page budget %d", ErrInvalidArgument, n)
-		}
-		c.pageBudget = n
-		return nil
-	}
-}
+func WithPageBudget(n int64) WriterOption { return filewriter.WithPageBudget(n) }
 
 // WithEnv replaces the environment lookup used for LANCE_ENCODING_DICT_* and
 // LANCE_MINIBLOCK_MAX_VALUES (default os.Getenv); useful in tests.
-func WithEnv(lookup func(string) string) WriterOption {
-	return func(c *writerConfig) error {
-		c.env = lookup
-		return nil
-	}
-}
+func WithEnv(lookup func(string) string) WriterOption { return filewriter.WithEnv(lookup) }
 
 // WithZoneSeeds makes the writer store a zone seed (version 1 per-zone
 // min/max/null/NaN statistics, see package zonestats and
@@ -86,14 +42,5 @@ func WithEnv(lookup func(string) string) WriterOption {
 // seed is written without this option, and no table feature flag is set
 // (a data file has none; see zonestats.FlagZoneWriteSeeds).
 func WithZoneSeeds(rowsPerZone uint64, columns ...string) WriterOption {
-	return func(c *writerConfig) error {
-		if rowsPerZone > zonestats.MaxRowsPerZone {
-			return fmt.Errorf("%w: rows per zone %d exceeds %d", ErrInvalidArgument, rowsPerZone, uint64(zonestats.MaxRowsPerZone))
-		}
-		if rowsPerZone == 0 {
-			rowsPerZone = zonestats.DefaultRowsPerZone
-		}
-		c.zoneSeeds = &filewriter.ZoneSeedConfig{RowsPerZone: rowsPerZone, Columns: append([]string(nil), columns...)}
-		return nil
-	}
+	return filewriter.WithZoneSeeds(rowsPerZone, columns...)
 }

@@ -16,10 +16,12 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/lancego/lancego/codecs"
+	"github.com/lancego/lancego/format"
 	pb21 "github.com/lancego/lancego/format/pb/encodings21pb"
 	"github.com/lancego/lancego/format/pb/file2pb"
 
 	"github.com/lancego/lancego/internal/valuejson"
+	"github.com/lancego/lancego/layouts"
 )
 
 // Helpers of the writer tests that check a file against pylance 14.0.2:
@@ -171,10 +173,10 @@ func samePages(ours, theirs string, layoutOnly bool) error {
 	if err != nil {
 		return err
 	}
-	if na, nb := len(a.meta.Columns), len(b.meta.Columns); na != nb {
+	if na, nb := len(a.Metadata().Columns), len(b.Metadata().Columns); na != nb {
 		return fmt.Errorf("%d columns, pylance %d", na, nb)
 	}
-	for c := range a.meta.Columns {
+	for c := range a.Metadata().Columns {
 		if err := sameColumnPages(a, b, ab, bb, c, layoutOnly); err != nil {
 			return fmt.Errorf("column %d: %w", c, err)
 		}
@@ -184,7 +186,7 @@ func samePages(ours, theirs string, layoutOnly bool) error {
 
 // sameColumnPages compares the pages of column c.
 func sameColumnPages(a, b *File, ab, bb []byte, c int, layoutOnly bool) error {
-	pa, pb := a.meta.Columns[c].GetPages(), b.meta.Columns[c].GetPages()
+	pa, pb := a.Metadata().Columns[c].GetPages(), b.Metadata().Columns[c].GetPages()
 	if len(pa) != len(pb) {
 		return fmt.Errorf("%d pages, pylance %d", len(pa), len(pb))
 	}
@@ -198,8 +200,8 @@ func sameColumnPages(a, b *File, ab, bb []byte, c int, layoutOnly bool) error {
 		if layoutOnly {
 			continue
 		}
-		ra, _ := a.meta.PageRanges(c, i)
-		rb, _ := b.meta.PageRanges(c, i)
+		ra, _ := a.Metadata().PageRanges(c, i)
+		rb, _ := b.Metadata().PageRanges(c, i)
 		if len(ra) != len(rb) {
 			return fmt.Errorf("page %d: %d buffers, pylance %d", i, len(ra), len(rb))
 		}
@@ -212,6 +214,17 @@ func sameColumnPages(a, b *File, ab, bb []byte, c int, layoutOnly bool) error {
 		}
 	}
 	return nil
+}
+
+// pageLayoutOf is the 2.1/2.2 PageLayout of a page (a dense 2.3 page as
+// the 2.2 layout that reads it), or nil.
+func pageLayoutOf(pg *file2pb.ColumnMetadata_Page) *pb21.PageLayout {
+	enc, err := format.DecodePageEncoding(pg)
+	if err != nil || enc.Layout != nil || enc.Planar.GetStructure().GetDense() == nil {
+		return enc.Layout
+	}
+	l, _ := layouts.DenseAsPageLayout(enc.Planar)
+	return l
 }
 
 // sameEncoding compares the layouts of two pages: the decoded PageLayout

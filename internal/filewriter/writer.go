@@ -1,8 +1,9 @@
-// Package filewriter is lancego's encoding engine for Lance 2.1/2.2 files:
-// it turns buffered Arrow arrays into pages (rep/def shredding, structural
-// layout and codec choice, page assembly), writes them and the metadata
-// region through a Dest. The public API is lance.Writer (writer.go in the
-// root package), a thin facade over Writer here.
+// Package filewriter is lancego's Lance file writer: Create and File
+// (lance.Writer: argument checks, destination, zone seeds; create.go) over
+// the encoding engine Writer, which turns buffered Arrow arrays into pages
+// (rep/def shredding, structural layout and codec choice, page assembly)
+// and writes them and the metadata region through a Dest. The root package
+// re-exports Create, File (as Writer) and the options.
 package filewriter
 
 import (

@@ -27,3 +27,10 @@ var ErrSchemaMismatch = errors.New("lance: record batch schema does not match th
 // ErrUnsupportedType reports an Arrow type the writer cannot store (for the
 // chosen file version).
 var ErrUnsupportedType = errors.New("lance: unsupported type for writing")
+
+// ErrUnsupported reports a valid Lance feature lancego cannot read or
+// write (a file version, an encoding, a dataset operation).
+var ErrUnsupported = errors.New("lance: unsupported")
+
+// ErrClosed reports use of a closed file or dataset.
+var ErrClosed = errors.New("lance: file is closed")

@@ -1,0 +1,186 @@
+package fileread
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/lancego/lancego/format"
+	"github.com/lancego/lancego/internal/valuejson"
+	"github.com/lancego/lancego/layouts"
+)
+
+// planarFile opens a pylance 2.3 test file with every page read on demand
+// (no small-page residency, a minimal tail), so a take's bytes show.
+func planarFile(t *testing.T, name string) (*File, []any) {
+	t.Helper()
+	path := "../../testdata/pylance/2.3/" + name + ".lance"
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	t.Cleanup(func() { mem.AssertSize(t, 0) })
+	f, err := Open(context.Background(), path, WithSmallPageSize(0), WithTailSize(40), WithAllocator(mem))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	_, want := loadExpected(t, path[:len(path)-len(".lance")]+".expected.json")
+	return f, []any{want}
+}
+
+// columnIndex returns the leaf column storing a top-level primitive field.
+func columnIndex(t *testing.T, f *File, name string) int {
+	t.Helper()
+	for c := range f.meta.Columns {
+		if f.columnName(c) == name {
+			return c
+		}
+	}
+	t.Fatalf("no column %q", name)
+	return -1
+}
+
+// takeCost takes rows of one column and returns the bytes the decoders
+// asked storage for, checking the values against the expected ones.
+func takeCost(t *testing.T, f *File, want map[string]any, col string, rows []uint64) int64 {
+	t.Helper()
+	ctx := context.Background()
+	before := f.Stats().BytesUsed
+	rec, err := f.Take(ctx, rows, []string{col})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rec.Release()
+	cost := f.Stats().BytesUsed - before
+	_, got := recordsJSON(t, rec.Schema(), []arrow.RecordBatch{rec})
+	picked := make([]any, len(rows))
+	for i, r := range rows {
+		picked[i] = want[col].([]any)[r]
+	}
+	if ok, diff := valuejson.EqualJSON(map[string]any{col: picked}, got); !ok {
+		t.Fatalf("take %v of %s differs: %s", rows, col, diff)
+	}
+	return cost
+}
+
+// rowsWhere returns up to n rows of col whose expected value is (or is
+// not) null.
+func rowsWhere(want map[string]any, col string, null bool, n int) []uint64 {
+	var out []uint64
+	for r, v := range want[col].([]any) {
+		if (v == nil) == null && len(out) < n {
+			out = append(out, uint64(r))
+		}
+	}
+	return out
+}
+
+// TestSparseTakeReadsOnlyWhatRowsMaterialize: on sparse pages (chunked and
+// zipped values) a take of null-only rows reads no value bytes once the
+// page is initialized, and a take of one valid row reads exactly the chunk
+// (chunked) or the value bytes (zipped) holding it.
+func TestSparseTakeReadsOnlyWhatRowsMaterialize(t *testing.T) {
+	for _, tc := range []struct{ file, col string }{
+		{"planar_sparse_scalars", "i64_p50"},
+		{"planar_sparse_scalars", "str_p50"},
+		{"planar_sparse_scalars", "f64_p999"},
+		{"planar_sparse_scalars", "dict_p999"},
+		{"planar_zipped", "big_str_sparse"},
+		{"planar_zipped", "vec_sparse"},
+	} {
+		t.Run(tc.file+"/"+tc.col, func(t *testing.T) {
+			f, w := planarFile(t, tc.file)
+			want := w[0].(map[string]any)
+			nulls := rowsWhere(want, tc.col, true, 40)
+			valid := rowsWhere(want, tc.col, false, 1<<30)
+			if len(nulls) < 2 || len(valid) == 0 {
+				t.Fatalf("%s: %d null and %d valid rows", tc.col, len(nulls), len(valid))
+			}
+			takeCost(t, f, want, tc.col, nulls[:1]) // initializes the page
+			if cost := takeCost(t, f, want, tc.col, nulls[1:]); cost != 0 {
+				t.Fatalf("a take of %d null rows read %d value bytes, want 0", len(nulls)-1, cost)
+			}
+			row := valid[len(valid)/2]
+			st, err := f.page(context.Background(), columnIndex(t, f, tc.col), 0, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sp := st.sparse
+			if sp == nil {
+				t.Fatalf("%s page 0 is not sparse", tc.col)
+			}
+			lo, hi, ok, err := sp.ValueRows(row, row+1)
+			if err != nil || !ok {
+				t.Fatalf("row %d: value rows %v %v", row, ok, err)
+			}
+			var want64 int64
+			if sp.Mini != nil {
+				span, err := sp.Mini.ChunksForRows(lo, hi)
+				if err != nil || span.First != span.Last {
+					t.Fatalf("row %d: chunks %+v, %v", row, span, err)
+				}
+				want64 = int64(sp.Mini.Chunks[span.First].Size)
+				if tc.col == "str_p50" && len(sp.Mini.Chunks) < 2 {
+					t.Fatalf("str_p50 has %d chunk(s): the test needs several", len(sp.Mini.Chunks))
+				}
+			} else {
+				a, b, err := sp.Full.RowBytes(lo, hi)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want64 = int64(b - a)
+			}
+			if cost := takeCost(t, f, want, tc.col, []uint64{row}); cost != want64 {
+				t.Fatalf("a take of valid row %d read %d bytes, want %d (its chunk or value only)", row, cost, want64)
+			}
+		})
+	}
+}
+
+// TestPlanarCorruptPositionsNamed: a sparse page whose validity positions
+// leave their domain fails the read with an error naming the file, the
+// column, the field, the page and the protobuf field of the bad sequence.
+func TestPlanarCorruptPositionsNamed(t *testing.T) {
+	ctx := context.Background()
+	b, err := os.ReadFile("../../testdata/pylance/2.3/planar_sparse_scalars.lance")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, _, err := format.ParseTail(uint64(len(b)), b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := -1
+	for c := range m.Columns {
+		if fl := m.Schema.ColumnField(c); fl != nil && fl.Name == "i64_p50" {
+			col = c
+		}
+	}
+	ranges, err := m.PageRanges(col, 0)
+	if err != nil || len(ranges) != 3 {
+		t.Fatalf("page ranges %v, %v", ranges, err)
+	}
+	pos := ranges[2] // the validity positions payload (Delta over bit-packed deltas)
+	for i := pos.Offset; i < pos.Offset+pos.Length; i++ {
+		b[i] = 0xff // every delta at its widest: positions run past the page
+	}
+	f, err := newFile(ctx, "corrupt.lance", bytesSource{b}, DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	_, err = f.Take(ctx, []uint64{1}, []string{"i64_p50"})
+	want := []string{"corrupt.lance", fmt.Sprintf("column %d", col), `field "i64_p50"`, "page 0",
+		"structure.sparse.layers[0].validity.positions"}
+	if err == nil || !errors.Is(err, layouts.ErrCorrupt) {
+		t.Fatalf("err = %v, want layouts.ErrCorrupt", err)
+	}
+	for _, w := range want {
+		if !strings.Contains(err.Error(), w) {
+			t.Fatalf("error %q does not name %q", err, w)
+		}
+	}
+}

@@ -1,0 +1,427 @@
+package fileread
+
+import (
+	"context"
+	"fmt"
+	"runtime/debug"
+	"sort"
+
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/lancego/lancego/format"
+	lanceio "github.com/lancego/lancego/io"
+	"github.com/lancego/lancego/layouts"
+)
+
+// RowRange is a half-open range of file rows.
+type RowRange struct{ From, To uint64 }
+
+// piece is the part of a row range that falls in one page.
+type piece struct {
+	page     *pageState
+	from, to uint64 // page-relative rows
+	span     layouts.ChunkSpan
+	data     format.Range // bytes of the page's data buffer to fetch
+	hasData  bool
+	local    []byte // those bytes, when the page's data is resident
+	pageData []byte // the page's whole data buffer, during a scan
+	// vlo, vhi are the value reader's rows a sparse planar piece needs
+	// (terminal slots or materialized values); hasData says any are.
+	vlo, vhi uint64
+}
+
+// pieces splits row ranges (in the order given) along page boundaries.
+func (f *File) pieces(ctx context.Context, leaf *layouts.Field, ranges []RowRange, sc *scanCache) ([]piece, error) {
+	pages := f.meta.Columns[leaf.Column].GetPages()
+	starts := f.pageStarts(leaf.Column)
+	if sc == nil {
+		if err := f.warmPages(ctx, leaf, ranges, starts); err != nil {
+			return nil, err
+		}
+	}
+	out := make([]piece, 0, len(ranges)) // one per range unless one crosses pages
+	seen := pageLookups{}
+	for _, r := range ranges {
+		for row := r.From; row < r.To; {
+			i := sort.Search(len(pages), func(i int) bool { return starts[i+1] > row }) // page holding row
+			if i == len(pages) {
+				return nil, fmt.Errorf("%w: row %d beyond column %d", ErrInvalidArgument, row, leaf.Column)
+			}
+			pp, err := seen.get(ctx, f, sc, leaf, i)
+			if err != nil {
+				return nil, err
+			}
+			end := min(r.To, starts[i+1])
+			out = append(out, piece{page: pp.st, from: row - starts[i], to: end - starts[i], pageData: pp.data})
+			row = end
+		}
+	}
+	return out, nil
+}
+
+// planPiece computes the data bytes a piece needs.
+func planPiece(p *piece) error {
+	st := p.page
+	resident := st.resident
+	if p.pageData != nil {
+		resident = p.pageData
+	}
+	if st.blob != nil {
+		st = st.blob.inner
+	}
+	if st.sparse != nil {
+		return planSparse(p, st, resident)
+	}
+	switch {
+	case st.mini != nil:
+		span, err := st.mini.ChunksForRows(p.from, p.to)
+		if err != nil {
+			return err
+		}
+		first, last := st.mini.Chunks[span.First], st.mini.Chunks[span.Last]
+		p.span = span
+		p.data = format.Range{Offset: st.bufs[1].Offset + first.Offset, Length: last.Offset + last.Size - first.Offset}
+		p.hasData = true
+		if resident != nil {
+			p.local = resident[first.Offset : last.Offset+last.Size]
+		}
+	case st.full != nil:
+		lo, hi, err := st.full.RowBytes(p.from, p.to)
+		if err != nil {
+			return err
+		}
+		p.data = format.Range{Offset: st.bufs[0].Offset + lo, Length: hi - lo}
+		p.hasData = true
+		if resident != nil {
+			p.local = resident[lo:hi]
+		}
+	}
+	return nil
+}
+
+// planSparse plans a piece of a sparse planar page: only the chunks or
+// bytes of the values its rows materialize (none for null-only rows).
+func planSparse(p *piece, st *pageState, resident []byte) error {
+	sp := st.sparse
+	lo, hi, ok, err := sp.ValueRows(p.from, p.to)
+	if err != nil || !ok {
+		return err
+	}
+	p.vlo, p.vhi, p.hasData = lo, hi, true
+	data := st.bufs[sp.Layout.DataBuffer]
+	var blo, bhi uint64
+	if sp.Mini != nil {
+		span, err := sp.Mini.ChunksForRows(lo, hi)
+		if err != nil {
+			return err
+		}
+		first, last := sp.Mini.Chunks[span.First], sp.Mini.Chunks[span.Last]
+		p.span = span
+		blo, bhi = first.Offset, last.Offset+last.Size
+	} else if blo, bhi, err = sp.Full.RowBytes(lo, hi); err != nil {
+		return err
+	}
+	p.data = format.Range{Offset: data.Offset + blo, Length: bhi - blo}
+	if resident != nil {
+		p.local = resident[blo:bhi]
+	}
+	return nil
+}
+
+// readLeaf decodes the rows of ranges (in order) of one leaf column.
+//
+// A scan passes its scanCache, which reads whole pages; a take passes nil
+// and reads only the chunks or rows it needs.
+//
+// A scan's page bytes may be views of a memory-mapped local file, which
+// fault if the file shrinks while open: the read turns such a fault into
+// an error (lanceio.ErrShortRead) rather than crashing.
+func (f *File) readLeaf(ctx context.Context, leaf *layouts.Field, ranges []RowRange, sc *scanCache) (ld layouts.LeafData, err error) {
+	if sc != nil {
+		defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+		defer f.recoverFault(leaf, &err)
+	}
+	ps, err := f.pieces(ctx, leaf, ranges, sc)
+	if err != nil {
+		return layouts.LeafData{}, err
+	}
+	var want []format.Range
+	for i := range ps {
+		if err := planPiece(&ps[i]); err != nil {
+			return layouts.LeafData{}, f.pageErr(ps[i].page, err)
+		}
+		if ps[i].hasData && ps[i].local == nil {
+			want = append(want, ps[i].data)
+		}
+	}
+	got, err := f.fetch(ctx, want, ranges[0].From)
+	if err != nil {
+		return layouts.LeafData{}, err
+	}
+	out := layouts.LeafData{Values: &layouts.Values{}}
+	out.Values.SetAllocator(f.cfg.Mem)
+	ok := false
+	defer func() {
+		if !ok {
+			out.Values.Free()
+		}
+	}()
+	arena := sc.arena()
+	defer sc.putArena(arena)
+	if !ascending(ranges) {
+		arena = nil // out of order: keep every chunk decoded
+	}
+	run := levelRun{memos: newChunkMemos(arena)}
+	defer run.memos.release()
+	next := 0
+	for i := range ps {
+		data := ps[i].local
+		if ps[i].hasData && data == nil {
+			data = got[next]
+			next++
+		}
+		if err := f.decodeInto(ctx, leaf, &ps[i], data, &run, &out); err != nil {
+			return layouts.LeafData{}, f.pageErr(ps[i].page, err)
+		}
+		if i == 0 && len(ps) > 1 && !ps[0].page.set().HasLists() {
+			// One value a row: room for the other pieces' values at once
+			// (a take of 10,000 vectors otherwise regrew its data ~14 times).
+			out.Values.Reserve(rowsOf(ps[1:]))
+		}
+	}
+	if err := run.flush(&out); err != nil {
+		return layouts.LeafData{}, f.pageErr(run.page, err)
+	}
+	if leafLen := out.Node.Leaf().Len; leafLen != out.Values.N {
+		return layouts.LeafData{}, fmt.Errorf("lance: %s: column %d: %w: levels expect %d values, pages hold %d",
+			f.url, leaf.Column, layouts.ErrCorrupt, leafLen, out.Values.N)
+	}
+	ok = true
+	return out, nil
+}
+
+// recoverFault, deferred by readLeaf, turns a memory fault in the map of
+// a file that shrank while mapped into an error naming the file and column.
+// Other panics, and faults the file is not to blame for, go on.
+func (f *File) recoverFault(leaf *layouts.Field, err *error) {
+	r := recover()
+	if r == nil {
+		return
+	}
+	v, ok := f.object().(lanceio.Viewer)
+	if !ok {
+		panic(r)
+	}
+	fault := v.ViewFault(r)
+	if fault == nil {
+		panic(r)
+	}
+	*err = fmt.Errorf("lance: %s: column %d (field %q): %w", f.url, leaf.Column, f.columnName(leaf.Column), fault)
+}
+
+// rowsOf returns the rows the pieces cover.
+func rowsOf(ps []piece) uint64 {
+	var n uint64
+	for i := range ps {
+		n += ps[i].to - ps[i].from
+	}
+	return n
+}
+
+// ascending reports whether ranges start in non-decreasing row order.
+func ascending(ranges []RowRange) bool {
+	for i := 1; i < len(ranges); i++ {
+		if ranges[i].From < ranges[i-1].From {
+			return false
+		}
+	}
+	return true
+}
+
+func (f *File) pageErr(st *pageState, err error) error {
+	return fmt.Errorf("lance: %s: column %d (field %q) page %d: %w", f.url, st.col, f.columnName(st.col), st.index, err)
+}
+
+// columnName names the field a column stores.
+func (f *File) columnName(col int) string {
+	if fl := f.meta.Schema.ColumnField(col); fl != nil {
+		return fl.Name
+	}
+	return "?"
+}
+
+// levelRun gathers the levels of consecutive pieces of one page, so that
+// a take of many rows unravels each page once rather than once per row.
+type levelRun struct {
+	page  *pageState
+	lv    layouts.Levels
+	memos *chunkMemos
+}
+
+// flush unravels the gathered levels into out's structure.
+func (r *levelRun) flush(out *layouts.LeafData) error {
+	if r.page == nil {
+		return nil
+	}
+	node, err := layouts.UnravelAppend(out.Node, r.page.set(), r.lv)
+	r.lv = layouts.Levels{}
+	if r.memos != nil {
+		r.memos.arena.ReclaimLevels() // the unraveled node copied what it keeps
+	}
+	if err != nil {
+		return err
+	}
+	out.Node = node
+	return nil
+}
+
+// decodeInto decodes one piece into out's values and the run's levels,
+// starting a new run when the piece is on another page.
+func (f *File) decodeInto(ctx context.Context, leaf *layouts.Field, p *piece, data []byte, run *levelRun, out *layouts.LeafData) error {
+	st := p.page
+	if st != run.page {
+		if err := run.flush(out); err != nil {
+			return err
+		}
+		if err := layouts.CheckLayers(st.set(), f.paths[leaf]); err != nil {
+			return err
+		}
+		run.page = st
+	}
+	vals := out.Values
+	switch {
+	case st.blob != nil:
+		lv, err := f.decodeBlobPiece(ctx, leaf, p, data, vals, run.memos)
+		layouts.AppendLevels(&run.lv, lv)
+		return err
+	case leaf.BlobV2:
+		lv, err := f.decodeBlobV2Piece(ctx, p, data, vals, run.memos)
+		layouts.AppendLevels(&run.lv, lv)
+		return err
+	}
+	return decodeRows(st, p, data, &run.lv, vals, leafType(leaf), run.memos)
+}
+
+// decodeRows decodes a piece of a mini-block, full-zip or constant page.
+func decodeRows(st *pageState, p *piece, data []byte, lv *layouts.Levels, vals *layouts.Values, leaf arrow.DataType, memos *chunkMemos) error {
+	switch {
+	case st.mini != nil:
+		chunks := make([][]byte, 0, p.span.Last-p.span.First+1)
+		base := st.mini.Chunks[p.span.First].Offset
+		for c := p.span.First; c <= p.span.Last; c++ {
+			ch := st.mini.Chunks[c]
+			chunks = append(chunks, data[ch.Offset-base:ch.Offset-base+ch.Size])
+		}
+		return st.mini.DecodeRows(p.span, chunks, p.from, p.to, lv, vals, memos.of(st))
+	case st.full != nil:
+		return st.full.DecodeRows(data, lv, vals)
+	case st.cnst != nil:
+		return st.cnst.DecodeRows(p.from, p.to, lv, vals, leaf)
+	case st.sparse != nil:
+		return decodeSparse(st, p, data, lv, vals, leaf, memos)
+	}
+	return fmt.Errorf("%w: page without decoder", ErrUnsupported)
+}
+
+// decodeSparse decodes a piece of a sparse planar page: the value
+// reader's rows into a scratch accumulator, then levels and values.
+func decodeSparse(st *pageState, p *piece, data []byte, lv *layouts.Levels, vals *layouts.Values, leaf arrow.DataType, memos *chunkMemos) error {
+	sp := st.sparse
+	if !p.hasData {
+		return sp.AppendRows(p.from, p.to, 0, nil, lv, vals, leaf)
+	}
+	var discard layouts.Levels
+	if sp.ChunkedDirect() {
+		sp.AppendLevels(p.from, p.to, lv)
+		return sp.Mini.DecodeRows(p.span, sparseChunks(sp.Mini, p, data), p.vlo, p.vhi, &discard, vals, memos.of(st))
+	}
+	inner := &layouts.Values{}
+	var err error
+	if sp.Mini != nil {
+		err = sp.Mini.DecodeRows(p.span, sparseChunks(sp.Mini, p, data), p.vlo, p.vhi, &discard, inner, nil)
+	} else {
+		err = sp.Full.DecodeRows(data, &discard, inner)
+	}
+	if err != nil {
+		return fmt.Errorf("sparse values: %w", err)
+	}
+	return sp.AppendRows(p.from, p.to, p.vlo, inner, lv, vals, leaf)
+}
+
+// sparseChunks cuts a sparse piece's data into its value chunks.
+func sparseChunks(m *layouts.MiniBlockPage, p *piece, data []byte) [][]byte {
+	chunks := make([][]byte, 0, p.span.Last-p.span.First+1)
+	base := m.Chunks[p.span.First].Offset
+	for c := p.span.First; c <= p.span.Last; c++ {
+		ch := m.Chunks[c]
+		chunks = append(chunks, data[ch.Offset-base:ch.Offset-base+ch.Size])
+	}
+	return chunks
+}
+
+// chunkMemos keeps decoded mini-block chunks per page during one read.
+// With an arena (rows read in ascending order), only the current page's
+// chunks are kept: moving to another page returns the previous one's
+// buffers to the arena.
+type chunkMemos struct {
+	arena *layouts.ChunkArena
+	pages map[*pageState]*layouts.ChunkMemo
+	last  *pageState
+}
+
+func newChunkMemos(arena *layouts.ChunkArena) *chunkMemos {
+	return &chunkMemos{arena: arena, pages: map[*pageState]*layouts.ChunkMemo{}}
+}
+
+func (m *chunkMemos) of(st *pageState) *layouts.ChunkMemo {
+	if m == nil {
+		return nil
+	}
+	if m.arena != nil && m.last != nil && m.last != st {
+		m.pages[m.last].Release()
+		delete(m.pages, m.last)
+	}
+	m.last = st
+	c, ok := m.pages[st]
+	if !ok {
+		c = layouts.NewChunkMemo(m.arena)
+		m.pages[st] = c
+	}
+	return c
+}
+
+// release returns every buffer the memos hold to the arena.
+func (m *chunkMemos) release() {
+	for _, c := range m.pages {
+		c.Release()
+	}
+	clear(m.pages)
+}
+
+// pagePick is a page's state and, during a scan, its data buffer.
+type pagePick struct {
+	st   *pageState
+	data []byte
+}
+
+// pageLookups remembers the pages one read has looked up, so a take of
+// many rows on one page consults the search cache once, not once per row.
+type pageLookups map[int]pagePick
+
+func (m pageLookups) get(ctx context.Context, f *File, sc *scanCache, leaf *layouts.Field, i int) (pagePick, error) {
+	if pp, ok := m[i]; ok {
+		return pp, nil
+	}
+	var pp pagePick
+	var err error
+	if sc != nil {
+		pp.st, pp.data, err = sc.get(ctx, leaf.Column, i, leafType(leaf))
+		sc.prefetch(ctx, leaf.Column, i)
+	} else {
+		pp.st, err = f.page(ctx, leaf.Column, i, leafType(leaf))
+	}
+	if err == nil {
+		m[i] = pp
+	}
+	return pp, err
+}

@@ -1,0 +1,47 @@
+package fileread
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/lancego/lancego/layouts"
+)
+
+type layoutsLeafData = layouts.LeafData
+
+func buildArray(mem memory.Allocator, f *layouts.Field, data []layouts.LeafData) (arrow.Array, error) {
+	return layouts.BuildArray(mem, f, data)
+}
+
+// Take returns the rows with the given indices, in the order asked
+// (duplicates allowed), for the named top-level columns (all if empty).
+//
+// With the metadata of the pages it touches in the search cache, a take
+// issues all its data requests in one wave (one round trip, see
+// Stats.RoundTrips); else the missing metadata of every column first, in
+// one wave, then the data.
+func (f *File) Take(ctx context.Context, rows []uint64, columns []string) (arrow.RecordBatch, error) {
+	ctx, end := f.track(ctx)
+	defer end()
+	cols, schema, err := f.projection(columns)
+	if err != nil {
+		return nil, err
+	}
+	var ranges []RowRange
+	for _, r := range rows {
+		if r >= f.NumRows() {
+			return nil, fmt.Errorf("%w: row %d of a file of %d rows", ErrInvalidArgument, r, f.NumRows())
+		}
+		if n := len(ranges); n > 0 && ranges[n-1].To == r {
+			ranges[n-1].To++
+			continue
+		}
+		ranges = append(ranges, RowRange{r, r + 1})
+	}
+	if err := f.warmForTake(ctx, cols, ranges); err != nil {
+		return nil, err
+	}
+	return f.readBatch(ctx, cols, schema, ranges, nil)
+}
