@@ -45,6 +45,7 @@ const manifestTail = 64 << 10
 type Dataset struct {
 	url    string // root URL as given, without trailing slash
 	store  *lanceio.Store
+	shared *storeRef // our reference to store, shared with the datasets of later writes
 	cfg    config
 	sched  *scheduler.Scheduler
 	owned  bool // the scheduler was created here
@@ -87,11 +88,21 @@ func WithVersion(v uint64) Option { return func(c *config) { c.version = v } }
 // requests on an object store; with WithVersion, one). Options are those of
 // Open; they apply to every data file of the dataset.
 func OpenDataset(ctx context.Context, url string, opts ...Option) (*Dataset, error) {
+	cfg := datasetConfig(opts)
+	url = strings.TrimSuffix(url, "/")
+	store, err := lanceio.OpenStore(ctx, url, cfg.io)
+	if err != nil {
+		return nil, fmt.Errorf("lance: open dataset %s: %w", url, err)
+	}
+	return openDatasetOn(ctx, url, newSharedStore(store).ref(), cfg)
+}
+
+// datasetConfig applies opts to the defaults of a dataset.
+func datasetConfig(opts []Option) config {
 	cfg := defaultConfig()
 	for _, o := range opts {
 		o(&cfg)
 	}
-	url = strings.TrimSuffix(url, "/")
 	if cfg.io.Stats == nil {
 		cfg.io.Stats = lanceio.NewStats()
 	}
@@ -101,13 +112,15 @@ func OpenDataset(ctx context.Context, url string, opts ...Option) (*Dataset, err
 	if cfg.cache == nil {
 		cfg.cache = searchcache.New(searchcache.Config{})
 	}
-	store, err := lanceio.OpenStore(ctx, url, cfg.io)
-	if err != nil {
-		return nil, fmt.Errorf("lance: open dataset %s: %w", url, err)
-	}
-	ds := &Dataset{url: url, store: store, cfg: cfg, files: map[string]*dsFile{}}
+	return cfg
+}
+
+// openDatasetOn opens the dataset at url through the store ref refers
+// to, taking over ref (released if the open fails).
+func openDatasetOn(ctx context.Context, url string, ref *storeRef, cfg config) (*Dataset, error) {
+	ds := &Dataset{url: url, store: ref.store(), shared: ref, cfg: cfg, files: map[string]*dsFile{}}
 	if err := ds.open(ctx); err != nil {
-		_ = store.Close()
+		_ = ref.release()
 		return nil, err
 	}
 	ds.sched = cfg.sched
@@ -310,7 +323,7 @@ func (ds *Dataset) Close() error {
 	if ds.owned {
 		errs = append(errs, ds.sched.Close())
 	}
-	errs = append(errs, ds.store.Close())
+	errs = append(errs, ds.shared.release())
 	return errors.Join(errs...)
 }
 
