@@ -564,7 +564,7 @@ CASES_23 = {"large_list_large_utf8", "nested_list3", "nested_struct_list_struct"
             "map_utf8_list_i64", "fsl_fsl_i16", "zstd_columns", "meta_encodings", "scalars_misc",
             "planar_sparse_scalars", "planar_sparse_nested", "planar_zipped", "planar_constant_pages",
             "planar_sparse_fsl", "many_pages", "null_patterns", "large_chunks", "big_list_page",
-            "planar_indexed"}
+            "planar_indexed", "planar_dense_nulls"}
 
 
 def _dens(c, col, p, n, f):
@@ -725,6 +725,30 @@ def planar_sparse_fsl(c):
                             "and fixed_size_list<fixed_size_list<struct>>; 4 batches, 8 KiB write cache (multi-page columns)",
                 versions=["2.3"], batches=[100] * 4, copy_batches=True, writer=dict(data_cache_bytes=8 * 1024),
                 columns=cols)
+
+
+@case
+def planar_dense_nulls(c):
+    """Dense (default) 2.3 pages at 0.1%, 50% and 99.9% nulls, with empty and null lists."""
+    n = 1000
+    def lst(r, i):
+        return [None if r.random() < 0.1 else r.randint(-500, 500) for _ in range(r.choice([0, 0, 1, 2, 4]))]
+    def dens(col, p, f, fix):  # at least one null and one value at every rate
+        v = _dens(c, col, p, n, f)
+        v[n // 3], v[n // 2] = None, fix
+        return v
+    cols = []
+    for tag, p in (("p001", 0.001), ("p50", 0.5), ("p999", 0.999)):
+        cols += [
+            (F("i64_" + tag, pa.int64()), dens("i" + tag, p, lambda r, i: r.randint(-2 ** 40, 2 ** 40), -7)),
+            (F("str_" + tag, pa.utf8()), dens("s" + tag, p, lambda r, i: sentence(r, 0, 2), "the only one")),
+            (F("list_" + tag, pa.list_(pa.int32())), dens("l" + tag, p, lst, [3, None, 4])),
+        ]
+    cols.append((F("list_str_empty", pa.list_(pa.utf8())),
+                 _dens(c, "lse", 0.2, n, lambda r, i: [] if r.random() < 0.4 else [None if r.random() < 0.2 else sentence(r, 1, 1)])))
+    return dict(description="2.3 dense (default) int64, utf8 and list<int32> columns at 0.1%, 50% and 99.9% nulls "
+                            "(lists empty, null and with null items); list<utf8> with 40% empty lists",
+                versions=["2.3"], columns=cols)
 
 
 @case
