@@ -79,25 +79,29 @@ func TestFixedSizeListOfStructSchemaErrors(t *testing.T) {
 	}
 }
 
+// fslStructSpec is a 2.3 file of fslStructFields with 100 rows in two
+// pages per column of 30 and 70 rows (the first two columns count items).
+func fslStructSpec(t testing.TB) fileSpec {
+	var cols []*file2pb.ColumnMetadata
+	for c := range 3 {
+		base := uint64(c) * 128
+		scale := uint64(2)
+		if c == 2 {
+			scale = 1
+		}
+		cols = append(cols, &file2pb.ColumnMetadata{Pages: []*file2pb.ColumnMetadata_Page{
+			constantPage(t, 0, 30*scale, []uint64{base}, []uint64{64}),
+			constantPage(t, 30, 70*scale, []uint64{base + 64}, []uint64{10}),
+		}})
+	}
+	return fileSpec{major: 2, minor: 3, data: make([]byte, 384), numRows: 100, columns: cols, fields: fslStructFields()}
+}
+
 // TestFixedSizeListOfStructPageRows: pages below a fixed-size list of
 // structs count items (rows × 2) while their priorities count rows;
 // ParseTail checks both and leaves page lengths in rows.
 func TestFixedSizeListOfStructPageRows(t *testing.T) {
-	spec := func() fileSpec {
-		var cols []*file2pb.ColumnMetadata
-		for c := range 3 {
-			base := uint64(c) * 128
-			scale := uint64(2)
-			if c == 2 {
-				scale = 1
-			}
-			cols = append(cols, &file2pb.ColumnMetadata{Pages: []*file2pb.ColumnMetadata_Page{
-				constantPage(t, 0, 30*scale, []uint64{base}, []uint64{64}),
-				constantPage(t, 30, 70*scale, []uint64{base + 64}, []uint64{10}),
-			}})
-		}
-		return fileSpec{major: 2, minor: 3, data: make([]byte, 384), numRows: 100, columns: cols, fields: fslStructFields()}
-	}
+	spec := func() fileSpec { return fslStructSpec(t) }
 	m := parseWhole(t, buildFile(t, spec()))
 	for c := range 3 {
 		if p := m.Columns[c].GetPages(); p[0].GetLength() != 30 || p[1].GetLength() != 70 {

@@ -308,3 +308,15 @@ func TestRealIndexedPageReadsOneItem(t *testing.T) {
 		t.Fatalf("%d null and %d valid rows", nulls, valid)
 	}
 }
+
+// TestUnravelFixedSizeListSeed is FuzzUnravel's fixed-size-list seed.
+func TestUnravelFixedSizeListSeed(t *testing.T) {
+	set := layerSetOf([]layerSpec{{kind: LayerItem, null: true}, {kind: LayerFSL, null: true, dim: 2}})
+	top, err := Unravel(set, Levels{Rep: []uint16{1, 0, 1, 0}, Def: []uint16{0, 1, 2, 2}, N: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if top.Kind != LayerFSL || top.Len != 2 || top.NullCount != 1 || top.Child.Len != 4 || top.Child.NullCount != 3 {
+		t.Fatalf("fsl %d slots %d nulls, items %d slots %d nulls", top.Len, top.NullCount, top.Child.Len, top.Child.NullCount)
+	}
+}

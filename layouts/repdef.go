@@ -73,24 +73,31 @@ func NewLayerSet(layers []pb.RepDefLayer) (LayerSet, error) {
 	}
 	specs := make([]layerSpec, len(layers))
 	for i, l := range layers {
-		switch l {
-		case pb.RepDefLayer_REPDEF_ALL_VALID_ITEM:
-			specs[i] = layerSpec{kind: LayerItem}
-		case pb.RepDefLayer_REPDEF_NULLABLE_ITEM:
-			specs[i] = layerSpec{kind: LayerItem, null: true}
-		case pb.RepDefLayer_REPDEF_ALL_VALID_LIST:
-			specs[i] = layerSpec{kind: LayerList}
-		case pb.RepDefLayer_REPDEF_NULLABLE_LIST:
-			specs[i] = layerSpec{kind: LayerList, null: true}
-		case pb.RepDefLayer_REPDEF_EMPTYABLE_LIST:
-			specs[i] = layerSpec{kind: LayerList, empty: true}
-		case pb.RepDefLayer_REPDEF_NULL_AND_EMPTY_LIST:
-			specs[i] = layerSpec{kind: LayerList, null: true, empty: true}
-		default:
-			return LayerSet{}, fmt.Errorf("%w: unknown rep/def layer %d", ErrCorrupt, int32(l))
+		var err error
+		if specs[i], err = pbLayerSpec(l); err != nil {
+			return LayerSet{}, err
 		}
 	}
 	return layerSetOf(specs), nil
+}
+
+// pbLayerSpec is the layer a protobuf RepDefLayer describes.
+func pbLayerSpec(l pb.RepDefLayer) (layerSpec, error) {
+	switch l {
+	case pb.RepDefLayer_REPDEF_ALL_VALID_ITEM:
+		return layerSpec{kind: LayerItem}, nil
+	case pb.RepDefLayer_REPDEF_NULLABLE_ITEM:
+		return layerSpec{kind: LayerItem, null: true}, nil
+	case pb.RepDefLayer_REPDEF_ALL_VALID_LIST:
+		return layerSpec{kind: LayerList}, nil
+	case pb.RepDefLayer_REPDEF_NULLABLE_LIST:
+		return layerSpec{kind: LayerList, null: true}, nil
+	case pb.RepDefLayer_REPDEF_EMPTYABLE_LIST:
+		return layerSpec{kind: LayerList, empty: true}, nil
+	case pb.RepDefLayer_REPDEF_NULL_AND_EMPTY_LIST:
+		return layerSpec{kind: LayerList, null: true, empty: true}, nil
+	}
+	return layerSpec{}, fmt.Errorf("%w: unknown rep/def layer %d", ErrCorrupt, int32(l))
 }
 
 // layerSetOf assigns level codes to layers given inner-most first: a
