@@ -73,7 +73,7 @@ type Schema struct {
 // items (the product of the lists' dimensions per row). ParseTail divides
 // the page lengths of such columns by it, so FileMetadata pages count rows.
 func (s *Schema) RowScale(col int) uint64 {
-	if col < 0 || col >= len(s.rowScale) {
+	if s == nil || col < 0 || col >= len(s.rowScale) {
 		return 1
 	}
 	return s.rowScale[col]
