@@ -94,6 +94,8 @@ func (d *blobDriver) openTail(ctx context.Context, s *Store, key string, n int64
 		o, tail, err = d.openTailS3(ctx, s, key, n)
 	case "gs":
 		o, tail, err = d.openTailGCS(ctx, s, key, n)
+	case "azblob":
+		o, tail, err = d.openTailAzure(ctx, s, key, n)
 	default:
 		return openThenTail(ctx, d, s, key, n)
 	}
