@@ -12,7 +12,6 @@ import (
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"google.golang.org/protobuf/proto"
 
 	"github.com/lancego/lancego/codecs"
@@ -20,6 +19,7 @@ import (
 	pb21 "github.com/lancego/lancego/format/pb/encodings21pb"
 	"github.com/lancego/lancego/format/pb/file2pb"
 
+	"github.com/lancego/lancego/internal/testkit"
 	"github.com/lancego/lancego/internal/valuejson"
 	"github.com/lancego/lancego/layouts"
 )
@@ -70,26 +70,9 @@ func safeName(s string) string {
 	return strings.NewReplacer("/", "_", " ", "_", "<", "", ">", "", ",", "_").Replace(s)
 }
 
-// writeIPC writes recs to an Arrow IPC file.
+// writeIPC writes recs to an Arrow IPC file (testkit.WriteIPC).
 func writeIPC(t *testing.T, path string, schema *arrow.Schema, recs []arrow.RecordBatch) {
-	t.Helper()
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	w, err := ipc.NewFileWriter(f, ipc.WithSchema(schema))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, r := range recs {
-		if err := w.Write(r); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+	testkit.WriteIPC(t, path, schema, recs)
 }
 
 // expectedFromInput writes the expected.json of recs (schema and values of

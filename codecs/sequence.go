@@ -174,6 +174,13 @@ func leafSequence(dst []uint64, enc *pb.CompressiveEncoding, width int, payload 
 		if f := c.General.GetValues().GetFlat(); f == nil {
 			return dst, fmt.Errorf("%w: sequence: general over %s", ErrUnsupported, Describe(c.General.GetValues()))
 		}
+		var d Decompressor
+		defer d.Close()
+		inner, raw, err := unwrapGeneral(&d, enc, payload)
+		if err != nil {
+			return dst, err
+		}
+		return leafSequence(dst, inner, width, raw, n) // (appendWords copies before Close)
 	case nil:
 		return dst, errUnknown(enc)
 	default:
@@ -186,8 +193,13 @@ func leafSequence(dst []uint64, enc *pb.CompressiveEncoding, width int, payload 
 	if blk.Kind != KindFixed || blk.BitsPerValue != uint64(width) || len(blk.FSL) > 0 || blk.NumValues != n {
 		return dst, fmt.Errorf("%w: sequence: %s decodes to %d %d-bit values, want %d of %d bits", ErrCorrupt, Describe(enc), blk.NumValues, blk.BitsPerValue, n, width)
 	}
-	if need := n * uint64(width/8); uint64(len(blk.Data)) < need {
+	need := n * uint64(width/8)
+	if uint64(len(blk.Data)) < need {
 		return dst, fmt.Errorf("%w: sequence: %d bytes decoded, want %d", ErrCorrupt, len(blk.Data), need)
+	}
+	if enc.GetFlat() != nil && uint64(len(payload)) != need {
+		// A Flat payload (General's decompressed one) is exactly the values.
+		return dst, fmt.Errorf("%w: sequence: flat payload of %d bytes for %d %d-bit values", ErrCorrupt, len(payload), n, width)
 	}
 	return appendWords(dst, blk.Data, width, int(n)), nil
 }

@@ -18,7 +18,8 @@ func checkParseResult(t *testing.T, fileSize uint64, tail []byte, m *FileMetadat
 		if m != nil || need != nil {
 			t.Fatalf("error %v with non-nil result", err)
 		}
-		if !errors.Is(err, ErrCorrupt) && !errors.Is(err, ErrUnsupportedVersion) && !errors.Is(err, ErrInvalidArgument) {
+		if !errors.Is(err, ErrCorrupt) && !errors.Is(err, ErrUnsupportedVersion) && !errors.Is(err, ErrInvalidArgument) &&
+			!errors.Is(err, ErrUnsupportedEncoding) {
 			t.Fatalf("error without sentinel: %v", err)
 		}
 	case need != nil:
@@ -66,6 +67,8 @@ func FuzzParseTail(f *testing.F) {
 			f.Add(s.fileSize, s.tail[len(s.tail)-200:])
 		}
 	}
+	fsl := buildFile(f, fslStructSpec(f)) // pages counted in items
+	f.Add(uint64(len(fsl)), fsl)
 	f.Fuzz(func(t *testing.T, fileSize uint64, tail []byte) {
 		m, need, err := ParseTail(fileSize, tail)
 		checkParseResult(t, fileSize, tail, m, need, err)
@@ -86,6 +89,8 @@ func FuzzBuildSchema(f *testing.F) {
 		}
 		f.Add(b, uint8(m.Version.Minor()))
 	}
+	b, _ := proto.Marshal(&filepb.Schema{Fields: fslStructFields()})
+	f.Add(b, uint8(3))
 	f.Fuzz(func(t *testing.T, data []byte, minor uint8) {
 		pb := &filepb.Schema{}
 		if proto.Unmarshal(data, pb) != nil {
@@ -94,8 +99,8 @@ func FuzzBuildSchema(f *testing.F) {
 		v := V2_0 + Version(minor%4)
 		s, err := BuildSchema(pb, v)
 		if err != nil {
-			if !errors.Is(err, ErrCorrupt) {
-				t.Fatalf("error without ErrCorrupt: %v", err)
+			if !errors.Is(err, ErrCorrupt) && !errors.Is(err, ErrUnsupportedEncoding) {
+				t.Fatalf("error without ErrCorrupt or ErrUnsupportedEncoding: %v", err)
 			}
 			return
 		}

@@ -29,14 +29,31 @@ const (
 	logicalMap             = "map"
 )
 
+// logicalFSLStruct prefixes the logical type of a fixed-size list of
+// structs, fixed_size_list:struct:n, whose item is a child field (newer
+// Lance writes them at 2.3; its 2.1 refuses them).
+const logicalFSLStruct = "fixed_size_list:struct:"
+
 // IsNestedLogicalType reports whether lt (struct, list, large_list,
-// list.struct, large_list.struct or map) needs child fields to resolve.
+// list.struct, large_list.struct, map or fixed_size_list:struct:n) needs
+// child fields to resolve.
 func IsNestedLogicalType(lt string) bool {
 	switch lt {
 	case logicalStruct, logicalList, logicalLargeList, logicalListStruct, logicalLargeListStruct, logicalMap:
 		return true
 	}
-	return false
+	return strings.HasPrefix(lt, logicalFSLStruct)
+}
+
+// nestedFSLDim returns n of fixed_size_list:struct:n (ok false if lt is
+// not one or n is not in [1, MaxInt32]).
+func nestedFSLDim(lt string) (int32, bool) {
+	rest, ok := strings.CutPrefix(lt, logicalFSLStruct)
+	if !ok {
+		return 0, false
+	}
+	n, err := parsePositiveInt32(rest)
+	return n, err == nil
 }
 
 // primitiveLogicalType maps the parameterless logical type strings.

@@ -30,7 +30,9 @@ type FileMetadata struct {
 	NumRows uint64
 	// Descriptor is the raw FileDescriptor decoded from global buffer 0.
 	Descriptor *filepb.FileDescriptor
-	// Columns holds the decoded ColumnMetadata, one per column.
+	// Columns holds the decoded ColumnMetadata, one per column. Page
+	// lengths count rows: those Lance stores in items (columns below a
+	// fixed-size list of structs, see Schema.RowScale) are divided.
 	Columns []*file2pb.ColumnMetadata
 	// SchemaMetadata is the schema-level key/value metadata.
 	SchemaMetadata map[string]string

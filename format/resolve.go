@@ -1,6 +1,10 @@
 package format
 
 import (
+	"math"
+	mathbits "math/bits"
+	"strings"
+
 	"github.com/apache/arrow-go/v18/arrow"
 )
 
@@ -55,6 +59,9 @@ func (f *Field) arrowType() (arrow.DataType, error) {
 	case logicalMap:
 		return f.mapType()
 	}
+	if strings.HasPrefix(f.LogicalType, logicalFSLStruct) {
+		return f.fslStructType()
+	}
 	if err := f.wantChildren(0); err != nil {
 		return nil, err
 	}
@@ -63,6 +70,26 @@ func (f *Field) arrowType() (arrow.DataType, error) {
 		return nil, corruptWrap(err, "field %d (%.64q): logical type %.64q", f.ID, f.Name, f.LogicalType)
 	}
 	return t, nil
+}
+
+// fslStructType builds fixed_size_list<item: struct, n> from the single
+// struct child of a fixed_size_list:struct:n field.
+func (f *Field) fslStructType() (arrow.DataType, error) {
+	n, ok := nestedFSLDim(f.LogicalType)
+	if !ok {
+		return nil, corruptf("field %d (%.64q): logical type %.64q: bad dimension", f.ID, f.Name, f.LogicalType)
+	}
+	if err := f.wantChildren(1); err != nil {
+		return nil, err
+	}
+	item := f.Children[0]
+	if item.LogicalType != logicalStruct {
+		return nil, corruptf("field %d (%.64q): fixed-size list item must be a struct, not %.64q", f.ID, f.Name, item.LogicalType)
+	}
+	if item.BlobV2 || item.Packed {
+		return nil, unsupportedEncodingf("field %d (%.64q): fixed-size list of packed or blob structs", f.ID, f.Name)
+	}
+	return arrow.FixedSizeListOfField(n, f.Children[0].ArrowField()), nil
 }
 
 // childArrowFields returns the Arrow fields of f's children.
@@ -99,31 +126,49 @@ func (f *Field) mapType() (arrow.DataType, error) {
 	return arrow.MapOfFields(key, value), nil
 }
 
-// assignColumns sets Field.Column for every field and Schema.NumColumns.
-func (s *Schema) assignColumns() {
-	assign := (*Field).assignStructural
-	if !s.Version.Structural() {
-		assign = (*Field).assignV20
-	}
+// assignColumns sets Field.Column for every field, Schema.NumColumns and
+// the row scale of every column.
+func (s *Schema) assignColumns() error {
 	for _, f := range s.Fields {
-		s.columns = assign(f, s.columns)
+		if !s.Version.Structural() {
+			s.columns = f.assignV20(s.columns)
+			continue
+		}
+		var err error
+		if s.columns, err = f.assignStructural(s.columns, 1, &s.rowScale); err != nil {
+			return err
+		}
 	}
 	s.NumColumns = len(s.columns)
+	return nil
 }
 
 // assignStructural implements the 2.1+ rule: a pre-order walk over leaves,
 // where a packed struct or a blob (v1 or v2) is one column and its
-// children get none, and struct/list/map layers are not columns.
-func (f *Field) assignStructural(cols []*Field) []*Field {
+// children get none, and struct/list/map/fixed-size-list layers are not
+// columns. scale is the product of the fixed-size-list-of-struct
+// dimensions above f; each column's is appended to scales.
+func (f *Field) assignStructural(cols []*Field, scale uint64, scales *[]uint64) ([]*Field, error) {
 	switch {
 	case f.Packed, f.BlobV1, f.BlobV2, !IsNestedLogicalType(f.LogicalType):
 		f.Column = len(cols)
-		return append(cols, f)
+		*scales = append(*scales, scale)
+		return append(cols, f), nil
 	}
+	if n, ok := nestedFSLDim(f.LogicalType); ok {
+		hi, lo := mathbits.Mul64(scale, uint64(n))
+		if hi != 0 || lo > math.MaxUint32 {
+			return nil, corruptf("field %d (%.64q): fixed-size list dimensions multiply past 2^32", f.ID, f.Name)
+		}
+		scale = lo
+	}
+	var err error
 	for _, c := range f.Children {
-		cols = c.assignStructural(cols)
+		if cols, err = c.assignStructural(cols, scale, scales); err != nil {
+			return nil, err
+		}
 	}
-	return cols
+	return cols, nil
 }
 
 // assignV20 implements the 2.0 rule: every field is a column in pre-order,

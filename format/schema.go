@@ -64,7 +64,19 @@ type Schema struct {
 	NumColumns int
 	Version    Version
 
-	columns []*Field
+	columns  []*Field
+	rowScale []uint64
+}
+
+// RowScale returns the number of page rows per file row of column col: 1,
+// except below fixed-size lists of structs, whose pages Lance counts in
+// items (the product of the lists' dimensions per row). ParseTail divides
+// the page lengths of such columns by it, so FileMetadata pages count rows.
+func (s *Schema) RowScale(col int) uint64 {
+	if s == nil || col < 0 || col >= len(s.rowScale) {
+		return 1
+	}
+	return s.rowScale[col]
 }
 
 // ColumnField returns the field stored in column col, or nil.
@@ -144,7 +156,9 @@ func BuildSchema(pb *filepb.Schema, v Version) (*Schema, error) {
 			return nil, err
 		}
 	}
-	s.assignColumns()
+	if err := s.assignColumns(); err != nil {
+		return nil, err
+	}
 	return s, nil
 }
 

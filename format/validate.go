@@ -11,6 +11,9 @@ import (
 // 2.1+), matching offset/size list lengths, Σ page lengths == NumRows and
 // each page's priority equal to its first row. The row rules apply to 2.1+
 // only: 2.0 pages of nested columns count items, and 2.0 writes priority 0.
+// Pages of columns below a fixed-size list of structs count items
+// (Schema.RowScale per row) while their priorities count rows: their
+// lengths are divided into rows here.
 func (m *FileMetadata) validateColumns() error {
 	for i, c := range m.Columns {
 		if err := m.validateColumn(i, c); err != nil {
@@ -30,6 +33,10 @@ func (m *FileMetadata) validateColumn(col int, c *file2pb.ColumnMetadata) error 
 		return err
 	}
 	structural := m.Version.Structural()
+	scale := uint64(1)
+	if structural && m.Schema != nil {
+		scale = m.Schema.RowScale(col)
+	}
 	var rows uint64
 	for p, page := range c.GetPages() {
 		where := fmt.Sprintf("column %d page %d", col, p)
@@ -42,13 +49,21 @@ func (m *FileMetadata) validateColumn(col int, c *file2pb.ColumnMetadata) error 
 		if err := m.checkEncodingLocation(where, page.GetEncoding()); err != nil {
 			return err
 		}
+		if page.GetLength()%scale != 0 {
+			return corruptf("%s: length %d is not a multiple of the %d items per row of a fixed-size list of structs", where, page.GetLength(), scale)
+		}
 		var ok bool
-		if rows, ok = checkedAdd(rows, page.GetLength()); !ok {
+		if rows, ok = checkedAdd(rows, page.GetLength()/scale); !ok {
 			return corruptf("%s: row count overflows", where)
 		}
 	}
 	if structural && rows != m.NumRows {
 		return corruptf("column %d: pages hold %d rows, file has %d", col, rows, m.NumRows)
+	}
+	if scale > 1 { // pages count items: make them count rows (priorities already do)
+		for _, page := range c.GetPages() {
+			page.Length /= scale
+		}
 	}
 	return nil
 }

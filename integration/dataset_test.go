@@ -89,32 +89,50 @@ func sameAs(t *testing.T, what string, recs []arrow.RecordBatch, schema *arrow.S
 // 2 requests (list + manifest), a cold take of one row at most 2 more
 // (data file tail + data) plus 1 for a deletion file.
 func TestDatasetOverS3(t *testing.T) {
-	base := s3Base(t)
-	ctx := context.Background()
+	checkCommittedDatasets(t, s3Base(t))
+}
+
+// checkCommittedDatasets uploads the committed pylance datasets to the
+// store at base and checks every version against pylance's values and
+// the request bounds.
+func checkCommittedDatasets(t *testing.T, base string) {
 	for _, name := range []string{"small", "stable_small"} {
 		t.Run(name, func(t *testing.T) {
 			dir := filepath.Join("..", "testdata", "datasets", name)
-			url := uploadDir(t, base, dir, fmt.Sprintf("datasets-%d/%s.lance", time.Now().UnixNano(), name))
-			raw, err := os.ReadFile(dir + ".expected.json")
-			if err != nil {
-				t.Fatal(err)
-			}
-			var exp struct {
-				Versions []expectedVersion `json:"versions"`
-			}
-			if err := json.Unmarshal(raw, &exp); err != nil {
-				t.Fatal(err)
-			}
-			for _, v := range exp.Versions {
-				checkVersionOverS3(t, ctx, url, v)
-			}
-			checkRequestCounts(t, ctx, url, 0)
-			checkRequestCounts(t, ctx, url, 3) // before the last append
+			checkDatasetOn(t, base, dir, name+".lance", 3) // version 3: before the last append
 		})
 	}
 }
 
-func checkVersionOverS3(t *testing.T, ctx context.Context, url string, v expectedVersion) {
+// checkDatasetOn uploads the pylance dataset at dir (its expected values
+// in dir.expected.json) to the store at base, reads every version there
+// as pylance read it, and checks the request bounds at the latest version
+// and at version older.
+func checkDatasetOn(t *testing.T, base, dir, name string, older uint64) {
+	t.Helper()
+	ctx := context.Background()
+	url := uploadDir(t, base, dir, fmt.Sprintf("datasets-%d/%s", time.Now().UnixNano(), name))
+	raw, err := os.ReadFile(dir + ".expected.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var exp struct {
+		Versions []expectedVersion `json:"versions"`
+	}
+	if err := json.Unmarshal(raw, &exp); err != nil {
+		t.Fatal(err)
+	}
+	if len(exp.Versions) == 0 {
+		t.Fatalf("%s: no versions expected", dir)
+	}
+	for _, v := range exp.Versions {
+		checkVersionAt(t, ctx, url, v)
+	}
+	checkRequestCounts(t, ctx, url, 0)
+	checkRequestCounts(t, ctx, url, older)
+}
+
+func checkVersionAt(t *testing.T, ctx context.Context, url string, v expectedVersion) {
 	ds, err := lance.OpenDataset(ctx, url, lance.WithVersion(v.Version))
 	if err != nil {
 		t.Fatal(err)
@@ -196,40 +214,33 @@ func checkRequestCounts(t *testing.T, ctx context.Context, url string, v uint64)
 // $LANCE_DATASETS/2.1 when generated there, else generated with $LANCE_PY.
 func TestPylanceDatasetsOverS3(t *testing.T) {
 	base := s3Base(t)
-	dir := os.Getenv("LANCE_DATASETS")
-	if dir == "" || !exists(filepath.Join(dir, "2.1", "history.expected.json")) {
-		py := pythonPath()
-		if py == "" {
-			t.Skip("no pylance (LANCE_PY) and no generated LANCE_DATASETS tree")
-		}
-		dir = t.TempDir()
-		cmd := exec.Command(py, "../testdata/pylance/gen_datasets.py", "--out", dir, "--versions", "2.1")
-		if b, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("gen_datasets.py: %v\n%s", err, b)
-		}
-	}
-	ctx := context.Background()
+	dir := pylanceDatasets(t)
 	for _, name := range []string{"history", "stable", "v1paths"} {
 		t.Run(name, func(t *testing.T) {
-			local := filepath.Join(dir, "2.1", name)
-			url := uploadDir(t, base, local, fmt.Sprintf("datasets-%d/%s", time.Now().UnixNano(), name))
-			raw, err := os.ReadFile(local + ".expected.json")
-			if err != nil {
-				t.Fatal(err)
-			}
-			var exp struct {
-				Versions []expectedVersion `json:"versions"`
-			}
-			if err := json.Unmarshal(raw, &exp); err != nil {
-				t.Fatal(err)
-			}
-			for _, v := range exp.Versions {
-				checkVersionOverS3(t, ctx, url, v)
-			}
-			checkRequestCounts(t, ctx, url, 0)
-			checkRequestCounts(t, ctx, url, 5) // fragment 0 has a roaring deletion file
+			checkDatasetOn(t, base, filepath.Join(dir, "2.1", name), name, 5) // fragment 0 has a roaring deletion file
 		})
 	}
+}
+
+// pylanceDatasets returns the root of the gen_datasets.py tree holding
+// 2.1/: $LANCE_DATASETS when generated there, else a tree generated now
+// with $LANCE_PY; it skips the test when neither is available.
+func pylanceDatasets(t *testing.T) string {
+	t.Helper()
+	dir := os.Getenv("LANCE_DATASETS")
+	if dir != "" && exists(filepath.Join(dir, "2.1", "history.expected.json")) {
+		return dir
+	}
+	py := pythonPath()
+	if py == "" {
+		t.Skip("no pylance (LANCE_PY) and no generated LANCE_DATASETS tree")
+	}
+	dir = t.TempDir()
+	cmd := exec.Command(py, "../testdata/pylance/gen_datasets.py", "--out", dir, "--versions", "2.1")
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("gen_datasets.py: %v\n%s", err, b)
+	}
+	return dir
 }
 
 func exists(p string) bool {

@@ -123,7 +123,7 @@ func TestSuiteAzure(t *testing.T) {
 	}
 	createAzureContainer(t, ep, "lance-test")
 	s := openStore(t, "azblob://lance-test?protocol=http&localemu=true&domain="+url.QueryEscape(ep), lanceio.Config{})
-	lanceiotest.RunObjectSuite(t, lanceiotest.Harness{Store: s, DetectsChange: true})
+	lanceiotest.RunObjectSuite(t, lanceiotest.Harness{Store: s, DetectsChange: true, SmallTailOneRequest: true})
 }
 
 // createAzureContainer creates the test container (gocloud does not).

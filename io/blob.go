@@ -94,6 +94,8 @@ func (d *blobDriver) openTail(ctx context.Context, s *Store, key string, n int64
 		o, tail, err = d.openTailS3(ctx, s, key, n)
 	case "gs":
 		o, tail, err = d.openTailGCS(ctx, s, key, n)
+	case "azblob":
+		o, tail, err = d.openTailAzure(ctx, s, key, n)
 	default:
 		return openThenTail(ctx, d, s, key, n)
 	}
@@ -105,8 +107,10 @@ func (d *blobDriver) openTail(ctx context.Context, s *Store, key string, n int64
 
 func (d *blobDriver) remove(ctx context.Context, s *Store, key string) error {
 	op := &OpError{Op: "delete", URL: s.URL(key)}
+	// Retried here, like reads: through rb, which has no SDK retries of
+	// its own (through wb each of our attempts would be several).
 	return run(ctx, s.cfg, op, func(ctx context.Context) error {
-		return d.wb.Delete(ctx, d.key(key))
+		return d.rb.Delete(ctx, d.key(key))
 	})
 }
 

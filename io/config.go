@@ -35,6 +35,9 @@ const (
 )
 
 // Config configures a Store. The zero value uses the Default* constants.
+// The retry settings (MaxAttempts, BaseDelay, MaxDelay) govern reads and
+// deletes everywhere and S3 uploads too (the SDK's retries, paced by
+// them); GCS and Azure uploads retry as their SDKs do.
 type Config struct {
 	// MaxAttempts is the number of attempts per request (>= 1).
 	// Zero means DefaultMaxAttempts.

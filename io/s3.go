@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/aws/retry"
 	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go-v2/service/s3/types"
@@ -21,7 +22,8 @@ import (
 // openS3 opens an S3 bucket the way gocloud's s3blob URL opener does, but
 // with an optional injected HTTP client, and with two clients: reads
 // without SDK retries (retried here, so attempts are counted and truncated
-// bodies resumed) and writes with the SDK's standard retries.
+// bodies resumed) and writes with the SDK's standard retries, paced by
+// the store's MaxAttempts, BaseDelay and MaxDelay (writeRetryer).
 func openS3(ctx context.Context, u *url.URL, prefix string, cfg Config) (*blobDriver, error) {
 	q := u.Query()
 	var s3opts []func(*s3.Options)
@@ -62,7 +64,8 @@ func openS3(ctx context.Context, u *url.URL, prefix string, cfg Config) (*blobDr
 	if err != nil {
 		return nil, err
 	}
-	wb, err := s3blob.OpenBucket(ctx, s3.NewFromConfig(acfg, s3opts...), u.Host, &bopts)
+	writeOpts := append(s3opts, func(o *s3.Options) { o.Retryer = writeRetryer(cfg) })
+	wb, err := s3blob.OpenBucket(ctx, s3.NewFromConfig(acfg, writeOpts...), u.Host, &bopts)
 	if err != nil {
 		_ = rb.Close()
 		return nil, err
@@ -157,4 +160,17 @@ func s3IfMatch(etag string) *blob.ReaderOptions {
 		}
 		return nil
 	}}
+}
+
+// writeRetryer is the SDK's standard retryer (what it retries, its retry
+// quota) with the store's attempts and full-jitter backoff, so a write is
+// retried as often and as fast as a read.
+func writeRetryer(cfg Config) aws.Retryer {
+	return retry.NewStandard(func(o *retry.StandardOptions) {
+		o.MaxAttempts = cfg.MaxAttempts
+		o.MaxBackoff = cfg.MaxDelay
+		o.Backoff = retry.BackoffDelayerFunc(func(attempt int, _ error) (time.Duration, error) {
+			return backoff(cfg, attempt), nil
+		})
+	})
 }

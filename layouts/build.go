@@ -57,6 +57,8 @@ func (bld *builder) buildData(f *Field, nodes []*PathNode, leaves []LeafData) (a
 		return bld.buildStruct(f, nodes, leaves)
 	case arrow.LIST, arrow.LARGE_LIST, arrow.MAP:
 		return bld.buildList(f, nodes, leaves)
+	case arrow.FIXED_SIZE_LIST:
+		return bld.buildNestedFSL(f, nodes, leaves)
 	}
 	return nil, fmt.Errorf("%w: field %q of type %s", ErrUnsupported, f.Name, f.Type)
 }

@@ -50,6 +50,25 @@ func (bld *builder) buildFSLLevel(dt arrow.DataType, v *Values, level int, vb *m
 	return array.NewData(t, n, []*memory.Buffer{vb}, []arrow.ArrayData{child}, nulls, 0), nil
 }
 
+// buildNestedFSL builds a fixed-size list whose item is nested (a struct):
+// its node's slots each own Dim consecutive child slots.
+func (bld *builder) buildNestedFSL(f *Field, nodes []*PathNode, leaves []LeafData) (arrow.ArrayData, error) {
+	n := nodes[0]
+	t := f.Type.(*arrow.FixedSizeListType)
+	if len(f.Children) != 1 || n.Kind != LayerFSL {
+		return nil, fmt.Errorf("%w: fixed-size list %q shape", ErrCorrupt, f.Name)
+	}
+	child, err := bld.buildData(f.Children[0], childNodes(nodes), leaves)
+	if err != nil {
+		return nil, err
+	}
+	defer child.Release()
+	if uint64(child.Len()) != uint64(n.Len)*uint64(t.Len()) {
+		return nil, fmt.Errorf("%w: fixed-size list %q of %d slots has %d items, want %d each", ErrCorrupt, f.Name, n.Len, child.Len(), t.Len())
+	}
+	return array.NewData(t, n.Len, []*memory.Buffer{bld.validityBuffer(n.Validity)}, []arrow.ArrayData{child}, n.NullCount, 0), nil
+}
+
 // buildPackedStruct builds a struct whose children were stored packed.
 func (bld *builder) buildPackedStruct(t *arrow.StructType, v *Values, vb *memory.Buffer, nulls, n int) (arrow.ArrayData, error) {
 	if v.Kind != codecs.KindStruct || len(v.Children) != t.NumFields() {

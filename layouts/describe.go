@@ -158,6 +158,10 @@ func DescribePlanar(pl *pb23.PlanarLayout) PageInfo {
 			v.Zipped.GetNumItems(), v.Zipped.GetBitsPerValue(), v.Zipped.GetBitsPerOffset()))
 	case *pb23.ValuePlane_Constant:
 		info.Values = fmt.Sprintf("inline(%x)", v.Constant.GetScalar())
+	case *pb23.ValuePlane_Indexed:
+		it := v.Indexed.GetItems()
+		info.Values = "indices " + codecs.Describe(v.Indexed.GetIndices())
+		info.Dictionary = fmt.Sprintf("%s [%d zipped items, %d-bit lengths]", codecs.Describe(it.GetCompression()), it.GetNumItems(), it.GetBitsPerOffset())
 	}
 	return info
 }

@@ -65,6 +65,8 @@ func pathLayerKinds(path []*Field) ([]LayerKind, error) {
 				out = append(out, LayerList)
 			case arrow.STRUCT:
 				out = append(out, LayerItem)
+			case arrow.FIXED_SIZE_LIST:
+				out = append(out, LayerFSL)
 			default:
 				return nil, fmt.Errorf("%w: nested %s field %q", ErrUnsupported, f.Type, f.Name)
 			}
@@ -90,8 +92,18 @@ func CheckLayers(set LayerSet, path []*Field) error {
 			ErrCorrupt, len(set.Layers), path[len(path)-1].Name, len(kinds))
 	}
 	for i, k := range kinds {
-		if set.Layers[i].Kind != k {
+		l := set.Layers[i]
+		if k == LayerFSL && l.Kind != LayerFSL {
+			// Lance 2.2 and dense 2.3 pages store a fixed-size list of
+			// structs as item layers, which pylance 14.0.2 itself reads
+			// back with the wrong row count.
+			return fmt.Errorf("%w: fixed-size list of structs %q in a page without a fixed-size-list layer (only 2.3 sparse pages are read)", ErrUnsupported, path[i].Name)
+		}
+		if l.Kind != k {
 			return fmt.Errorf("%w: rep/def layer %d does not match the schema", ErrCorrupt, i)
+		}
+		if k == LayerFSL && l.Dim != uint64(path[i].Type.(*arrow.FixedSizeListType).Len()) {
+			return fmt.Errorf("%w: fixed-size-list layer %d has dimension %d, field %q has %d", ErrCorrupt, i, l.Dim, path[i].Name, path[i].Type.(*arrow.FixedSizeListType).Len())
 		}
 	}
 	return nil

@@ -181,15 +181,24 @@ func FuzzPageDecode(f *testing.F) {
 func FuzzUnravel(f *testing.F) {
 	f.Add([]byte{3, 3, 6}, []byte{1, 0, 0, 1, 1, 1}, []byte{0, 0, 3, 0, 4, 0})
 	f.Add([]byte{1, 4}, []byte{1, 0, 0, 0}, []byte{0, 0, 1, 0})
+	// A nullable item in a nullable fixed-size list of 2: rows [x, null] and null.
+	f.Add([]byte{1, 7 | 1<<3}, []byte{1, 0, 0, 0, 1, 0, 0, 0}, []byte{0, 0, 1, 0, 2, 0, 2, 0})
 	f.Fuzz(func(t *testing.T, layers, rep, def []byte) {
-		ls := make([]pb.RepDefLayer, len(layers))
-		for i, l := range layers {
-			ls[i] = pb.RepDefLayer(l % 8)
-		}
-		set, err := NewLayerSet(ls)
-		if err != nil {
+		if len(layers) == 0 || len(layers) > 64 {
 			return
 		}
+		specs := make([]layerSpec, len(layers))
+		for i, l := range layers {
+			if l%8 >= 6 { // a (nullable) fixed-size list of 1-4 items
+				specs[i] = layerSpec{kind: LayerFSL, null: l%8 == 7, dim: uint64(l>>3)%4 + 1}
+				continue
+			}
+			var err error
+			if specs[i], err = pbLayerSpec(pb.RepDefLayer(l % 8)); err != nil {
+				return
+			}
+		}
+		set := layerSetOf(specs)
 		lv := Levels{N: len(def) / 2}
 		if len(rep) > 0 {
 			lv.Rep = rawLevels(rep)

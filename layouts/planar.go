@@ -89,7 +89,7 @@ func denseZipped(z *pb23.ZippedValues, layers []pb.RepDefLayer) (*pb.PageLayout,
 	if lv == nil {
 		return nil, fmt.Errorf("%w: planar page: field values.zipped.levels: missing with dense structure", ErrCorrupt)
 	}
-	fz, err := zippedLayout(z, layers)
+	fz, err := zippedLayout(z, layers, "values.zipped")
 	if err != nil {
 		return nil, err
 	}
@@ -97,13 +97,14 @@ func denseZipped(z *pb23.ZippedValues, layers []pb.RepDefLayer) (*pb.PageLayout,
 	return &pb.PageLayout{Layout: &pb.PageLayout_FullZipLayout{FullZipLayout: fz}}, nil
 }
 
-// zippedLayout converts the addressing and counts of zipped values.
-func zippedLayout(z *pb23.ZippedValues, layers []pb.RepDefLayer) (*pb.FullZipLayout, error) {
+// zippedLayout converts the addressing and counts of zipped values (field
+// names the message in errors).
+func zippedLayout(z *pb23.ZippedValues, layers []pb.RepDefLayer, field string) (*pb.FullZipLayout, error) {
 	if z.GetNumItems() > math.MaxUint32 || z.GetNumVisibleItems() > math.MaxUint32 {
-		return nil, fmt.Errorf("%w: planar page: field values.zipped.num_items: %d/%d items exceed 2^32", ErrCorrupt, z.GetNumItems(), z.GetNumVisibleItems())
+		return nil, fmt.Errorf("%w: planar page: field %s.num_items: %d/%d items exceed 2^32", ErrCorrupt, field, z.GetNumItems(), z.GetNumVisibleItems())
 	}
 	if z.GetCompression() == nil {
-		return nil, fmt.Errorf("%w: planar page: field values.zipped.compression: missing", ErrCorrupt)
+		return nil, fmt.Errorf("%w: planar page: field %s.compression: missing", ErrCorrupt, field)
 	}
 	fz := &pb.FullZipLayout{NumItems: uint32(z.GetNumItems()), NumVisibleItems: uint32(z.GetNumVisibleItems()),
 		ValueCompression: z.GetCompression(), Layers: layers}
@@ -113,7 +114,7 @@ func zippedLayout(z *pb23.ZippedValues, layers []pb.RepDefLayer) (*pb.FullZipLay
 	case *pb23.ZippedValues_BitsPerOffset:
 		fz.Details = &pb.FullZipLayout_BitsPerOffset{BitsPerOffset: a.BitsPerOffset}
 	default:
-		return nil, fmt.Errorf("%w: planar page: field values.zipped.addressing: missing", ErrCorrupt)
+		return nil, fmt.Errorf("%w: planar page: field %s.addressing: missing", ErrCorrupt, field)
 	}
 	return fz, nil
 }

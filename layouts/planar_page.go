@@ -26,6 +26,9 @@ const (
 	SparseConstant
 	// SparseNone: no values.
 	SparseNone
+	// SparseIndexed: a u32 index per terminal slot (nulls included) into
+	// zipped dictionary items; Full reads the items, its rows being items.
+	SparseIndexed
 )
 
 // SparseLayout is what a sparse planar page needs before initialization:
@@ -73,7 +76,7 @@ func NewSparseLayout(pl *pb23.PlanarLayout) (*SparseLayout, error) {
 		if z.GetLevels() != nil || z.GetNumItems() != z.GetNumVisibleItems() {
 			return nil, fmt.Errorf("%w: planar page: field values.zipped: dense levels or num_items %d != num_visible_items %d with sparse structure", ErrCorrupt, z.GetNumItems(), z.GetNumVisibleItems())
 		}
-		fz, err := zippedLayout(z, all)
+		fz, err := zippedLayout(z, all, "values.zipped")
 		if err != nil {
 			return nil, err
 		}
@@ -91,7 +94,7 @@ func NewSparseLayout(pl *pb23.PlanarLayout) (*SparseLayout, error) {
 	case *pb23.ValuePlane_None:
 		return &SparseLayout{Kind: SparseNone, DataBuffer: -1}, nil
 	case *pb23.ValuePlane_Indexed:
-		return nil, fmt.Errorf("%w: planar page: indexed values are not read yet", ErrUnsupported)
+		return indexedLayout(v.Indexed)
 	}
 	return nil, fmt.Errorf("%w: planar page: field values: no value codec", ErrCorrupt)
 }
@@ -108,6 +111,8 @@ type SparsePage struct {
 	Mini  *MiniBlockPage
 	Full  *FullZipPage
 	Const *codecs.Block
+	// indices holds an indexed plane's item per terminal slot.
+	indices []uint32
 	// matBefore[t] counts the materialized slots before terminal slot t
 	// (terminal+1 entries): slot t is materialized iff matBefore[t+1] >
 	// matBefore[t], and then matBefore[t] is its index among them.
@@ -221,13 +226,16 @@ func (p *SparsePage) initValues(pl *pb23.PlanarLayout, sizes []uint64, bufs [][]
 		if p.numMat != 0 {
 			return fmt.Errorf("%w: planar page: none values with %d materialized slots", ErrCorrupt, p.numMat)
 		}
+	case SparseIndexed:
+		return p.initIndexed(pl.GetValues().GetIndexed(), sizes, bufs, leaf)
 	}
 	return nil
 }
 
 // ValueRows returns the rows of the value reader (terminal slots for
-// chunked values, materialized values for zipped ones) that rows [from,
-// to) need: from the first to the last materialized slot among them.
+// chunked values, materialized values for zipped ones, items for indexed
+// ones) that rows [from, to) need: from the first to the last materialized
+// slot among them (indexed: from the least to the greatest item they use).
 // ok is false when the rows need no value bytes (all null, or constant
 // and none planes).
 func (p *SparsePage) ValueRows(from, to uint64) (lo, hi uint64, ok bool, err error) {
@@ -251,6 +259,10 @@ func (p *SparsePage) ValueRows(from, to uint64) (lo, hi uint64, ok bool, err err
 	first, last := slot[e0], slot[e1-1] // slots increase with entries
 	if p.matBefore[last+1] == p.matBefore[first] {
 		return 0, 0, false, nil // nothing materialized: no value bytes
+	}
+	if p.indices != nil {
+		lo, hi := p.itemSpan(first, last)
+		return lo, hi, true, nil
 	}
 	if p.Mini != nil {
 		return uint64(first), uint64(last) + 1, true, nil
@@ -315,6 +327,8 @@ func (p *SparsePage) AppendRows(from, to, lo uint64, inner *Values, lv *Levels, 
 			idx = append(idx, 0)
 		case p.Mini != nil:
 			idx = append(idx, t-int32(lo))
+		case p.indices != nil:
+			idx = append(idx, int32(p.indices[t])-int32(lo))
 		default:
 			idx = append(idx, p.matBefore[t]-int32(lo))
 		}

@@ -122,48 +122,47 @@ func newSparseLevels(s *pb23.SparseStructure, numRows uint64, payloads [][]byte)
 	}
 	b := &sparseBuilder{domain: numRows, payloads: payloads}
 	// First pass: decode every layer's sets (they fix the layer kinds).
-	kinds := make([]pb.RepDefLayer, len(layers))
+	specs := make([]layerSpec, len(layers))
 	type listSets struct {
 		nonEmpty, counts []uint64
 		children         uint64
 	}
 	nullsOf := make([][]byte, len(layers))
-	flatSets := make([]flatValidity, len(layers)) // validity layers of a list-free structure
+	flatSets := make([]flatValidity, len(layers)) // validity layers of a structure without repetition
 	lists := make([]listSets, len(layers))
-	flat := !hasListLayer(layers)
+	flat := !hasRepeatedLayer(layers)
 	for i, l := range layers {
 		field := fmt.Sprintf("structure.sparse.layers[%d]", i)
 		switch x := l.GetLayer().(type) {
 		case *pb23.SparseStructuralLayer_Validity:
-			kinds[i] = pb.RepDefLayer_REPDEF_ALL_VALID_ITEM
+			specs[i] = layerSpec{kind: LayerItem}
 			if flat {
 				fv, err := b.flatValidity(x.Validity, field+".validity")
 				if err != nil {
 					return nil, err
 				}
-				if flatSets[i] = fv; fv.anyNull(b.domain) {
-					kinds[i] = pb.RepDefLayer_REPDEF_NULLABLE_ITEM
-				}
+				flatSets[i], specs[i].null = fv, fv.anyNull(b.domain)
 				continue
 			}
 			bm, err := b.nulls(x.Validity, field+".validity")
 			if err != nil {
 				return nil, err
 			}
-			nullsOf[i] = bm
-			if bm != nil {
-				kinds[i] = pb.RepDefLayer_REPDEF_NULLABLE_ITEM
-			}
+			nullsOf[i], specs[i].null = bm, bm != nil
 		case *pb23.SparseStructuralLayer_List:
 			ls, bm, err := b.listLayer(x.List, field+".list")
 			if err != nil {
 				return nil, err
 			}
-			nullsOf[i], kinds[i] = bm, pb.RepDefLayer_REPDEF_NULL_AND_EMPTY_LIST
+			nullsOf[i], specs[i] = bm, layerSpec{kind: LayerList, null: true, empty: true}
 			lists[i] = listSets{ls.nonEmpty, ls.counts, x.List.GetNumChildSlots()}
 			b.domain = x.List.GetNumChildSlots()
 		case *pb23.SparseStructuralLayer_FixedSizeList:
-			return nil, fmt.Errorf("%w: sparse structure: field %s.fixed_size_list: fixed-size-list layers are not read yet", ErrUnsupported, field)
+			bm, err := b.fslLayer(x.FixedSizeList, field+".fixed_size_list")
+			if err != nil {
+				return nil, err
+			}
+			nullsOf[i], specs[i] = bm, layerSpec{kind: LayerFSL, null: bm != nil, dim: x.FixedSizeList.GetDimension()}
 		default:
 			return nil, fmt.Errorf("%w: sparse structure: field %s: no layer variant", ErrCorrupt, field)
 		}
@@ -172,30 +171,30 @@ func newSparseLevels(s *pb23.SparseStructure, numRows uint64, payloads [][]byte)
 		return nil, fmt.Errorf("%w: sparse structure: %d payload buffers left over", ErrCorrupt, len(b.payloads))
 	}
 	if len(layers) == 0 {
-		kinds = []pb.RepDefLayer{pb.RepDefLayer_REPDEF_ALL_VALID_ITEM}
+		specs = []layerSpec{{kind: LayerItem}}
 		nullsOf = make([][]byte, 1)
 		lists = make([]listSets, 1)
 	}
-	inner := make([]pb.RepDefLayer, len(kinds)) // protobuf order: inner-most first
-	for i, k := range kinds {
-		inner[len(kinds)-1-i] = k
+	inner := make([]layerSpec, len(specs)) // inner-most first
+	for i, k := range specs {
+		inner[len(specs)-1-i] = k
 	}
-	set, err := NewLayerSet(inner)
-	if err != nil {
-		return nil, err
-	}
+	set := layerSetOf(inner)
 	out := &sparseLevels{set: set, terminal: b.domain}
 	b.start(numRows, set.MaxRep)
 	for i, d := range set.Layers {
-		if d.Kind == LayerItem && flat {
+		var err error
+		switch {
+		case d.Kind == LayerItem && flat:
 			b.applyFlatValidity(flatSets[i], d)
-			continue
-		}
-		if d.Kind == LayerItem {
+		case d.Kind == LayerItem:
 			b.applyValidity(nullsOf[i], d)
-			continue
+		case d.Kind == LayerFSL:
+			err = b.applyFSL(nullsOf[i], d)
+		default:
+			err = b.applyList(nullsOf[i], lists[i].nonEmpty, lists[i].counts, d)
 		}
-		if err := b.applyList(nullsOf[i], lists[i].nonEmpty, lists[i].counts, d); err != nil {
+		if err != nil {
 			return nil, err
 		}
 	}
@@ -204,17 +203,18 @@ func newSparseLevels(s *pb23.SparseStructure, numRows uint64, payloads [][]byte)
 
 type listParts struct{ nonEmpty, counts []uint64 }
 
-// hasListLayer reports whether a sparse structure has a list layer.
-func hasListLayer(layers []*pb23.SparseStructuralLayer) bool {
+// hasRepeatedLayer reports whether a sparse structure has a list or
+// fixed-size-list layer (then entries are not rows).
+func hasRepeatedLayer(layers []*pb23.SparseStructuralLayer) bool {
 	for _, l := range layers {
-		if l.GetList() != nil {
+		if l.GetList() != nil || l.GetFixedSizeList() != nil {
 			return true
 		}
 	}
 	return false
 }
 
-// flatValidity is a validity set of a list-free structure, kept as its
+// flatValidity is a validity set of a structure without repetition, kept as its
 // positions: entries are rows there, so they apply without a bitmap.
 type flatValidity struct {
 	valid bool // positions list the valid rows (else the null ones)

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/lancego/lancego/format"
 	pb "github.com/lancego/lancego/format/pb/encodings21pb"
 	pb23 "github.com/lancego/lancego/format/pb/encodings23pb"
@@ -55,12 +56,17 @@ func decodePlanarPage(pl *pb23.PlanarLayout, rows uint64, bufs [][]byte) error {
 // does: the value reader's rows, then levels and values. Without the leaf
 // type, placeholders before the first value give ErrUnsupported.
 func decodeSparseRows(p *SparsePage, bufs [][]byte, from, to uint64, lv *Levels, vals *Values) error {
+	return decodeSparseRowsLeaf(p, bufs, from, to, lv, vals, nil)
+}
+
+// decodeSparseRowsLeaf is decodeSparseRows with the leaf type.
+func decodeSparseRowsLeaf(p *SparsePage, bufs [][]byte, from, to uint64, lv *Levels, vals *Values, leaf arrow.DataType) error {
 	lo, hi, ok, err := p.ValueRows(from, to)
 	if err != nil {
 		return err
 	}
 	if !ok {
-		return p.AppendRows(from, to, 0, nil, lv, vals, nil)
+		return p.AppendRows(from, to, 0, nil, lv, vals, leaf)
 	}
 	inner := &Values{}
 	var discard Levels
@@ -83,11 +89,15 @@ func decodeSparseRows(p *SparsePage, bufs [][]byte, from, to uint64, lv *Levels,
 		if err != nil {
 			return err
 		}
-		if err := p.Full.DecodeRows(bufs[0][a:b], &discard, inner); err != nil {
+		data := bufs[p.Layout.DataBuffer]
+		if b > uint64(len(data)) {
+			return ErrCorrupt
+		}
+		if err := p.Full.DecodeRows(data[a:b], &discard, inner); err != nil {
 			return err
 		}
 	}
-	return p.AppendRows(from, to, lo, inner, lv, vals, nil)
+	return p.AppendRows(from, to, lo, inner, lv, vals, leaf)
 }
 
 // planarSeeds returns (layout, up to six buffers) of the planar pages of
@@ -164,6 +174,17 @@ func FuzzPlanarPage(f *testing.F) {
 	seeds, rows := planarSeeds(f)
 	for i, s := range seeds {
 		f.Add(s[0], uint16(min(rows[i], 1<<16-1)), s[1], s[2], s[3], s[4], s[5], s[6])
+	}
+	// The real indexed page is too large a seed: a small one built per its
+	// layout, and a fixed-size-list structure.
+	for _, mk := range []func() (*pb23.PlanarLayout, [][]byte){
+		func() (*pb23.PlanarLayout, [][]byte) { return indexedPage([]uint32{1, 0, 0, 1}) },
+		func() (*pb23.PlanarLayout, [][]byte) { return fslPage(2) },
+	} {
+		pl, bufs := mk()
+		lb, _ := proto.Marshal(pl)
+		bufs = append(bufs, make([][]byte, 6-len(bufs))...)
+		f.Add(lb, uint16(4), bufs[0], bufs[1], bufs[2], bufs[3], bufs[4], bufs[5])
 	}
 	f.Fuzz(func(t *testing.T, lb []byte, rows uint16, b0, b1, b2, b3, b4, b5 []byte) {
 		var pl pb23.PlanarLayout

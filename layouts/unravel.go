@@ -164,6 +164,12 @@ func unravelLayers(set LayerSet, lv Levels) (*PathNode, error) {
 		case LayerList:
 			slots = listLayer(node, layer, lv, slots)
 			nslots = len(slots)
+		case LayerFSL:
+			var err error
+			if slots, err = fslLayer(node, layer, lv, slots); err != nil {
+				return nil, err
+			}
+			nslots = len(slots)
 		}
 		if top == nil {
 			top = node
@@ -258,6 +264,43 @@ func listLayer(node *PathNode, layer RepDefLayer, lv Levels, slots []int32) []in
 		node.Validity, node.NullCount = bm, nulls
 	}
 	return child
+}
+
+// fslLayer fills a fixed-size-list node's validity and returns the child
+// slots: every slot, null or not, has exactly Dim children, the slot's
+// entry and the entries after it at the layer's continuation level.
+func fslLayer(node *PathNode, layer RepDefLayer, lv Levels, slots []int32) ([]int32, error) {
+	k, dim := layer.RepNumber, layer.Dim
+	if dim == 0 || uint64(node.Len)*dim > uint64(lv.N) {
+		return nil, fmt.Errorf("%w: fixed-size list of %d slots of %d items over %d entries", ErrCorrupt, node.Len, dim, lv.N)
+	}
+	child := make([]int32, 0, uint64(node.Len)*dim)
+	var bm []byte
+	nulls := 0
+	for i := 0; i < node.Len; i++ {
+		s := slotEntry(slots, i)
+		if lv.def(s) > layer.Before {
+			if bm == nil {
+				bm = newBitmapSet(node.Len)
+			}
+			clearBit(bm, i)
+			nulls++
+		}
+		start := len(child)
+		child = append(child, int32(s))
+		for p := s + 1; p < lv.N && lv.Rep[p] < k; p++ {
+			if lv.Rep[p] == k-1 {
+				child = append(child, int32(p))
+			}
+		}
+		if uint64(len(child)-start) != dim {
+			return nil, fmt.Errorf("%w: fixed-size list slot %d has %d items, want %d", ErrCorrupt, i, len(child)-start, dim)
+		}
+	}
+	if nulls > 0 {
+		node.Validity, node.NullCount = bm, nulls
+	}
+	return child, nil
 }
 
 // zeroOneBitmap is defBitmap(def, 0) for levels that are all 0 or 1, on

@@ -151,8 +151,11 @@ func commit(ctx context.Context, store *lanceio.Store, c *dsWriteConfig, op *wri
 		if !errors.Is(err, lanceio.ErrExists) && !errors.Is(err, lanceio.ErrTransient) && !errors.Is(err, lanceio.ErrThrottled) {
 			return 0, err
 		}
-		if attempt >= c.retries {
+		if attempt >= c.retries && errors.Is(err, lanceio.ErrExists) {
 			return 0, fmt.Errorf("%w: %s lost the race for version %d %d times", ErrCommitConflict, op.kind, next.GetVersion(), attempt+1)
+		}
+		if attempt >= c.retries {
+			return 0, fmt.Errorf("%s of version %d not committed (commit attempts: %d): %w", op.kind, next.GetVersion(), attempt+1, err)
 		}
 		if err := sleepBackoff(ctx, attempt); err != nil {
 			return 0, err

@@ -42,6 +42,7 @@ const manifestTail = 64 << 10
 type Dataset struct {
 	url    string // root URL as given, without trailing slash
 	store  *lanceio.Store
+	shared *storeRef // our reference to store, shared with the datasets of later writes
 	cfg    fileread.Config
 	sched  *scheduler.Scheduler
 	owned  bool // the scheduler was created here
@@ -84,11 +85,21 @@ func WithVersion(v uint64) fileread.Option { return func(c *fileread.Config) { c
 // requests on an object store; with WithVersion, one). Options are those of
 // Open; they apply to every data file of the dataset.
 func OpenDataset(ctx context.Context, url string, opts ...fileread.Option) (*Dataset, error) {
+	cfg := datasetConfig(opts)
+	url = strings.TrimSuffix(url, "/")
+	store, err := lanceio.OpenStore(ctx, url, cfg.IO)
+	if err != nil {
+		return nil, fmt.Errorf("lance: open dataset %s: %w", url, err)
+	}
+	return openDatasetOn(ctx, url, newSharedStore(store).ref(), cfg)
+}
+
+// datasetConfig applies opts to the defaults of a dataset.
+func datasetConfig(opts []fileread.Option) fileread.Config {
 	cfg := fileread.DefaultConfig()
 	for _, o := range opts {
 		o(&cfg)
 	}
-	url = strings.TrimSuffix(url, "/")
 	if cfg.IO.Stats == nil {
 		cfg.IO.Stats = lanceio.NewStats()
 	}
@@ -98,13 +109,15 @@ func OpenDataset(ctx context.Context, url string, opts ...fileread.Option) (*Dat
 	if cfg.Cache == nil {
 		cfg.Cache = searchcache.New(searchcache.Config{})
 	}
-	store, err := lanceio.OpenStore(ctx, url, cfg.IO)
-	if err != nil {
-		return nil, fmt.Errorf("lance: open dataset %s: %w", url, err)
-	}
-	ds := &Dataset{url: url, store: store, cfg: cfg, files: map[string]*dsFile{}}
+	return cfg
+}
+
+// openDatasetOn opens the dataset at url through the store ref refers
+// to, taking over ref (released if the open fails).
+func openDatasetOn(ctx context.Context, url string, ref *storeRef, cfg fileread.Config) (*Dataset, error) {
+	ds := &Dataset{url: url, store: ref.store(), shared: ref, cfg: cfg, files: map[string]*dsFile{}}
 	if err := ds.open(ctx); err != nil {
-		_ = store.Close()
+		_ = ref.release()
 		return nil, err
 	}
 	ds.sched = cfg.Sched
@@ -307,7 +320,7 @@ func (ds *Dataset) Close() error {
 	if ds.owned {
 		errs = append(errs, ds.sched.Close())
 	}
-	errs = append(errs, ds.store.Close())
+	errs = append(errs, ds.shared.release())
 	return errors.Join(errs...)
 }
 

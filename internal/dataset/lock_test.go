@@ -52,8 +52,8 @@ func (l *countingLock) counts() (locks, unlocks int, held bool) {
 }
 
 // TestDatasetCommitLock commits through WithCommitLock: on mem:// (which
-// cannot write conditionally) the create's commit takes the lock once and
-// releases it; on a local dataset four concurrent appends serialized by
+// cannot write conditionally) a create, an append and a delete each take
+// the lock once and release it, and each returns its version; on a local dataset four concurrent appends serialized by
 // the lock all commit, every lock is released, and every row is there
 // once; a lock that fails fails the commit and leaves nothing.
 func TestDatasetCommitLock(t *testing.T) {
@@ -62,16 +62,9 @@ func TestDatasetCommitLock(t *testing.T) {
 	defer mem.AssertSize(t, 0)
 
 	ml := &countingLock{}
-	rdr, _ := rowsReader(t, mem, 0, 10, 10)
-	d, err := CreateDataset(ctx, "mem://ds", rdr, WithCommitLock(ml))
-	rdr.Release()
-	if err == nil {
-		d.Close()
-	}
-	// Each mem:// URL opens a fresh bucket, so the dataset CreateDataset
-	// returns cannot be reopened there; the commit itself went through.
-	if locks, unlocks, held := ml.counts(); locks != 1 || unlocks != 1 || held || ml.versions[0] != 1 {
-		t.Fatalf("mem:// create: %d locks (versions %v), %d unlocks, held %v (err %v)", locks, ml.versions, unlocks, held, err)
+	testMemDatasetLock(t, ml)
+	if locks, unlocks, held := ml.counts(); locks != 3 || unlocks != 3 || held || !slices.Equal(ml.versions, []uint64{1, 2, 3}) {
+		t.Fatalf("mem://: %d locks (versions %v), %d unlocks, held %v", locks, ml.versions, unlocks, held)
 	}
 
 	lock := &countingLock{}
@@ -137,5 +130,58 @@ func checkLockedDataset(t *testing.T, dir string, rows []wrow) {
 	}
 	if got := readRows(t, d); !slices.Equal(got, sortRows(rows)) {
 		t.Fatalf("read %d rows, want %d", len(got), len(rows))
+	}
+}
+
+// testMemDatasetLock creates, appends to and deletes from a mem://
+// dataset under lock. Each mem:// URL opens a fresh bucket, so this works
+// only if the dataset a write returns reads through the store the write
+// committed to; the datasets stay readable after the ones they came from
+// are closed (they share the store until the last is closed).
+func testMemDatasetLock(t *testing.T, lock CommitLock) {
+	ctx := context.Background()
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	rdr, all := rowsReader(t, mem, 0, 10, 10)
+	d1, err := CreateDataset(ctx, "mem://ds", rdr, WithCommitLock(lock))
+	rdr.Release()
+	if err != nil {
+		t.Fatalf("mem:// create: %v", err)
+	}
+	rdr, rows := rowsReader(t, mem, 100, 20, 10)
+	if _, err := d1.Append(ctx, rdr); !errors.Is(err, ErrUnsupported) {
+		t.Fatalf("mem:// append without a lock: %v, want ErrUnsupported", err)
+	}
+	d2, err := d1.Append(ctx, rdr, WithCommitLock(lock))
+	rdr.Release()
+	if err != nil {
+		t.Fatalf("mem:// append: %v", err)
+	}
+	all = append(all, rows...)
+	if err := d1.Close(); err != nil {
+		t.Fatal(err)
+	}
+	d3, err := d2.Delete(ctx, "a < 5", WithCommitLock(lock))
+	if err != nil {
+		t.Fatalf("mem:// delete: %v", err)
+	}
+	if err := d2.Close(); err != nil || d2.Close() != nil {
+		t.Fatalf("closing twice: %v", err)
+	}
+	defer d3.Close()
+	if d3.Version() != 3 || !slices.Equal(readRows(t, d3), all[5:]) {
+		t.Fatalf("mem:// version %d, rows %v", d3.Version(), readRows(t, d3))
+	}
+	vs, err := d3.Versions(ctx)
+	if err != nil || len(vs) != 3 {
+		t.Fatalf("mem:// versions %v, %v", vs, err)
+	}
+	old, err := d3.reopen(ctx, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer old.Close()
+	if got := readRows(t, old); !slices.Equal(got, all[:10]) {
+		t.Fatalf("mem:// version 1: %v", got)
 	}
 }

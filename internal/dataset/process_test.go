@@ -2,7 +2,6 @@ package dataset
 
 import (
 	"bytes"
-	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -231,10 +230,7 @@ func TestDatasetProcessAppendsS3(t *testing.T) {
 // pylance (storage options for the endpoint): version 13 holds every
 // committed row once, 14 the delete, older versions their rows.
 func checkPylanceS3(t *testing.T, prefix, ep string, all []wrow) {
-	so := map[string]string{"aws_endpoint": ep, "allow_http": "true", "aws_virtual_hosted_style_request": "false",
-		"aws_access_key_id": os.Getenv("AWS_ACCESS_KEY_ID"), "aws_secret_access_key": os.Getenv("AWS_SECRET_ACCESS_KEY"),
-		"aws_region": cmp.Or(os.Getenv("AWS_REGION"), "us-east-1")}
-	py := pylanceRunOpts(t, prefix, so, "", 0)
+	py := pylanceRunOpts(t, prefix, s3PylanceOptions(ep), "", 0)
 	if py == nil {
 		return
 	}

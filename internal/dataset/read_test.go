@@ -234,7 +234,10 @@ func TestDatasetSplits(t *testing.T) {
 		p, _ := ds.project(ro)
 		for _, target := range []uint64{0, 3, 1000} {
 			var recs []arrow.RecordBatch
-			splits := ds.Splits(target)
+			splits, err := ds.Splits(ctx, target)
+			if err != nil {
+				t.Fatal(err)
+			}
 			for _, s := range splits {
 				var got Split
 				if err := json.Unmarshal([]byte(s.String()), &got); err != nil {
@@ -259,6 +262,11 @@ func TestDatasetSplits(t *testing.T) {
 			for _, r := range recs {
 				r.Release()
 			}
+		}
+		cancelled, cancel := context.WithCancel(ctx)
+		cancel()
+		if s, err := ds.Splits(cancelled, 0); !errors.Is(err, context.Canceled) || s != nil {
+			t.Fatalf("%s: Splits with a cancelled context = %v, %v", name, s, err)
 		}
 		vs, err := ds.Versions(ctx)
 		if err != nil || len(vs) != len(exp.Versions) || vs[len(vs)-1].Version != ds.Version() {
@@ -456,7 +464,11 @@ func prunedScanCost(t *testing.T, dir, filter string, frag int, want func(int64)
 	before := ds.Stats()
 	scan := ds.Batches(ctx, o)
 	if frag >= 0 {
-		scan = ds.ScanSplit(ctx, ds.Splits(0)[frag], o)
+		splits, err := ds.Splits(ctx, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		scan = ds.ScanSplit(ctx, splits[frag], o)
 	}
 	n := 0
 	for rec, err := range scan {

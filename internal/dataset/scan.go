@@ -356,10 +356,12 @@ type SplitFragment struct {
 
 // Splits cuts the opened version into splits of about targetRows
 // physical rows each (whole fragments when targetRows is 0), in manifest
-// order. It reads nothing. An engine plans with it on one machine, ships
-// each split (JSON) to a worker, and the worker reads it with OpenSplit
-// and ScanSplit without listing the dataset.
-func (ds *Dataset) Splits(targetRows uint64) []Split {
+// order. It plans from the manifest alone and reads nothing; ctx lets a
+// caller give up on a plan over a very large fragment list, and a
+// cancelled ctx is the only error. An engine plans with it on one
+// machine, ships each split (JSON) to a worker, and the worker reads it
+// with OpenSplit and ScanSplit without listing the dataset.
+func (ds *Dataset) Splits(ctx context.Context, targetRows uint64) ([]Split, error) {
 	var out []Split
 	cur := Split{URL: ds.url, Version: ds.man.Version}
 	flush := func() {
@@ -368,7 +370,12 @@ func (ds *Dataset) Splits(targetRows uint64) []Split {
 		}
 		cur = Split{URL: ds.url, Version: ds.man.Version}
 	}
-	for _, f := range ds.frags {
+	for k, f := range ds.frags {
+		if k%4096 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, fmt.Errorf("planning splits of dataset %s version %d: %w", ds.url, ds.man.Version, err)
+			}
+		}
 		for lo := uint64(0); lo < f.ref.PhysicalRows; {
 			hi := f.ref.PhysicalRows
 			if targetRows > 0 {
@@ -383,7 +390,7 @@ func (ds *Dataset) Splits(targetRows uint64) []Split {
 		}
 	}
 	flush()
-	return out
+	return out, nil
 }
 
 // String returns the split as JSON.

@@ -150,22 +150,20 @@ func (c *dsWriteConfig) fileVersion() (format.Version, error) {
 	return filewriter.VersionOf(c.file...)
 }
 
-// openWriteStore opens the store of the dataset at url and checks that it
-// can commit safely: with put-if-absent, or with a commit lock.
-func openWriteStore(ctx context.Context, url string, c *dsWriteConfig) (*lanceio.Store, error) {
-	cfg := fileread.DefaultConfig()
-	for _, o := range c.open {
-		o(&cfg)
-	}
-	store, err := lanceio.OpenStore(ctx, strings.TrimSuffix(url, "/"), cfg.IO)
+// openWriteStore opens the store of the dataset at url with the dataset
+// configuration of c's open options, and checks that it can commit
+// safely: with put-if-absent, or with a commit lock.
+func openWriteStore(ctx context.Context, url string, c *dsWriteConfig) (*lanceio.Store, fileread.Config, error) {
+	cfg := datasetConfig(c.open)
+	store, err := lanceio.OpenStore(ctx, url, cfg.IO)
 	if err != nil {
-		return nil, err
+		return nil, cfg, err
 	}
 	if !store.CanPutIfAbsent() && c.lock == nil {
 		_ = store.Close()
-		return nil, fmt.Errorf("%w: %s cannot write conditionally; pass WithCommitLock to write it", ErrUnsupported, url)
+		return nil, cfg, fmt.Errorf("%w: %s cannot write conditionally; pass WithCommitLock to write it", ErrUnsupported, url)
 	}
-	return store, nil
+	return store, cfg, nil
 }
 
 // CreateDataset writes the batches of rdr as version 1 of a new dataset at
@@ -175,11 +173,14 @@ func CreateDataset(ctx context.Context, url string, rdr array.RecordReader, opts
 	if err != nil {
 		return nil, err
 	}
-	store, err := openWriteStore(ctx, url, c)
+	url = strings.TrimSuffix(url, "/")
+	store, cfg, err := openWriteStore(ctx, url, c)
 	if err != nil {
 		return nil, fmt.Errorf("lance: create dataset %s: %w", url, err)
 	}
-	defer store.Close()
+	// The returned dataset reads through the store the commit went to.
+	ref := newSharedStore(store).ref()
+	defer ref.release()
 	if vs, err := listVersions(ctx, store); err != nil {
 		return nil, fmt.Errorf("lance: create dataset %s: %w", url, err)
 	} else if len(vs) > 0 {
@@ -189,7 +190,8 @@ func CreateDataset(ctx context.Context, url string, rdr array.RecordReader, opts
 	if err != nil {
 		return nil, err
 	}
-	return OpenDataset(ctx, url, append(append([]fileread.Option(nil), c.open...), WithVersion(v))...)
+	cfg.Version = v
+	return openDatasetOn(ctx, url, ref.share(), cfg)
 }
 
 // Append writes the batches of rdr as new fragments and commits the next
@@ -225,13 +227,15 @@ func (ds *Dataset) write(ctx context.Context, rdr array.RecordReader, op *writeO
 	return ds.reopen(ctx, v)
 }
 
-// reopen opens version v of the dataset with ds's options.
+// reopen opens version v of the dataset with ds's options, through ds's
+// store (the one the write committed to).
 func (ds *Dataset) reopen(ctx context.Context, v uint64) (*Dataset, error) {
 	cfg := ds.cfg
 	if ds.owned {
 		cfg.Sched = nil
 	}
-	return OpenDataset(ctx, ds.url, func(c *fileread.Config) { *c = cfg; c.Version = v })
+	cfg.Version = v
+	return openDatasetOn(ctx, ds.url, ds.shared.share(), cfg)
 }
 
 // sameSchema checks that got has want's top-level names and types.

@@ -96,6 +96,10 @@ func (f *File) newPageState(col, index int) (*pageState, error) {
 		st.planar = enc.Planar
 		st.sparseLayout, err = layouts.NewSparseLayout(enc.Planar)
 	}
+	if err == nil && st.sparseLayout == nil && f.meta.Schema.RowScale(col) > 1 {
+		// pylance 14.0.2 reads these back with the wrong row count itself.
+		err = fmt.Errorf("%w: a fixed-size list of structs in a dense page (only 2.3 sparse pages are read)", ErrUnsupported)
+	}
 	return st, err
 }
 

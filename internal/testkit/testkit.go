@@ -18,6 +18,7 @@ import (
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/lancego/lancego/internal/valuejson"
 )
 
@@ -147,4 +148,26 @@ func TrimOut(b []byte) string {
 		s = s[len(s)-3000:]
 	}
 	return fmt.Sprint(s)
+}
+
+// WriteIPC writes recs to an Arrow IPC file.
+func WriteIPC(t testing.TB, path string, schema *arrow.Schema, recs []arrow.RecordBatch) {
+	t.Helper()
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	w, err := ipc.NewFileWriter(f, ipc.WithSchema(schema))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range recs {
+		if err := w.Write(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
 }

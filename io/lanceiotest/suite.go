@@ -28,6 +28,10 @@ type Harness struct {
 	// OneRequestTail requires OpenTail to cost exactly one request (S3, GCS,
 	// and local/mem where Open itself is free).
 	OneRequestTail bool
+	// SmallTailOneRequest requires OpenTail(n) of an object of at most n
+	// bytes to cost one request and of a larger one at most two (Azure,
+	// which reads the head since it cannot ask for a suffix).
+	SmallTailOneRequest bool
 	// DetectsChange requires reads of an object replaced after Open to fail
 	// with ErrChanged (S3 with ETags, GCS); otherwise the check is skipped.
 	DetectsChange bool

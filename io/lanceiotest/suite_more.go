@@ -15,7 +15,7 @@ func (s *suite) testOpenTail(t *testing.T) {
 	ctx := context.Background()
 	data := Data(4, 200_000)
 	key := s.put(t, "tail", data)
-	for _, n := range []int64{1, 65536, 200_000, 1 << 20} {
+	for _, n := range []int64{1, 65536, 150_000, 200_000, 1 << 20} {
 		before := s.h.Store.Stats().Requests
 		o, tail, err := s.h.Store.OpenTail(ctx, key, n)
 		if err != nil {
@@ -29,6 +29,11 @@ func (s *suite) testOpenTail(t *testing.T) {
 		if s.h.OneRequestTail && reqs != 1 {
 			t.Errorf("OpenTail(%d) cost %d requests, want 1", n, reqs)
 		}
+		if s.h.SmallTailOneRequest {
+			if limit := smallTailRequests(n, len(data)); reqs > limit {
+				t.Errorf("OpenTail(%d) of %d bytes cost %d requests, want at most %d", n, len(data), reqs, limit)
+			}
+		}
 		mustRead(t, o, data, 17, 1000)
 		_ = o.Close()
 	}
@@ -37,6 +42,15 @@ func (s *suite) testOpenTail(t *testing.T) {
 		t.Fatalf("OpenTail(empty) = size %v, %d bytes, %v", o, len(tail), err)
 	}
 	_ = o.Close()
+}
+
+// smallTailRequests is what OpenTail(n) of a size-byte object may cost
+// when it reads the head: one request when that is the whole object.
+func smallTailRequests(n int64, size int) int64 {
+	if n >= int64(size) {
+		return 1
+	}
+	return 2
 }
 
 func (s *suite) testIdentityStable(t *testing.T) {

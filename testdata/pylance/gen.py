@@ -558,11 +558,13 @@ def blob_legacy(c):
 
 SPARSE = {"lance-encoding:structural-encoding": "sparse"}
 
-# 2.3 takes the planar cases and the smaller 2.2 cases (the test data stays
-# under 2 MB); blob_legacy cannot be written as 2.3 (no blob v1 pages).
+# 2.3 takes the planar cases and most 2.2 cases (the 2.3 test data stays
+# under ~3 MB); blob_legacy cannot be written as 2.3 (no blob v1 pages).
 CASES_23 = {"large_list_large_utf8", "nested_list3", "nested_struct_list_struct", "list_fsl_f32",
             "map_utf8_list_i64", "fsl_fsl_i16", "zstd_columns", "meta_encodings", "scalars_misc",
-            "planar_sparse_scalars", "planar_sparse_nested", "planar_zipped", "planar_constant_pages"}
+            "planar_sparse_scalars", "planar_sparse_nested", "planar_zipped", "planar_constant_pages",
+            "planar_sparse_fsl", "many_pages", "null_patterns", "large_chunks", "big_list_page",
+            "planar_indexed", "planar_dense_nulls"}
 
 
 def _dens(c, col, p, n, f):
@@ -674,6 +676,92 @@ def planar_constant_pages(c):
                             "columns (6 batches of 250 rows, 8 KiB write cache); a sparse column null in its "
                             "first half",
                 versions=["2.3"], batches=[250] * 6, writer=dict(data_cache_bytes=8 * 1024), columns=cols)
+
+
+@case
+def planar_sparse_fsl(c):
+    """Sparse fixed-size-list layers: fixed_size_list of structs (pylance 14.0.2 writes a
+    fixed_size_list structural layer for them; FSLs of primitives fold into the value codec)."""
+    n = 400
+    def st(r, i):
+        return {"a": None if r.random() < 0.2 else r.randint(-50, 50), "b": None if r.random() < 0.25 else sentence(r, 0, 2)}
+    one = [None] * n  # 99.9% null: a single valid row
+    one[n * 5 // 8] = [{"x": 5}, None, {"x": 2 ** 33}, {"x": None}]
+    def fsl_st(r, i):
+        return [None if r.random() < 0.2 else st(r, i) for _ in range(2)]
+    def x(r, i):
+        return {"x": None if r.random() < 0.3 else r.randint(0, 2 ** 40)}
+    def fsl_sl(r, i):
+        return [None if r.random() < 0.2 else {"l": None if r.random() < 0.2 else
+                                              [None if r.random() < 0.1 else r.randint(0, 99) for _ in range(r.choice([0, 1, 2, 4]))]}
+                for _ in range(2)]
+    stt = pa.struct([F("a", pa.int32()), F("b", pa.utf8())])
+    sx = pa.struct([F("x", pa.int64())])
+    sl = pa.struct([F("l", pa.list_(pa.int32()))])
+    cols = [
+        (F("fsl_struct", pa.list_(stt, 2), meta=SPARSE), _dens(c, "fs", 0.3, n, fsl_st)),
+        (F("fsl_struct_p001", pa.list_(sx, 3), meta=SPARSE), _dens(c, "f001", 0.001, n, lambda r, i: [x(r, i) for _ in range(3)])),
+        (F("fsl_struct_p999", pa.list_(sx, 4), meta=SPARSE), one),
+        (F("fsl_struct_nonnull", pa.list_(pa.field("item", sx, nullable=False), 2), nullable=False, meta=SPARSE),
+         [[{"x": i}, {"x": i % 7}] for i in range(n)]),
+        (F("fsl_struct_all_null", pa.list_(sx, 2), meta=SPARSE), [None] * n),
+        (F("fsl_struct_list", pa.list_(sl, 2), meta=SPARSE), _dens(c, "fsl", 0.25, n, fsl_sl)),
+        (F("fsl_struct_wide", pa.list_(pa.struct([F("s", pa.utf8())]), 2), meta=SPARSE),
+         _dens(c, "fw", 0.9, n, lambda r, i: [{"s": "w%d-" % i + sentence(r, 30, 50)}, None if r.random() < 0.3 else {"s": None}])),
+        (F("fsl_struct_const", pa.list_(sx, 2), meta=SPARSE), [[{"x": 7}, {"x": 7}]] * n),
+        (F("struct_fsl_f32", pa.struct([F("v", pa.list_(pa.float32(), 3))]), meta=SPARSE),
+         _dens(c, "sf", 0.2, n, lambda r, i: {"v": None if r.random() < 0.2 else
+                                              [None if r.random() < 0.1 else r.uniform(-1, 1) for _ in range(3)]})),
+        (F("list_fsl_i32", pa.list_(pa.list_(pa.int32(), 2)), meta=SPARSE),
+         _dens(c, "lf", 0.2, n, lambda r, i: [None if r.random() < 0.2 else [r.randint(0, 9), None if r.random() < 0.1 else r.randint(0, 9)]
+                                              for _ in range(r.choice([0, 1, 3]))])),
+    ]
+    return dict(description="2.3 sparse fixed_size_list layers: fixed_size_list<struct<int32,utf8>,2> with nulls at "
+                            "every level, fixed_size_list<struct<int64>> at 0.1% and 99.9% nulls, "
+                            "non-nullable, all-null and constant ones, wide strings (90% null), fixed_size_list<struct<list<int32>>,2> (a list below the "
+                            "fixed-size list); struct<fixed_size_list<float32,3>> and list<fixed_size_list<int32,2>>, "
+                            "whose fixed-size lists fold into the value codec. pylance 14.0.2 writes "
+                            "list<fixed_size_list<struct>> but cannot read it back, and refuses fixed_size_list<list> "
+                            "and fixed_size_list<fixed_size_list<struct>>; 4 batches, 8 KiB write cache (multi-page columns)",
+                versions=["2.3"], batches=[100] * 4, copy_batches=True, writer=dict(data_cache_bytes=8 * 1024),
+                columns=cols)
+
+
+@case
+def planar_dense_nulls(c):
+    """Dense (default) 2.3 pages at 0.1%, 50% and 99.9% nulls, with empty and null lists."""
+    n = 1000
+    def lst(r, i):
+        return [None if r.random() < 0.1 else r.randint(-500, 500) for _ in range(r.choice([0, 0, 1, 2, 4]))]
+    def dens(col, p, f, fix):  # at least one null and one value at every rate
+        v = _dens(c, col, p, n, f)
+        v[n // 3], v[n // 2] = None, fix
+        return v
+    cols = []
+    for tag, p in (("p001", 0.001), ("p50", 0.5), ("p999", 0.999)):
+        cols += [
+            (F("i64_" + tag, pa.int64()), dens("i" + tag, p, lambda r, i: r.randint(-2 ** 40, 2 ** 40), -7)),
+            (F("str_" + tag, pa.utf8()), dens("s" + tag, p, lambda r, i: sentence(r, 0, 2), "the only one")),
+            (F("list_" + tag, pa.list_(pa.int32())), dens("l" + tag, p, lst, [3, None, 4])),
+        ]
+    cols.append((F("list_str_empty", pa.list_(pa.utf8())),
+                 _dens(c, "lse", 0.2, n, lambda r, i: [] if r.random() < 0.4 else [None if r.random() < 0.2 else sentence(r, 1, 1)])))
+    return dict(description="2.3 dense (default) int64, utf8 and list<int32> columns at 0.1%, 50% and 99.9% nulls "
+                            "(lists empty, null and with null items); list<utf8> with 40% empty lists",
+                versions=["2.3"], columns=cols)
+
+
+@case
+def planar_indexed(c):
+    """An indexed value plane: pylance 14.0.2 stores a sparse page of wide, repeated strings as u32
+    indices per slot into zipped dictionary items once its dictionary exceeds ~64 KiB."""
+    n = 100
+    r = rng_for(c, "items")
+    items = [printable(r, 3000, 3000) for _ in range(34)]  # ~100 KiB of distinct values
+    vals = _dens(c, "s", 0.5, n, lambda r, i: r.choice(items))
+    return dict(description="2.3 indexed values: sparse utf8, 50% null, 34 distinct random 3000-byte strings "
+                            "(indices flat(32), items zipped with per-value zstd)",
+                versions=["2.3"], columns=[(F("s", pa.utf8(), meta=SPARSE), vals)])
 
 
 # ---------------------------------------------------------------------------
@@ -875,7 +963,10 @@ def write_file(path, table, version, spec):
     batches = spec.get("batches") or [table.num_rows]
     start = 0
     for k in batches:
-        w.write_batch(table.slice(start, k))
+        # pylance 14.0.2 panics on sliced fixed-size lists of structs: such
+        # cases write copies (take) of their batches.
+        part = table.take(list(range(start, start + k))) if spec.get("copy_batches") else table.slice(start, k)
+        w.write_batch(part)
         start += k
     assert start == table.num_rows, "batches do not add up to the row count"
     w.close()
@@ -953,12 +1044,31 @@ def merge_index(path, idx, versions):
     return idx
 
 
+def merge_cases(path, idx):
+    """Replace (or add) the entries of the cases written in this run, keep
+    the others, ordered by VERSIONS then as before (new cases last)."""
+    with open(path) as f:
+        old = json.load(f)
+    order = {v: i for i, v in enumerate(VERSIONS)}
+    for key in ("files", "rejected"):
+        new = {(e["case"], e["version"]): e for e in idx[key]}
+        kept = [new.pop((e["case"], e["version"]), e) if (e["case"], e["version"]) in new else e
+                for e in old.get(key, [])]
+        if key == "rejected":  # a case that now passes leaves the rejected list
+            done = {(e["case"], e["version"]) for e in idx["files"]}
+            kept = [e for e in kept if (e["case"], e["version"]) not in done]
+        idx[key] = sorted(kept + list(new.values()), key=lambda e: order.get(e["version"], len(order)))
+    return idx
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", default=HERE)
     ap.add_argument("--versions", default=",".join(VERSIONS))
     ap.add_argument("--only", default="")
     ap.add_argument("--list", action="store_true")
+    ap.add_argument("--index", action="store_true",
+                    help="with --only: replace those cases' entries in index.json (others are kept)")
     ap.add_argument("--all-2.0", dest="all_20", action="store_true",
                     help="write every case pylance accepts as 2.0, not only the stored ones (CASES_20)")
     a = ap.parse_args()
@@ -986,6 +1096,11 @@ def main():
                         os.remove(p)
     idx = dict(generator="testdata/pylance/gen.py", pylance=lance.__version__, pyarrow=pa.__version__,
                files=files, rejected=failures)
+    if a.only and a.index:
+        idx = merge_cases(os.path.join(a.out, "index.json"), idx)
+        with open(os.path.join(a.out, "index.json"), "w") as f:
+            json.dump(idx, f, indent=1)
+            f.write("\n")
     if not a.only:
         idx = merge_index(os.path.join(a.out, "index.json"), idx, a.versions.split(","))
         with open(os.path.join(a.out, "index.json"), "w") as f:
