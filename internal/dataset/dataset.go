@@ -21,15 +21,6 @@ import (
 	"github.com/lancego/lancego/searchcache"
 )
 
-// Errors of OpenDataset; they wrap the cause, so errors.Is also finds
-// lanceio.ErrNotFound, ErrCorrupt and the like.
-var (
-	// ErrNotDataset: the URL is neither a Lance dataset nor a Lance file.
-	ErrNotDataset = errors.New("not a Lance dataset or file")
-	// ErrVersionNotFound: the dataset has no such version.
-	ErrVersionNotFound = errors.New("no such version")
-)
-
 // manifestTail is what the first read of a manifest file fetches: most
 // manifests are read whole in that one request.
 const manifestTail = 64 << 10

@@ -21,15 +21,10 @@
 package dataset
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/lancego/lancego/format"
 )
-
-// ErrUnsupportedFeature is wrapped when a manifest needs a reader feature
-// this package does not implement.
-var ErrUnsupportedFeature = errors.New("dataset: unsupported reader feature")
 
 func corruptf(msg string, args ...any) error {
 	return fmt.Errorf("%w: "+msg, append([]any{format.ErrCorrupt}, args...)...)

@@ -1,6 +1,28 @@
 package dataset
 
-import "github.com/lancego/lancego/internal/lerr"
+import (
+	"errors"
+
+	"github.com/lancego/lancego/internal/lerr"
+)
+
+// Errors of opening and reading datasets; they wrap the cause, so
+// errors.Is also finds lanceio.ErrNotFound, ErrCorrupt and the like.
+var (
+	// ErrNotDataset: the URL is neither a Lance dataset nor a Lance file.
+	ErrNotDataset = errors.New("not a Lance dataset or file")
+	// ErrVersionNotFound: the dataset has no such version.
+	ErrVersionNotFound = errors.New("no such version")
+	// ErrUnsupportedFeature is wrapped when a manifest needs a reader
+	// feature this package does not implement.
+	ErrUnsupportedFeature = errors.New("dataset: unsupported reader feature")
+)
+
+// ErrCommitConflict is returned when a dataset write lost the race for the
+// next version to a concurrent write it is incompatible with (a delete of
+// a fragment another writer deleted from or removed, a create of an
+// existing dataset), or when its retries ran out.
+var ErrCommitConflict = errors.New("lance: commit conflict")
 
 // Errors shared with the other packages (errors.Is matches across them).
 var (

@@ -2,7 +2,6 @@ package dataset
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -16,12 +15,6 @@ import (
 	"github.com/lancego/lancego/internal/filewriter"
 	lanceio "github.com/lancego/lancego/io"
 )
-
-// ErrCommitConflict is returned when a dataset write lost the race for the
-// next version to a concurrent write it is incompatible with (a delete of
-// a fragment another writer deleted from or removed, a create of an
-// existing dataset), or when its retries ran out.
-var ErrCommitConflict = errors.New("lance: commit conflict")
 
 // CommitLock is an external lock serializing commits for stores that
 // cannot write conditionally (mem://, or an S3-compatible store without

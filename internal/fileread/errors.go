@@ -1,12 +1,20 @@
 package fileread
 
-import "github.com/lancego/lancego/internal/lerr"
+import (
+	"errors"
 
-// ErrUnsupported reports a valid Lance file feature this reader cannot read.
-var ErrUnsupported = lerr.ErrUnsupported
+	"github.com/lancego/lancego/internal/lerr"
+)
 
-// ErrClosed reports use of a closed file.
-var ErrClosed = lerr.ErrClosed
-
-// ErrInvalidArgument reports a bad argument (an unknown column, a row out of range).
-var ErrInvalidArgument = lerr.ErrInvalidArgument
+// The package's sentinel errors. Most are internal/lerr's, shared by every
+// package; the root package re-exports all of them.
+var (
+	// ErrUnsupported reports a valid Lance file feature this reader cannot read.
+	ErrUnsupported = lerr.ErrUnsupported
+	// ErrClosed reports use of a closed file.
+	ErrClosed = lerr.ErrClosed
+	// ErrInvalidArgument reports a bad argument (an unknown column, a row out of range).
+	ErrInvalidArgument = lerr.ErrInvalidArgument
+	// ErrNoZoneSeed reports a column without a valid zone seed.
+	ErrNoZoneSeed = errors.New("lance: no valid zone seed")
+)

@@ -8,19 +8,22 @@ import (
 	"github.com/lancego/lancego/searchcache"
 )
 
-// Option configures Open.
+// Option configures Open (and, through internal/dataset, OpenDataset).
 type Option func(*Config)
 
+// Config is what the options set. Its fields are exported for
+// internal/dataset, which opens data files with a dataset's Config; users
+// set it through the With* options only.
 type Config struct {
-	TailSize  uint64
-	SmallPage uint64
-	Mem       memory.Allocator
-	IO        lanceio.Config
-	Sched     *scheduler.Scheduler
-	SchedCfg  *scheduler.Config
-	Limiter   *scheduler.Limiter
-	Cache     *searchcache.Cache
-	Version   uint64 // OpenDataset: the version to open, 0 = latest
+	TailSize  uint64               // WithTailSize
+	SmallPage uint64               // WithSmallPageSize
+	Mem       memory.Allocator     // WithAllocator; nil: a per-File buffer pool
+	IO        lanceio.Config       // WithIOConfig
+	Sched     *scheduler.Scheduler // WithScheduler; nil: the file's own
+	SchedCfg  *scheduler.Config    // WithSchedulerConfig
+	Limiter   *scheduler.Limiter   // WithLimiter
+	Cache     *searchcache.Cache   // WithCache; nil: the file's own
+	Version   uint64               // OpenDataset: the version to open, 0 = latest
 }
 
 // DefaultSmallPageSize is the size up to which a page is fetched whole
@@ -40,7 +43,8 @@ const DefaultBufferPoolBytes = 32 << 20
 // it does within one File's scan.
 func NewBufferPool(maxBytes int) memory.Allocator { return bufpool.New(maxBytes) }
 
-// DefaultConfig leaves mem nil: each File then gets its own buffer pool.
+// DefaultConfig is the configuration before options. It leaves Mem nil:
+// each File then gets its own buffer pool.
 func DefaultConfig() Config {
 	return Config{TailSize: DefaultTailSize, SmallPage: DefaultSmallPageSize}
 }

@@ -2,7 +2,6 @@ package fileread
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sort"
 
@@ -10,9 +9,6 @@ import (
 	"github.com/lancego/lancego/searchcache"
 	"github.com/lancego/lancego/zonestats"
 )
-
-// ErrNoZoneSeed reports a column without a valid zone seed.
-var ErrNoZoneSeed = errors.New("lance: no valid zone seed")
 
 // zoneSeedSet is the parsed zone seeds of a file, cached per file.
 type zoneSeedSet struct {

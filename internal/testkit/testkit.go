@@ -22,16 +22,8 @@ import (
 	"github.com/lancego/lancego/internal/valuejson"
 )
 
-// Root returns the repository root: the nearest folder at or above the
-// working directory (a test's package folder) holding go.mod.
-func Root(tb testing.TB) string {
-	dir, err := findRoot()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return dir
-}
-
+// findRoot returns the nearest folder at or above the working directory
+// holding go.mod: the repository root.
 func findRoot() (string, error) {
 	dir, err := os.Getwd()
 	if err != nil {
@@ -49,9 +41,13 @@ func findRoot() (string, error) {
 	}
 }
 
-// Path joins elem under the repository root.
-func Path(tb testing.TB, elem ...string) string {
-	return filepath.Join(append([]string{Root(tb)}, elem...)...)
+// repoPath joins elem under the repository root (findRoot).
+func repoPath(tb testing.TB, elem ...string) string {
+	root, err := findRoot()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return filepath.Join(append([]string{root}, elem...)...)
 }
 
 // LancePython returns the venv python with pylance ($LANCE_PY, else the
@@ -135,7 +131,7 @@ func ExpectedJSON(t testing.TB, schema *arrow.Schema, recs []arrow.RecordBatch) 
 // VerifyWithLance runs testdata/pylance/verify.py with python py: real
 // Lance must read file with the values of expected.
 func VerifyWithLance(t testing.TB, py, file, expected string) {
-	out, err := exec.Command(py, Path(t, "testdata", "pylance", "verify.py"), file, expected, "--quiet").CombinedOutput()
+	out, err := exec.Command(py, repoPath(t, "testdata", "pylance", "verify.py"), file, expected, "--quiet").CombinedOutput()
 	if err != nil {
 		t.Fatalf("real Lance: %v\n%s", err, TrimOut(out))
 	}
