@@ -8,7 +8,7 @@
 // offsets are checked before use, errors wrap format.ErrCorrupt (or
 // ErrUnsupportedFeature), and nothing panics.
 //
-// The engine half (dataset.go, scan.go, take.go, filter.go, write.go,
+// The engine half (dataset.go, datafile.go, scan.go, take.go, filter.go, write.go,
 // fragwriter.go, store.go, commit.go) opens a version (one listing, one manifest
 // read), opens data files lazily through internal/fileread with one
 // shared scheduler and search cache, scans, takes and filters across
