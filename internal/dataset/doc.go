@@ -8,12 +8,13 @@
 // offsets are checked before use, errors wrap format.ErrCorrupt (or
 // ErrUnsupportedFeature), and nothing panics.
 //
-// The engine half (dataset.go, datafile.go, scan.go, take.go, filter.go, write.go,
-// fragwriter.go, store.go, commit.go) opens a version (one listing, one manifest
-// read), opens data files lazily through internal/fileread with one
-// shared scheduler and search cache, scans, takes and filters across
-// fragments, and writes data files with internal/filewriter and commits
-// new versions (put-if-absent or a CommitLock).
+// The engine half (dataset.go, datafile.go, scan.go, take.go, filter.go,
+// write.go, fragwriter.go, store.go, commit.go) opens a version (one
+// listing, one manifest read), opens data files lazily through
+// internal/fileread with one shared scheduler and search cache, scans,
+// takes and filters across fragments, and writes data files with
+// internal/filewriter and commits new versions (put-if-absent or a
+// CommitLock).
 //
 // The facts come from Lance's protos/table.proto, protos/rowids.proto and
 // rust/lance-table/src/{io/manifest.rs,io/deletion.rs,feature_flags.rs,
