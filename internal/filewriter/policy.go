@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	pb "github.com/lancego/lancego/format/pb/encodings21pb"
-	pb23 "github.com/lancego/lancego/format/pb/encodings23pb"
 	"github.com/lancego/lancego/layouts"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -44,6 +43,9 @@ import (
 // "Encoding Strategy" page); Lance's own source of each rule is named where
 // it differs from the page. The encoders themselves are in package codecs
 // and in the structural encoders of this package; nothing here writes bytes.
+// Beside it: the measurements the rules compare (measure.go), the parsing
+// of key values (parse.go) and the building of planar pages
+// (planar_pages.go).
 
 // ---- 1. Per-column parameters (seed "Compression Configuration":
 // lance-encoding:* keys; env: LANCE_ENCODING_DICT_*,
@@ -145,37 +147,6 @@ func parseEncodingParams(f arrow.Field, env func(string) string) (encodingParams
 	return p, nil
 }
 
-// parseInt parses s into dst when s is not empty.
-func parseInt(s string, dst *int) error {
-	if s == "" {
-		return nil
-	}
-	n, err := strconv.Atoi(s)
-	if err != nil {
-		return fmt.Errorf("%w: bad integer %q", lerr.ErrInvalidArgument, s)
-	}
-	*dst = n
-	return nil
-}
-
-// envUint parses s as an unsigned integer, or returns def.
-func envUint(s string, def uint64) uint64 {
-	if n, err := strconv.ParseUint(s, 10, 64); err == nil && n > 0 {
-		return n
-	}
-	return def
-}
-
-// firstFloat returns the first of a, b that parses as a float, else def.
-func firstFloat(a, b string, def float64) float64 {
-	for _, s := range []string{a, b} {
-		if f, err := strconv.ParseFloat(s, 64); err == nil {
-			return f
-		}
-	}
-	return def
-}
-
 // ---- 2. Structural layout (seed "Structural Encoding"; "Full Zip Page
 // Layout": 256-byte cutoff; "Constant Page Layout": 2.2 only).
 
@@ -233,21 +204,6 @@ func checkMiniBlockWidth(v *values) error {
 			lerr.ErrInvalidArgument, need, codecs.MiniBlockFixedChunkBytes)
 	}
 	return nil
-}
-
-// maxValueBytes is the size of the largest value.
-func maxValueBytes(v *values) int {
-	switch v.Kind {
-	case valVariable:
-		m := uint64(0)
-		for i := 0; i < v.N; i++ {
-			m = max(m, v.ValueLen(i))
-		}
-		return int(m)
-	case valBool:
-		return 1
-	}
-	return v.RowBits() / 8
 }
 
 // ---- 3. Dictionary (seed "Dictionary Encoding"; Lance:
@@ -327,16 +283,6 @@ func shouldDictionary(v *values, p encodingParams, ver format.Version) (dictBudg
 // whose projection ceil(r*n) onto the n values is at most limit.
 func sampleAdmits(r float64, n, limit uint64) bool {
 	return r < dictSampleUniqueMax && uint64(math.Ceil(r*float64(n))) <= limit
-}
-
-// dictDataSize is the size Lance compares a dictionary against: the value
-// bytes, plus the n+1 offsets for variable width.
-func dictDataSize(v *values) uint64 {
-	n := uint64(v.N)
-	if v.Kind == valFixed {
-		return n * uint64(v.Bits/8)
-	}
-	return uint64(len(v.Data)) + (n+1)*offsetBytes(v)
 }
 
 // ---- 4. Mini-block value codec (seed "Flat", "Bitpacking", "Run Length
@@ -422,32 +368,6 @@ func useBSS(v *values, p encodingParams) bool {
 	return meanByteEntropy(v) < 4
 }
 
-// meanByteEntropy is the mean over byte positions of the entropy (in bits,
-// truncated to 1/1000 like Lance) of the first bssSampleValues values.
-func meanByteEntropy(v *values) float64 {
-	w := v.Bits / 8
-	n := min(v.N, bssSampleValues)
-	if n == 0 {
-		return math.Inf(1)
-	}
-	var sum uint64
-	for pos := 0; pos < w; pos++ {
-		var counts [256]int
-		for i := 0; i < n; i++ {
-			counts[v.Data[i*w+pos]]++
-		}
-		e := 0.0
-		for _, c := range counts {
-			if c > 0 {
-				q := float64(c) / float64(n)
-				e -= q * math.Log2(q)
-			}
-		}
-		sum += uint64(e * 1000)
-	}
-	return float64(sum) / float64(w) / 1000
-}
-
 // wantFSST reports whether Lance would FSST-compress the variable values v:
 // when asked to (compression=fsst), or when the longest value has at least 5
 // bytes and the page's data plus offsets reach 32 KiB (unless
@@ -490,16 +410,7 @@ func withGeneral(codec miniCodec, v *values, p encodingParams) miniCodec {
 		return codec
 	}
 	g := codecs.GeneralEncoder{Inner: codec, Scheme: scheme, Level: p.compressionLevel, Zstd: v.sc.pool().zstdEncoders()}
-	raw, packed := 0, 0
-	var tmp []byte
-	for start := 0; start < v.N; {
-		end := start + codec.Next(&v.Values, start, int(p.miniblockValues))
-		b := codec.Encode(&v.Values, start, end, &tmp)[0]
-		raw += len(b)
-		packed += len(g.Encode(&v.Values, start, end, &tmp)[0])
-		start = end
-		tmp = tmp[:0]
-	}
+	raw, packed := firstBufferSizes(codec, g, v, int(p.miniblockValues))
 	if raw < generalMinBytes || packed >= raw {
 		return codec
 	}
@@ -536,27 +447,12 @@ func chooseLevelCodec(levels []uint16, v format.Version) levelCodec {
 	w := bits.Len16(acc)
 	packed := (len(levels)*w + 7) / 8
 	if v >= format.V2_2 && levelRuns(levels)*3+8 < packed {
-		return levelCodec{RLE: true, Enc: &pb.CompressiveEncoding{Compression: &pb.CompressiveEncoding_Rle{Rle: &pb.Rle{
-			Values: codecs.FlatEncoding(16), RunLengths: codecs.FlatEncoding(8)}}}}
+		return rleLevels()
 	}
 	if w == 0 || w >= 16 {
-		return levelCodec{Enc: codecs.FlatEncoding(16)}
+		return flatLevels()
 	}
-	return levelCodec{Width: w, Enc: &pb.CompressiveEncoding{Compression: &pb.CompressiveEncoding_OutOfLineBitpacking{
-		OutOfLineBitpacking: &pb.OutOfLineBitpacking{UncompressedBitsPerValue: 16, Values: codecs.FlatEncoding(uint64(w))}}}}
-}
-
-// levelRuns counts runs of equal levels (runs split at 255).
-func levelRuns(levels []uint16) int {
-	runs, n := 0, 0
-	for i, l := range levels {
-		if i == 0 || n == 255 || l != levels[i-1] {
-			runs++
-			n = 0
-		}
-		n++
-	}
-	return runs
+	return packedLevels(w)
 }
 
 // ---- 6. 2.3 planar pages (seed "Planar Page Layout", "Sparse Structural
@@ -592,20 +488,6 @@ func planarAllNull(s *shredded) (*encodedPage, error) {
 	return layouts.EncodeSparse(&s.Shredded, layouts.NoValuesPlane(), nil, -1, "planar/sparse/none")
 }
 
-// toPlanar gives a 2.3 page its planar layout: pages the rules above made
-// sparse keep theirs, every other page becomes dense.
-func toPlanar(p *encodedPage) (*encodedPage, error) {
-	if p.Planar != nil {
-		return p, nil
-	}
-	pl, err := layouts.DensePlanar(p.Layout)
-	if err != nil {
-		return nil, err
-	}
-	p.Planar = pl
-	return p, nil
-}
-
 // planarSparseRequested: lance-encoding:structural-encoding=sparse on a
 // page with nulls or lists gives a sparse page. Values under the full-zip
 // threshold are chunked: one value per terminal slot (nulls included) in
@@ -617,15 +499,13 @@ func planarSparseRequested(s *shredded, v *values, l *wleaf, cfg *writerConfig) 
 	if p.structural != "sparse" || (s.Rep == nil && s.Def == nil) {
 		return nil, false, nil
 	}
-	set, err := layouts.NewLayerSet([]pb.RepDefLayer{pb.RepDefLayer_REPDEF_ALL_VALID_ITEM})
+	if maxValueBytes(v) >= fullZipThreshold {
+		return encodeSparseZipped(s, v, p, cfg)
+	}
+	slots, err := slotRows(s, v)
 	if err != nil {
 		return nil, false, err
 	}
-	if maxValueBytes(v) >= fullZipThreshold {
-		return planarSparseZipped(s, v, set, p, cfg)
-	}
-	slots := &shredded{Shredded: layouts.Shredded{Layers: []pb.RepDefLayer{pb.RepDefLayer_REPDEF_ALL_VALID_ITEM},
-		Set: set, Leaf: s.Leaf, Idx: s.Idx, NumRows: v.N}, sc: s.sc}
 	// The dictionary rule applies as for dense pages (a dictionary
 	// composes with sparse structure).
 	inner, ok, err := tryDictionary(slots, v, p, cfg.version)
@@ -638,55 +518,7 @@ func planarSparseRequested(s *shredded, v *values, l *wleaf, cfg *writerConfig) 
 			return nil, false, err
 		}
 	}
-	ml := inner.Layout.GetMiniBlockLayout()
-	plane := &pb23.ValuePlane{Codec: &pb23.ValuePlane_Chunked{Chunked: &pb23.ChunkedValues{
-		Compression: ml.GetValueCompression(), NumBuffers: ml.GetNumBuffers(),
-		Dictionary: ml.GetDictionary(), NumDictionaryItems: ml.GetNumDictionaryItems()}}}
-	page, err := layouts.EncodeSparse(&s.Shredded, plane, inner.Buffers, v.N, "planar/sparse/chunked/"+inner.Desc)
-	if err != nil {
-		return nil, false, err
-	}
-	page.Scratch = inner.Scratch
-	return page, true, nil
-}
-
-// planarSparseZipped: wide values of a page asking for sparse structure
-// are zipped: only the materialized values, as a full-zip page without
-// levels (so without control words), with its byte index for variable
-// values (seed "Sparse Buffers": zipped fixed and variable).
-func planarSparseZipped(s *shredded, v *values, set layouts.LayerSet, p encodingParams, cfg *writerConfig) (*encodedPage, bool, error) {
-	idx := make([]int, 0, v.N)
-	for j, i := range s.Idx {
-		if i >= 0 && (v.Valid == nil || v.Valid[j]) {
-			idx = append(idx, i)
-		}
-	}
-	mat, err := gatherValues(s.Leaf, idx, s.sc)
-	if err != nil {
-		return nil, false, err
-	}
-	flat := &shredded{Shredded: layouts.Shredded{Layers: []pb.RepDefLayer{pb.RepDefLayer_REPDEF_ALL_VALID_ITEM},
-		Set: set, Leaf: s.Leaf, Idx: idx, NumRows: len(idx)}, sc: s.sc}
-	inner, err := encodeFullZip(flat, mat, p, cfg.version)
-	if err != nil {
-		return nil, false, err
-	}
-	fz := inner.Layout.GetFullZipLayout()
-	z := &pb23.ZippedValues{Compression: fz.GetValueCompression(), NumItems: uint64(len(idx)), NumVisibleItems: uint64(len(idx))}
-	switch d := fz.GetDetails().(type) {
-	case *pb.FullZipLayout_BitsPerValue:
-		z.Addressing = &pb23.ZippedValues_BitsPerValue{BitsPerValue: d.BitsPerValue}
-	case *pb.FullZipLayout_BitsPerOffset:
-		z.Addressing = &pb23.ZippedValues_BitsPerOffset{BitsPerOffset: d.BitsPerOffset}
-	}
-	plane := &pb23.ValuePlane{Codec: &pb23.ValuePlane_Zipped{Zipped: z}}
-	page, err := layouts.EncodeSparse(&s.Shredded, plane, inner.Buffers, -1, "planar/sparse/zipped")
-	if err != nil {
-		return nil, false, err
-	}
-	// Value buffers come first, so split buffers keep their index.
-	page.Scratch, page.Split = inner.Scratch, inner.Split
-	return page, true, nil
+	return encodeSparseChunked(s, v, inner)
 }
 
 // ---- 7. The seed's 2.3 float codecs (seed "ALP", "Pcodec"). No released

@@ -1,0 +1,42 @@
+package filewriter
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/lancego/lancego/internal/lerr"
+)
+
+// Parsing of the field metadata values and environment variables that the
+// choice policy's per-column parameters (policy.go, section 1) read.
+
+// parseInt parses s into dst when s is not empty.
+func parseInt(s string, dst *int) error {
+	if s == "" {
+		return nil
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		return fmt.Errorf("%w: bad integer %q", lerr.ErrInvalidArgument, s)
+	}
+	*dst = n
+	return nil
+}
+
+// envUint parses s as an unsigned integer, or returns def.
+func envUint(s string, def uint64) uint64 {
+	if n, err := strconv.ParseUint(s, 10, 64); err == nil && n > 0 {
+		return n
+	}
+	return def
+}
+
+// firstFloat returns the first of a, b that parses as a float, else def.
+func firstFloat(a, b string, def float64) float64 {
+	for _, s := range []string{a, b} {
+		if f, err := strconv.ParseFloat(s, 64); err == nil {
+			return f
+		}
+	}
+	return def
+}
