@@ -55,14 +55,14 @@ type CommitLock = dataset.CommitLock
 type DatasetWriteOption = dataset.DatasetWriteOption
 
 // Names of the columns a dataset read appends on request, after the data
-// columns, as pylance does.
+// columns, as pylance does: "_rowid" and "_rowaddr".
 const (
 	RowIDColumn      = dataset.RowIDColumn
 	RowAddressColumn = dataset.RowAddressColumn
 )
 
-// Defaults of dataset writes (Lance's max_rows_per_file and
-// max_bytes_per_file defaults).
+// Defaults of dataset writes: Lance's max_rows_per_file (1,048,576 rows)
+// and max_bytes_per_file (90 GiB) defaults, and 20 commit retries.
 const (
 	DefaultMaxRowsPerFile  = dataset.DefaultMaxRowsPerFile
 	DefaultMaxBytesPerFile = dataset.DefaultMaxBytesPerFile
