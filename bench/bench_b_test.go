@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 
 	lance "github.com/lancego/lancego"
@@ -99,4 +100,43 @@ func itoa(k int) string {
 		return "100"
 	}
 	return "10000"
+}
+
+// BenchmarkScanV20 scans each column of the 1M-row table written by
+// pylance as a Lance 2.0 file (the `v20` step of lance bench; skipped
+// without pylance). Set LANCE_BENCH_DATA to reuse a bench data folder.
+func BenchmarkScanV20(b *testing.B) {
+	d, _ := benchDataset(b, TableDataset, 1_000_000)
+	path := v20Path(d)
+	if _, err := os.Stat(path); err != nil {
+		py := pythonOrSkip(b)
+		if err := py.RunOne(context.Background(), nil, PyOp{"op": "write", "ipc": d.IPCPath(), "out": path, "version": "2.0"}, &pyWrite{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for _, c := range d.Columns {
+		b.Run(c, func(b *testing.B) {
+			// Timed as lance bench times a scan (timeOneOpen): a fresh
+			// File each run, opened and collected outside the timing.
+			ctx := context.Background()
+			spec := ScanSpec{URL: path, Column: c, BatchSize: ScanBatchSize}
+			for b.Loop() {
+				b.StopTimer()
+				f, err := lance.Open(ctx, path)
+				if err != nil {
+					b.Fatal(err)
+				}
+				runtime.GC()
+				b.StartTimer()
+				_, err = drainScan(ctx, f, spec)
+				b.StopTimer()
+				f.Close()
+				b.StartTimer()
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(d.Rows)/(b.Elapsed().Seconds()/float64(b.N)), "rows/s")
+		})
+	}
 }

@@ -105,6 +105,20 @@ func (v *Values) Append(b *codecs.Block, from, to uint64) error {
 	return v.appendBlock(b, from, to, true)
 }
 
+// AppendCopy is Append that always copies b's values, for blocks whose
+// memory is given back before the accumulator's (views of a scan's pages).
+func (v *Values) AppendCopy(b *codecs.Block, from, to uint64) error {
+	return v.appendBlock(b, from, to, false)
+}
+
+// ReserveBytes makes room for n more bytes of data (any shape; with an
+// allocator, from it), so that appends of a known size grow nothing.
+func (v *Values) ReserveBytes(n int) {
+	if n > 0 && n <= 1<<31 {
+		v.growData(n)
+	}
+}
+
 // appendBlock is Append; alias says whether v may refer to b's memory.
 func (v *Values) appendBlock(b *codecs.Block, from, to uint64, alias bool) error {
 	if from > to || to > b.NumValues {

@@ -17,6 +17,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	lance "github.com/lancego/lancego"
+	"github.com/lancego/lancego/bench"
 )
 
 // appendBatchRows is the batch size both sides append in.
@@ -46,9 +47,9 @@ func benchAppend(ctx context.Context, py, driver, dir string, rows, reps int, st
 			r.Release()
 		}
 	}()
-	var ours, theirs []float64
+	var ours, theirs, ourCPU, theirCPU []float64
 	for i := -1; i < reps; i++ {
-		o, err := timeOurAppend(ctx, base, filepath.Join(dir, "append-ours.lance"), recs, rows)
+		o, oc, err := timeOurAppend(ctx, base, filepath.Join(dir, "append-ours.lance"), recs, rows)
 		if err != nil {
 			return err
 		}
@@ -57,10 +58,13 @@ func benchAppend(ctx context.Context, py, driver, dir string, rows, reps int, st
 			return err
 		}
 		if i >= 0 { // i == -1 is the warm-up
-			ours, theirs = append(ours, o), append(theirs, t)
+			ours, theirs = append(ours, o), append(theirs, t.Seconds)
+			ourCPU, theirCPU = append(ourCPU, oc), append(theirCPU, t.CPUSeconds)
 		}
 	}
 	printAppend(stdout, rows, ours, theirs)
+	fmt.Fprintf(stdout, "CPU per append (process, all threads; medians) lancego %.0fms, pylance %.0fms; runs: ours %s, pylance %s\n",
+		median(ourCPU)*1e3, median(theirCPU)*1e3, msList(ourCPU), msList(theirCPU))
 	return nil
 }
 
@@ -98,50 +102,51 @@ func median(v []float64) float64 {
 	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
 
-// timeOurAppend copies base to dst, then times OpenDataset + Append.
-func timeOurAppend(ctx context.Context, base, dst string, recs []arrow.RecordBatch, rows int) (float64, error) {
+// timeOurAppend copies base to dst, then times OpenDataset + Append: wall
+// and process CPU seconds.
+func timeOurAppend(ctx context.Context, base, dst string, recs []arrow.RecordBatch, rows int) (float64, float64, error) {
 	if err := copyTree(base, dst); err != nil {
-		return 0, err
+		return 0, 0, err
 	}
-	t0 := time.Now()
+	t0, c0 := time.Now(), bench.ProcessCPU()
 	ds, err := lance.OpenDataset(ctx, dst)
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	defer ds.Close()
 	rdr, err := array.NewRecordReader(recs[0].Schema(), recs)
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	defer rdr.Release()
 	ds2, err := ds.Append(ctx, rdr)
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
-	secs := time.Since(t0).Seconds()
+	secs, cpu := time.Since(t0).Seconds(), (bench.ProcessCPU() - c0).Seconds()
 	defer ds2.Close()
 	n, err := ds2.CountRows(ctx)
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	if m, _ := ds.CountRows(ctx); n != m+uint64(rows) {
-		return 0, fmt.Errorf("append: %d rows after, %d before", n, m)
+		return 0, 0, fmt.Errorf("append: %d rows after, %d before", n, m)
 	}
-	return secs, nil
+	return secs, cpu, nil
 }
 
-func timeTheirAppend(srv *appendServer, base, dst string, want int64) (float64, error) {
+func timeTheirAppend(srv *appendServer, base, dst string, want int64) (pyResult, error) {
 	if err := copyTree(base, dst); err != nil {
-		return 0, err
+		return pyResult{}, err
 	}
 	res, err := srv.call(map[string]any{"op": "append", "url": dst})
 	if err != nil {
-		return 0, err
+		return pyResult{}, err
 	}
 	if res.Rows != want {
-		return 0, fmt.Errorf("pylance append: %d rows after, want %d", res.Rows, want)
+		return pyResult{}, fmt.Errorf("pylance append: %d rows after, want %d", res.Rows, want)
 	}
-	return res.Seconds, nil
+	return res, nil
 }
 
 // copyTree replaces dst with a copy of the directory tree src.

@@ -182,8 +182,9 @@ func (o benchOp) name() string {
 }
 
 type pyResult struct {
-	Seconds float64 `json:"seconds"`
-	Rows    int64   `json:"rows"`
+	Seconds    float64 `json:"seconds"`
+	CPUSeconds float64 `json:"cpu_seconds"` // process CPU, where the driver reports it
+	Rows       int64   `json:"rows"`
 }
 
 func pylanceTimes(ctx context.Context, py, driver, url string, so map[string]string, reps int, ops []benchOp) ([]pyResult, error) {

@@ -33,7 +33,9 @@ const convertUsage = `  lance convert SRC DST [--version 2.1|2.2|2.3] [--from la
       convert a Lance, Arrow IPC (file or stream), Parquet or CSV file into a
       Lance file (default version 2.2; 2.3 is unstable); prints a summary. --zone-seeds stores
       per-zone statistics of every column (docs/zone-seeds.md); --dataset writes
-      (creates, appends to or overwrites) a Lance dataset at DST instead
+      (creates, appends to or overwrites) a Lance dataset at DST instead; an append
+      or overwrite without --version writes the dataset's own version, as pylance
+      does (refused for 2.0 and legacy datasets, which lance reads but does not write)
 `
 
 // readOnlyVersion reports the file versions lance reads but never writes:
@@ -60,7 +62,7 @@ type batchSource struct {
 func runConvert(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("convert", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	version := fs.String("version", lance.DefaultWriteVersion, "Lance file version to write (2.1, 2.2 or 2.3, unstable)")
+	version := fs.String("version", lance.DefaultWriteVersion, "Lance file version to write (2.1, 2.2 or 2.3, unstable); without it, --dataset --mode append|overwrite writes the dataset's own")
 	from := fs.String("from", "", "source format: lance, ipc, parquet or csv (default: detect)")
 	batch := fs.Int("batch", 64<<10, "rows per batch read from the source")
 	seeds := fs.Bool("zone-seeds", false, "write zone seeds (per-zone statistics) for every column")
@@ -72,7 +74,12 @@ func runConvert(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if readOnlyVersion(*version) {
 		return fmt.Errorf("convert: Lance %s files are read, not written: use --version 2.1, 2.2 or 2.3", *version)
 	}
-	opts := []lance.WriterOption{lance.WithFileVersion(*version), lance.WithObjectCreator(createObject)}
+	opts := []lance.WriterOption{lance.WithObjectCreator(createObject)}
+	if versionGiven(fs) || !*dsFlags.dataset || *dsFlags.mode == "create" {
+		// Appends and overwrites without --version write the dataset's
+		// version (Dataset.Append), as pylance does.
+		opts = append(opts, lance.WithFileVersion(*version))
+	}
 	if o, err := zoneSeedOption(fs, *seeds, *rpz); err != nil {
 		return err
 	} else if o != nil {
@@ -107,6 +114,13 @@ func runConvert(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	printSummary(stdout, dst, rows, w.Stats(), time.Since(start))
 	return nil
+}
+
+// versionGiven reports whether the command line set --version.
+func versionGiven(fs *flag.FlagSet) bool {
+	given := false
+	fs.Visit(func(f *flag.Flag) { given = given || f.Name == "version" })
+	return given
 }
 
 // createObject writes non-local URLs through package io.

@@ -117,3 +117,58 @@ func TestConvertDatasetMaxBytes(t *testing.T) {
 		}
 	}
 }
+
+// TestConvertDatasetAppendStorageVersion appends through the CLI to
+// copies of pylance's 2.0 and legacy datasets ($LANCE_DATASETS; skipped
+// without): without --version the append is refused (the dataset's own
+// version, which lance does not write) and nothing is written; with
+// --version 2.1 it appends 2.1 files to the 2.0 dataset and is refused
+// for the legacy one (v1 and v2 files do not mix), as pylance decides.
+func TestConvertDatasetAppendStorageVersion(t *testing.T) {
+	root := os.Getenv("LANCE_DATASETS")
+	if root == "" {
+		t.Skip("LANCE_DATASETS not set (testdata/pylance/gen_datasets.py)")
+	}
+	ctx := context.Background()
+	src2 := filepath.Join(root, "2.0", "history")
+	files, _ := filepath.Glob(filepath.Join(src2, "data", "*.lance"))
+	if len(files) != 1 {
+		t.Skipf("%s has %d data files, want the one with every column", src2, len(files))
+	}
+	for _, tc := range []struct {
+		ver, version string
+		ok           bool
+		want         string
+	}{
+		{"2.0", "", false, "data storage version is 2.0"},
+		{"2.0", "2.1", true, "version 12: 600 rows"},
+		{"legacy", "", false, "data storage version is 0.1"},
+		{"legacy", "2.1", false, "cannot be mixed"},
+	} {
+		t.Run(tc.ver+"/"+tc.version, func(t *testing.T) {
+			ds := filepath.Join(t.TempDir(), "ds")
+			if err := os.CopyFS(ds, os.DirFS(filepath.Join(root, tc.ver, "history"))); err != nil {
+				t.Fatal(err)
+			}
+			args := []string{"convert", files[0], ds, "--from", "lance", "--dataset", "--mode", "append"}
+			if tc.version != "" {
+				args = append(args, "--version", tc.version)
+			}
+			before, _ := filepath.Glob(filepath.Join(ds, "*", "*"))
+			var out, errb bytes.Buffer
+			err := run(ctx, args, &out, &errb)
+			if tc.ok {
+				if err != nil || !strings.Contains(out.String(), tc.want) {
+					t.Fatalf("%v: %v %q, want %q", args, err, out.String(), tc.want)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), ds) {
+				t.Fatalf("%v: err = %v, want one naming %s and %q", args, err, ds, tc.want)
+			}
+			if after, _ := filepath.Glob(filepath.Join(ds, "*", "*")); len(after) != len(before) {
+				t.Fatalf("a refused append wrote files: %d before, %d after", len(before), len(after))
+			}
+		})
+	}
+}

@@ -34,7 +34,8 @@ const usage = `usage:
       and _rowaddr (uint64) come after the data columns
   lance convert SRC DST [--version 2.1|2.2|2.3] [--from lance|ipc|parquet|csv] [--zone-seeds [--rows-per-zone N]]
                 [--dataset [--mode create|append|overwrite] [--max-rows-per-file N] [--max-bytes-per-file N]]
-      write a Lance file, or with --dataset a new version of a Lance dataset
+      write a Lance file, or with --dataset a new version of a Lance dataset (an append or
+      overwrite without --version writes the dataset's own file version, as pylance does)
   lance delete DATASET --filter EXPR
       delete the rows EXPR selects and commit a new version
   lance bench-datasets [--only-append] [--append-rows N] [--rows N] [--rows-per-fragment N] [--reps N] [--rounds N] [--ops scan,filter] [--url URL --storage-options JSON]

@@ -62,6 +62,9 @@ type writeOp struct {
 	added []*tablepb.DataFragment
 	// stableRowIDs: a create enables stable row ids.
 	stableRowIDs bool
+	// storage is the data storage version of the dataset written to, which
+	// an append records in manifests that have none (Lance does).
+	storage string
 }
 
 // latest is the newest committed version of a dataset.
@@ -240,6 +243,9 @@ func (op *writeOp) build(cur *latest) (*tablepb.Manifest, error) {
 		if err := sameFields(m.GetFields(), op.fields); err != nil {
 			return nil, err
 		}
+		if m.DataFormat == nil && op.storage != "" {
+			m.DataFormat = &tablepb.Manifest_DataStorageFormat{FileFormat: "lance", Version: op.storage}
+		}
 	case opOverwrite:
 		m.Fields, m.SchemaMetadata, m.Fragments, m.IndexSection = op.fields, op.schemaMeta, nil, nil
 		m.DataFormat = &tablepb.Manifest_DataStorageFormat{FileFormat: "lance", Version: op.dataVersion}
@@ -277,6 +283,7 @@ func (op *writeOp) finish(m *tablepb.Manifest, version, nextID uint64) *tablepb.
 		}
 		m.MaxFragmentId = &mx
 	}
+	markMixedVersions(m) // dataset_storage.go
 	return m
 }
 

@@ -57,6 +57,16 @@ func TestCheckReaderFlags(t *testing.T) {
 	if !errors.Is(err, ErrUnsupportedFeature) || !strings.Contains(err.Error(), "bit 6 (0x40)") || !strings.Contains(err.Error(), "bit 40") {
 		t.Fatalf("unknown flags: %v", err)
 	}
+	if err := CheckReaderFlags(FlagMixedDataFileVersions); err != nil {
+		t.Fatalf("mixed data-file versions (pylance 14.0.2): %v", err)
+	}
+	both := FlagMixedDataFileVersions | FlagDeletionFiles
+	if err := CheckPairedFlags(both, both); err != nil {
+		t.Fatal(err)
+	}
+	if err := CheckPairedFlags(FlagMixedDataFileVersions, FlagDeletionFiles); !errors.Is(err, format.ErrCorrupt) {
+		t.Fatalf("half-set mixed-version capability: %v", err)
+	}
 }
 
 // realManifests returns every manifest file of the committed datasets.

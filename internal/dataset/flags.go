@@ -20,11 +20,16 @@ const (
 	FlagBasePaths uint64 = 16
 	// FlagDisableTransactionFile: transactions are inline (writers only).
 	FlagDisableTransactionFile uint64 = 32
+	// FlagMixedDataFileVersions: v2 data files of different exact versions
+	// may appear (each is read by its own version); set in both the reader
+	// and writer flags, or in neither (pylance 14.0.2 sets it on commits
+	// that mix versions, and keeps it).
+	FlagMixedDataFileVersions uint64 = 256
 )
 
 // knownReaderFlags are the reader flags this package implements.
 const knownReaderFlags = FlagDeletionFiles | FlagStableRowIDs | FlagUseV2Format |
-	FlagTableConfig | FlagBasePaths | FlagDisableTransactionFile
+	FlagTableConfig | FlagBasePaths | FlagDisableTransactionFile | FlagMixedDataFileVersions
 
 // CheckReaderFlags returns an error wrapping ErrUnsupportedFeature that
 // names every flag in flags this reader does not implement.
@@ -40,4 +45,15 @@ func CheckReaderFlags(flags uint64) error {
 		unknown &^= 1 << b
 	}
 	return fmt.Errorf("%w: reader_feature_flags %s", ErrUnsupportedFeature, strings.Join(names, ", "))
+}
+
+// CheckPairedFlags reports a manifest whose mixed-version capability is
+// set in only one of its reader and writer flags, which Lance's format
+// declares invalid.
+func CheckPairedFlags(reader, writer uint64) error {
+	if reader&FlagMixedDataFileVersions != writer&FlagMixedDataFileVersions {
+		return corruptf("the mixed data-file-version capability is set in only one of the reader (%v) and writer (%v) feature flags",
+			reader&FlagMixedDataFileVersions != 0, writer&FlagMixedDataFileVersions != 0)
+	}
+	return nil
 }

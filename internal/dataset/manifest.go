@@ -128,6 +128,9 @@ func DecodeManifest(b []byte) (*Manifest, error) {
 	if err := CheckReaderFlags(m.ReaderFlags); err != nil {
 		return m, err
 	}
+	if err := CheckPairedFlags(m.ReaderFlags, m.WriterFlags); err != nil {
+		return nil, err
+	}
 	m.Fragments = make([]FragmentRef, len(frags))
 	// Fragment ids may repeat: Lance 0.16 committed appends of mixed file
 	// versions with reused ids, and pylance still reads every fragment.

@@ -213,6 +213,9 @@ func (ds *Dataset) write(ctx context.Context, rdr array.RecordReader, op *writeO
 	if !ds.store.CanPutIfAbsent() && c.lock == nil {
 		return nil, fmt.Errorf("lance: write %s: %w: the store cannot write conditionally; pass WithCommitLock", ds.url, ErrUnsupported)
 	}
+	if err := ds.resolveFileVersion(c, op); err != nil { // dataset_storage.go
+		return nil, fmt.Errorf("lance: write %s: %w", ds.url, err)
+	}
 	v, err := writeAndCommit(ctx, ds.store, ds.url, c, rdr, op)
 	if err != nil {
 		return nil, err

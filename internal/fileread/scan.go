@@ -133,7 +133,7 @@ func (f *File) readField(ctx context.Context, c int, ranges []RowRange, nrows ui
 		return array.MakeArrayOfNull(f.cfg.Mem, top.Type, 0), nil
 	}
 	if f.v20 != nil {
-		return f.readFieldV20(ctx, c, ranges, nrows, sc == nil)
+		return f.readFieldV20(withV20Batch(ctx, sc, ranges), c, ranges, nrows, sc == nil)
 	}
 	if f.legacy != nil {
 		return f.readFieldLegacy(ctx, c, ranges, nrows)

@@ -39,6 +39,8 @@ type scanCache struct {
 	// scan allocating briskly then regrew its buffers every few batches).
 	arenaMu sync.Mutex
 	arenas  []*layouts.ChunkArena
+	// v20 holds the pages of a 2.0 file read as views (v20scan.go).
+	v20 *v20Scan
 }
 
 // maxScanArenas bounds the arenas a scan keeps between batches (one per
@@ -94,7 +96,7 @@ type scanPage struct {
 func newScanCache(ctx context.Context, f *File, end uint64) *scanCache {
 	quarter := uint64(f.inFlightBudget() / 4)
 	return &scanCache{f: f, end: end, scanCtx: ctx, pages: map[[2]int]*scanPage{},
-		wholeMax: quarter, aheadMax: min(quarter, scanReadaheadBytes)}
+		wholeMax: quarter, aheadMax: min(quarter, scanReadaheadBytes), v20: newV20Scan(ctx, f)}
 }
 
 // inFlightBudget returns the bytes-in-flight bound of the file's scheduler.
@@ -295,6 +297,7 @@ func pageBytes(pg interface{ GetBufferSizes() []uint64 }) uint64 {
 
 // releaseBefore drops the pages that end at or before row.
 func (c *scanCache) releaseBefore(row uint64) {
+	c.v20.releaseBefore(row)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for key, sp := range c.pages {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	lanceio "github.com/lancego/lancego/io"
 )
 
 // TestPylance20Files writes 2.0 files with pylance 14.0.2 at test time
@@ -77,11 +78,14 @@ func TestV20ColdTakes(t *testing.T) {
 
 // TestV20RequestCounts checks the requests a 2.0 file costs through the
 // scheduler (the committed pylance file, opened with a tail that holds its
-// metadata and no page): one for the open; a column scan one per page (its
-// buffers in one request) and none when repeated (the pages are cached);
-// a one-row take of a fixed-width column one request for its row's bytes
-// and no page load, of a string column two (offsets, then bytes), of a
-// dictionary column one (its page loads whole); a take after a scan none.
+// metadata and no page). Read as object stores read it (here: without a
+// memory map): one for the open; a column scan one per page (its buffers
+// in one request) and none when repeated (the pages are cached); a one-row
+// take of a fixed-width column one request for its row's bytes and no page
+// load, of a string column two (offsets, then bytes), of a dictionary
+// column one (its page loads whole); a take after a scan none. Read
+// through the memory map, a scan views each page in one request, again
+// when repeated (views are not cached), and leaves takes cold.
 func TestV20RequestCounts(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join("..", "..", "testdata", "pylance", "2.0", "v20_small_types.lance")
@@ -91,8 +95,8 @@ func TestV20RequestCounts(t *testing.T) {
 	}
 	meta := f0.Metadata().MetadataRange().Length
 	f0.Close()
-	open := func() *File {
-		f, err := Open(ctx, path, WithTailSize(meta))
+	open := func(opts ...Option) *File {
+		f, err := Open(ctx, path, append([]Option{WithTailSize(meta)}, opts...)...)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -101,10 +105,13 @@ func TestV20RequestCounts(t *testing.T) {
 		}
 		return f
 	}
-	f := open()
+	noMap := WithIOConfig(lanceio.Config{NoMmap: true})
+	f := open(noMap)
 	defer f.Close()
-	g := open()
+	g := open(noMap)
 	defer g.Close()
+	v := open()
+	defer v.Close()
 	tests := []struct {
 		col                string
 		takeReqs, takeMiss int64
@@ -129,6 +136,15 @@ func TestV20RequestCounts(t *testing.T) {
 			}
 			if warm := statsDelta(f, func() { takeRow(ctx, t, f, tc.col, 123) }); warm.Requests != 0 || warm.CacheHits != 1 {
 				t.Errorf("take after a scan: %+v, want no request and one cached page", warm)
+			}
+			for i := range 2 {
+				if got := statsDelta(v, func() { scanColumn(ctx, t, v, tc.col) }); got != (Stats{Requests: pages}) {
+					t.Errorf("view scan %d: %+v, want %d requests and no page cached", i, got, pages)
+				}
+			}
+			after := statsDelta(v, func() { takeRow(ctx, t, v, tc.col, 123) })
+			if after.Requests != tc.takeReqs || after.CacheMisses != tc.takeMiss {
+				t.Errorf("take after a view scan: %d requests, %d page loads; want %d, %d (cold)", after.Requests, after.CacheMisses, tc.takeReqs, tc.takeMiss)
 			}
 		})
 	}

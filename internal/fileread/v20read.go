@@ -3,6 +3,7 @@ package fileread
 import (
 	"context"
 	"fmt"
+	"runtime/debug"
 	"sort"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -115,9 +116,20 @@ func (v *v20File) indexList(col int) error {
 }
 
 // readFieldV20 reads rows of ranges (in order) of top-level field c.
-func (f *File) readFieldV20(ctx context.Context, c int, ranges []RowRange, nrows uint64, take bool) (arrow.Array, error) {
+func (f *File) readFieldV20(ctx context.Context, c int, ranges []RowRange, nrows uint64, take bool) (_ arrow.Array, err error) {
 	top := f.fields[c]
+	batch := v20BatchOf(ctx)
+	if batch != nil { // the pages are views (v20scan.go)
+		defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+		defer f.recoverViewFault(top.Name, -1, &err)
+	}
 	leaves, err := f.readV20(ctx, top, ranges, take)
+	defer func() { // give back what no array took over
+		if batch != nil {
+			batch.scan.putOffsets(leaves)
+		}
+		freeLeafData(leaves)
+	}()
 	if err == nil && len(leaves) == 0 {
 		err = fmt.Errorf("%w: field has no value columns", ErrUnsupported)
 	}
@@ -156,6 +168,7 @@ func (f *File) readV20(ctx context.Context, fld *layouts.Field, ranges []RowRang
 	for _, c := range fld.Children {
 		kids, err := f.readV20(ctx, c, ranges, take)
 		if err != nil {
+			freeLeafData(out)
 			return nil, err
 		}
 		for _, k := range kids {
@@ -168,6 +181,7 @@ func (f *File) readV20(ctx context.Context, fld *layouts.Field, ranges []RowRang
 // readListV20 reads the offsets of a list column, then its items.
 func (f *File) readListV20(ctx context.Context, fld *layouts.Field, col int, ranges []RowRange, take bool) ([]layouts.LeafData, error) {
 	var acc v20.List
+	acc.Expect(rangeRows(ranges))
 	var items []RowRange
 	err := f.eachPieceV20(ctx, col, nil, ranges, false, func(p *v20.Page, page int, from, to uint64) error {
 		lo, hi, err := p.DecodeList(from, to, &acc)
@@ -214,7 +228,16 @@ func (f *File) readLeafV20(ctx context.Context, leaf *layouts.Field, ranges []Ro
 		return f.readBlobV20(ctx, leaf, ranges, take)
 	}
 	var acc v20.Leaf
+	batch := v20BatchOf(ctx)
+	scan := batch != nil
+	if scan { // copied out of the views, into the batch's buffers sized once
+		acc.Expect(f.cfg.Mem, rangeRows(ranges))
+		acc.SpareOffsets(batch.scan.spareOffsets(leaf.Type))
+	}
 	err := f.eachPieceV20(ctx, leaf.Column, leaf.Type, ranges, take, func(p *v20.Page, _ int, from, to uint64) error {
+		if scan {
+			return p.DecodeInto(from, to, &acc)
+		}
 		d, err := p.Decode(from, to)
 		if err != nil {
 			return err
@@ -222,9 +245,14 @@ func (f *File) readLeafV20(ctx context.Context, leaf *layouts.Field, ranges []Ro
 		return acc.Append(d)
 	})
 	if err != nil {
+		acc.Free()
 		return layouts.LeafData{}, err
 	}
-	return acc.Finish(leaf.Type)
+	d, err := acc.Finish(leaf.Type)
+	if err != nil {
+		acc.Free()
+	}
+	return d, err
 }
 
 // eachPieceV20 splits ranges (in order) along the pages of col, makes sure
@@ -253,7 +281,7 @@ func (f *File) eachPieceV20(ctx context.Context, col int, dt arrow.DataType, ran
 	}
 	pages := make([]*v20.Page, len(f.v20.cols[col].starts)-1)
 	load := func(ctx context.Context, k int) error {
-		p, err := f.pageV20(ctx, col, need[k], dt)
+		p, err := f.loadPageV20(ctx, col, need[k], dt)
 		pages[need[k]] = p
 		return err
 	}
@@ -273,6 +301,7 @@ func (f *File) eachPieceV20(ctx context.Context, col int, dt arrow.DataType, ran
 		if err := fn(pg, p.page, from, to); err != nil {
 			return fmt.Errorf("column %d (field %q) page %d: %w", col, f.columnName(col), p.page, err)
 		}
+		f.passedV20(ctx, col, p.page, p.to)
 	}
 	return nil
 }

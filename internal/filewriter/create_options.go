@@ -120,3 +120,24 @@ func VersionOf(opts ...Option) (format.Version, error) {
 	}
 	return c.version, nil
 }
+
+// ExplicitVersion returns the file version opts ask for, or 0 when none
+// does (a dataset write then follows the dataset's storage version).
+func ExplicitVersion(opts ...Option) (format.Version, error) {
+	var c createConfig
+	for _, o := range opts {
+		if err := o(&c); err != nil {
+			return 0, err
+		}
+	}
+	return c.version, nil
+}
+
+// WithFormatVersion is WithFileVersion for a version already known to be
+// written (2.1 or later): a dataset's own data storage version.
+func WithFormatVersion(v format.Version) Option {
+	return func(c *createConfig) error {
+		c.version = v
+		return nil
+	}
+}

@@ -13,7 +13,8 @@ func fsstCompress(v *values) ([]byte, *values) {
 	enc := pools.fsstScratch().NewEncoder(tab)
 	defer enc.Release()
 	cv := &values{Values: codecs.Values{Kind: valVariable, N: v.N, Large: v.Large, Valid: v.Valid}, sc: v.sc}
-	cv.Offsets = v.sc.u64sZero(v.N + 1)
+	cv.Offsets = v.sc.u64sAny(v.N + 1) // [0] here, the rest by the copy or the compression
+	cv.Offsets[0] = 0
 	if !tab.Compressed {
 		cv.Data = v.Data // stored verbatim
 		copy(cv.Offsets, v.Offsets)

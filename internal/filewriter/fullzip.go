@@ -236,7 +236,7 @@ func encodeFullZipRows(s *shredded, v *values, l *pb.FullZipLayout, cw, offBytes
 	}
 	parts := splitByBytes(v.Offsets, fsstPieceBytes)
 	pieces := make([][]byte, len(parts)-1)
-	starts := s.sc.u64sZero(v.N + 1)
+	starts := s.sc.u64sAny(v.N + 1) // each set by its piece, the last after them
 	parallelFor(len(pieces), func(k int) {
 		lo, hi := parts[k], parts[k+1]
 		// encoded values of the piece: bytes and end offsets (from lo)

@@ -3,16 +3,21 @@ package filewriter
 import (
 	"math/bits"
 	"sync"
+	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/lancego/lancego/codecs"
+	"github.com/lancego/lancego/internal/uninit"
 )
 
 // Large temporaries of page encoding are pooled: the Go heap only reuses
 // memory after a collection, which a large live heap (the input batches)
 // makes rare, and fresh memory costs a page fault per 4 KiB on first use,
-// reused memory none.
+// reused memory none. Fresh pooled memory is not zeroed (uninit): a pooled
+// buffer holds stale bytes beyond what its user wrote anyway once reused,
+// so every user writes what it reads, and zeroing would be a wasted pass
+// (it was a seventh of the CPU of a dataset append).
 
 // writerPools holds the reusable temporaries of one Writer's page
 // encoding. Create makes it; the encoding goroutines of the Writer's
@@ -55,7 +60,8 @@ func (p *writerPools) zstdEncoders() *codecs.ZstdEncoders {
 // scratchMin is the smallest byte buffer worth pooling.
 const scratchMin = 64 << 10
 
-// getBytes returns an empty buffer with room for n bytes.
+// getBytes returns an empty buffer with room for n bytes (contents beyond
+// its length unspecified).
 func (p *writerPools) getBytes(n int) []byte {
 	if p == nil || n < scratchMin {
 		return make([]byte, 0, n)
@@ -64,7 +70,7 @@ func (p *writerPools) getBytes(n int) []byte {
 	if x, ok := p.bytes[c].Get().(*[]byte); ok {
 		return (*x)[:0]
 	}
-	return make([]byte, 0, 1<<c)
+	return uninit.Bytes(1 << c)[:0]
 }
 
 // putBytes returns b to the pool; the caller no longer uses it.
@@ -133,8 +139,9 @@ type classPool[T any] [48]sync.Pool // *[]T
 // classMin is the smallest slice (in elements) worth pooling.
 const classMin = 4096
 
-// get returns an empty slice with room for n elements (old contents
-// beyond its length are stale).
+// get returns an empty slice with room for n elements (contents beyond
+// its length unspecified: stale, or never initialized; for bool too, so
+// a caller writes every element it reads).
 func (p *classPool[T]) get(n int) []T {
 	if n < classMin {
 		return make([]T, 0, n)
@@ -143,7 +150,15 @@ func (p *classPool[T]) get(n int) []T {
 	if x, ok := p[c].Get().(*[]T); ok {
 		return (*x)[:0]
 	}
-	return make([]T, 0, 1<<c)
+	return freshSlice[T](1 << c)
+}
+
+// freshSlice returns an empty slice with room for n elements of T, which
+// must hold no pointers, in memory that is not zeroed.
+func freshSlice[T any](n int) []T {
+	var z T
+	b := uninit.Bytes(n * int(unsafe.Sizeof(z)))
+	return unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(b))), n)[:0]
 }
 
 // put returns s to the pool.
@@ -220,11 +235,18 @@ func (sc *leafScratch) u16sCap(n int) []uint16 {
 
 // u64sZero returns n zeroed uint64s.
 func (sc *leafScratch) u64sZero(n int) []uint64 {
+	s := sc.u64sAny(n)
+	clear(s)
+	return s
+}
+
+// u64sAny returns n uint64s of unspecified value, for a caller that
+// writes every one it reads.
+func (sc *leafScratch) u64sAny(n int) []uint64 {
 	if sc == nil {
 		return make([]uint64, n)
 	}
 	s := sc.pools.u64s.get(n)[:n]
-	clear(s)
 	sc.u64s = append(sc.u64s, s)
 	return s
 }
@@ -343,7 +365,8 @@ func (p *writerPools) sharedIdentity(lo, hi int) []int {
 	defer p.identMu.Unlock()
 	s := p.ident
 	if len(s) < hi {
-		s = make([]int, min(max(hi, 2*len(s), 1<<16), identityMax))
+		n := min(max(hi, 2*len(s), 1<<16), identityMax)
+		s = freshSlice[int](n)[:n]
 		for i := range s {
 			s[i] = i
 		}

@@ -8,6 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/lancego/lancego/codecs"
 	"github.com/lancego/lancego/internal/lerr"
+	"github.com/lancego/lancego/internal/uninit"
 )
 
 const (
@@ -181,7 +182,8 @@ func gatherVariable(v *values, a arrow.Array, idx []int) {
 // slots are empty are not copied: v.data is then a sub-slice of data.
 func gatherOffsets[T int32 | int64](v *values, off []T, data []byte, idx []int) {
 	n := len(idx)
-	v.Offsets = v.sc.u64sZero(n + 1)
+	v.Offsets = v.sc.u64sAny(n + 1) // [0] here, every later one below
+	v.Offsets[0] = 0
 	valid := func(j int) bool { return v.Valid == nil || v.Valid[j] }
 	if contiguous(idx) {
 		lo, hi := off[idx[0]], off[idx[n-1]+1]
@@ -208,7 +210,7 @@ func gatherOffsets[T int32 | int64](v *values, off []T, data []byte, idx []int) 
 			total += int(off[i+1] - off[i])
 		}
 	}
-	out := make([]byte, 0, total)
+	out := uninit.Bytes(total)[:0] // appended to in full
 	for j, i := range idx {
 		if valid(j) {
 			out = append(out, data[off[i]:off[i+1]]...)

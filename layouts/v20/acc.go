@@ -68,6 +68,12 @@ func (v *validity) bitmap() []byte {
 type Leaf struct {
 	values layouts.Values
 	valid  validity
+	// expect is the rows to size the values for on the first block, and
+	// copy makes appends copy (Expect: a scan's leaf).
+	expect uint64
+	copy   bool
+	// spare is a buffer for variable-width offsets (SpareOffsets).
+	spare []int64
 }
 
 // Append adds decoded rows.

@@ -23,14 +23,10 @@ func (p *Page) prepareBitpacked(b *pb.Bitpacked, rows uint64) error {
 	if uint64(len(buf))*8/w < rows {
 		return fmt.Errorf("%w: bit-packed buffer of %d bytes for %d values of %d bits", ErrCorrupt, len(buf), rows, w)
 	}
-	out := make([]byte, 0, rows*(t/8))
-	for i := uint64(0); i < rows; i++ {
-		v := readBits(buf, i*w, w)
-		if b.GetSigned() && w < 64 && v&(1<<(w-1)) != 0 {
-			v |= ^uint64(0) << w
-		}
-		out = appendWord(out, v, t)
+	if p.lazy {
+		return nil
 	}
+	out := unpackLegacy(make([]byte, 0, rows*(t/8)), buf, b, 0, rows)
 	p.keep(b, codecs.Block{Kind: codecs.KindFixed, NumValues: rows, BitsPerValue: t, Data: out})
 	p.size += int64(len(out))
 	return nil
@@ -52,11 +48,12 @@ func (p *Page) prepareFastLanes(b *pb.BitpackedForNonNeg, rows uint64) error {
 	if uint64(len(buf))/per < blocks && per > 0 {
 		return fmt.Errorf("%w: fastlanes buffer of %d bytes for %d blocks of %d", ErrCorrupt, len(buf), blocks, per)
 	}
-	out := make([]byte, 0, blocks*codecs.FastLanesBlockValues*(t/8))
-	for k := uint64(0); k < blocks; k++ {
-		if out, err = codecs.UnpackFastLanes(out, buf[k*per:], int(t), int(w)); err != nil {
-			return fmt.Errorf("%w: fastlanes block %d: %v", ErrCorrupt, k, err)
-		}
+	if p.lazy {
+		return nil
+	}
+	out, err := unpackFastLanes(make([]byte, 0, blocks*codecs.FastLanesBlockValues*(t/8)), buf, b, 0, blocks*codecs.FastLanesBlockValues)
+	if err != nil {
+		return err
 	}
 	p.keep(b, codecs.Block{Kind: codecs.KindFixed, NumValues: rows, BitsPerValue: t, Data: out[:rows*(t/8)]})
 	p.size += int64(len(out))
@@ -70,6 +67,9 @@ func (p *Page) decodeUnpacked(enc *pb.ArrayEncoding, from, to uint64) (codecs.Bl
 		key = enc.GetBitpackedForNonNeg()
 	}
 	b, ok := p.prepared[key].(codecs.Block)
+	if !ok && p.lazy {
+		return p.unpackRange(enc, from, to)
+	}
 	if !ok || to > b.NumValues {
 		return codecs.Block{}, fmt.Errorf("%w: bit-packed values were not prepared", ErrCorrupt)
 	}

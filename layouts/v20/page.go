@@ -59,18 +59,25 @@ type Page struct {
 	// prepared holds what NewPage decoded whole, keyed by encoding node.
 	prepared map[any]any
 	size     int64
+	// lazy pages unpack bit-packed values per range (NewViewedPage).
+	lazy bool
 }
 
 // NewPage prepares a page holding rows values of type dt encoded as enc.
 // For a list column's page (a List encoding) dt is ignored.
 func NewPage(enc *pb.ArrayEncoding, dt arrow.DataType, rows uint64, bufs Buffers) (*Page, error) {
+	return newPage(enc, dt, rows, bufs, false)
+}
+
+// newPage is NewPage; lazy leaves bit-packed values packed (NewViewedPage).
+func newPage(enc *pb.ArrayEncoding, dt arrow.DataType, rows uint64, bufs Buffers, lazy bool) (*Page, error) {
 	if enc == nil || enc.GetArrayEncoding() == nil {
 		return nil, fmt.Errorf("%w: page without an encoding", ErrCorrupt)
 	}
 	if rows > maxRows {
 		return nil, fmt.Errorf("%w: page of %d rows", ErrCorrupt, rows)
 	}
-	p := &Page{enc: enc, dt: dt, rows: rows, bufs: bufs}
+	p := &Page{enc: enc, dt: dt, rows: rows, bufs: bufs, lazy: lazy}
 	for _, b := range bufs.Page {
 		p.size += int64(len(b))
 	}
