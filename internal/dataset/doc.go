@@ -9,7 +9,7 @@
 // ErrUnsupportedFeature), and nothing panics.
 //
 // The engine half (dataset.go, datafile.go, scan.go, take.go, filter.go,
-// write.go, fragwriter.go, store.go, commit.go) opens a version (one
+// write.go, fragwriter.go, storage.go, store.go, commit.go) opens a version (one
 // listing, one manifest read), opens data files lazily through
 // internal/fileread with one shared scheduler and search cache, scans,
 // takes and filters across fragments, and writes data files with
