@@ -235,12 +235,18 @@ func withoutIDs(recs []arrow.RecordBatch, del func(id int64) bool) []arrow.Recor
 // 14.0.2, which must also read pylance's own append to our dataset. Data
 // files of 2.2 (the default) and 2.1.
 func TestDatasetWideTypesPylance(t *testing.T) {
-	for _, ver := range []string{"2.2", "2.1"} {
-		t.Run(ver, func(t *testing.T) { testWideTypes(t, ver) })
+	for _, tc := range []struct {
+		name, ver string
+		stable    bool
+	}{
+		{"2.2", "2.2", false}, {"2.1", "2.1", false}, {"2.3", "2.3", false},
+		{"2.2-stable-row-ids", "2.2", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) { testWideTypes(t, tc.ver, tc.stable) })
 	}
 }
 
-func testWideTypes(t *testing.T, ver string) {
+func testWideTypes(t *testing.T, ver string, stable bool) {
 	ctx := context.Background()
 	schema := wideSchema(ver)
 	fv := WithFileOptions(filewriter.WithFileVersion(ver))
@@ -257,12 +263,19 @@ func testWideTypes(t *testing.T, ver string) {
 	want := map[uint64][]arrow.RecordBatch{}
 
 	rdr, recs := wideReader(t, mem, schema, r, 0, 400, 400, 400)
-	ds, err := CreateDataset(ctx, dir, rdr, WithMaxRowsPerFile(500), fv)
+	createOpts := []DatasetWriteOption{WithMaxRowsPerFile(500), fv}
+	if stable {
+		createOpts = append(createOpts, WithStableRowIDs())
+	}
+	ds, err := CreateDataset(ctx, dir, rdr, createOpts...)
 	rdr.Release()
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer ds.Close()
+	if got := ds.man.ReaderFlags&FlagStableRowIDs != 0; got != stable {
+		t.Fatalf("stable row ids in the manifest: %v, want %v", got, stable)
+	}
 	hold = append(hold, recs...)
 	want[1] = recs
 
