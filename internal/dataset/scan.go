@@ -279,8 +279,11 @@ func (ds *Dataset) pullBatch(pulls []func() (arrow.RecordBatch, error, bool), fi
 			return fmt.Errorf("lance: %s: batch of %d rows, want %d", files[k].file.URL(), rec.NumRows(), n)
 		}
 		for j, pos := range files[k].pos {
-			a := rec.Column(j)
-			a.Retain()
+			a, err := ds.conformed(files[k], j, rec.Column(j))
+			if err != nil {
+				rec.Release()
+				return err
+			}
 			cols[pos] = a
 		}
 		rec.Release()

@@ -81,6 +81,19 @@ type fileColumns struct {
 	pos   []int
 	cols  []int
 	names []string
+	// types are the dataset schema's types of the fields (the file's may
+	// order or lack struct children otherwise: see conform)
+	types []arrow.DataType
+}
+
+// conformed returns column j of fc as the dataset schema types it (a new
+// reference).
+func (ds *Dataset) conformed(fc *fileColumns, j int, a arrow.Array) (arrow.Array, error) {
+	b, err := conform(ds.allocator(), a, fc.types[j], fc.names[j])
+	if err != nil {
+		return nil, fmt.Errorf("lance: %s: %w", fc.file.URL(), err)
+	}
+	return b, nil
 }
 
 // columnsOf opens the data files of fragment m that hold projected fields.
@@ -117,6 +130,7 @@ func (ds *Dataset) columnsOf(ctx context.Context, m *Fragment, fields []int) ([]
 			}
 			fc.pos, fc.cols = append(fc.pos, pos), append(fc.cols, col)
 			fc.names = append(fc.names, fc.file.Schema().Field(col).Name)
+			fc.types = append(fc.types, ds.arrow.Field(fi).Type)
 			break
 		}
 	}
@@ -189,8 +203,13 @@ func (ds *Dataset) readFragment(ctx context.Context, i int, p *dsProjection, ran
 			releaseAll(got)
 			return err
 		}
+		defer releaseAll(got)
 		for j, a := range got {
-			cols[fc.pos[j]] = a
+			b, err := ds.conformed(fc, j, a)
+			if err != nil {
+				return err
+			}
+			cols[fc.pos[j]] = b
 		}
 		return nil
 	})
