@@ -3,6 +3,7 @@ package layouts
 import (
 	"encoding/binary"
 	"fmt"
+	"slices"
 	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -262,13 +263,17 @@ func (v *Values) AppendGather(dict *codecs.Block, idx *codecs.Block, from, to ui
 	return nil
 }
 
-// gatherVariable appends dictionary strings by index in one pass.
+// gatherVariable appends dictionary strings by index: a first pass
+// checks the indices and sums the bytes, so the data and offsets grow
+// once, and the copy works on local slices (appending to v's fields in
+// the loop stored a slice header to the heap per value, each one a GC
+// write barrier while a collection runs).
 func (v *Values) gatherVariable(dict, idx *codecs.Block, from, to, w uint64) error {
 	if dict.OffsetBits != 32 && dict.OffsetBits != 64 ||
 		uint64(len(dict.Offsets)) < (dict.NumValues+1)*uint64(dict.OffsetBits/8) {
 		return fmt.Errorf("%w: dictionary offsets", ErrCorrupt)
 	}
-	last := v.Offsets[len(v.Offsets)-1]
+	var total uint64
 	for i := from; i < to; i++ {
 		k := lebits.Uint(idx.Data[i*w:], int(w))
 		if k >= dict.NumValues {
@@ -278,10 +283,18 @@ func (v *Values) gatherVariable(dict, idx *codecs.Block, from, to, w uint64) err
 		if lo > hi || hi > uint64(len(dict.Data)) {
 			return fmt.Errorf("%w: dictionary value %d outside its data", ErrCorrupt, k)
 		}
-		v.Data = append(v.Data, dict.Data[lo:hi]...)
-		last += int64(hi - lo)
-		v.Offsets = append(v.Offsets, last)
+		total += hi - lo
 	}
+	data, offs := slices.Grow(v.Data, int(total)), slices.Grow(v.Offsets, int(to-from))
+	last := offs[len(offs)-1]
+	for i := from; i < to; i++ {
+		k := lebits.Uint(idx.Data[i*w:], int(w))
+		lo, hi := readOffset(dict.Offsets, dict.OffsetBits, k), readOffset(dict.Offsets, dict.OffsetBits, k+1)
+		data = append(data, dict.Data[lo:hi]...)
+		last += int64(hi - lo)
+		offs = append(offs, last)
+	}
+	v.Data, v.Offsets = data, offs
 	v.N += int(to - from)
 	return nil
 }
