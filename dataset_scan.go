@@ -131,21 +131,28 @@ func (ds *Dataset) scanRanges(ctx context.Context, ranges []fragRange, o Dataset
 	}
 	warm := ds.warmer(ctx, warmFields, warmDeletions)
 	defer warm.stop()
+	warmAfter := func(k int) {
+		for _, next := range ranges[k+1 : min(len(ranges), k+1+scanLookahead)] {
+			warm.start(next.idx)
+		}
+	}
+	scan := func(ctx context.Context, r fragRange, emit func(arrow.RecordBatch) bool, yield func(arrow.RecordBatch, error) bool) bool {
+		if filter != nil {
+			return ds.scanFiltered(ctx, r, p, filter, size, emit, yield)
+		}
+		return ds.scanFragment(ctx, r, p, size, emit, yield)
+	}
+	if filter == nil || !w.limited { // a filtered scan with a limit may end anywhere: read no further ahead than needed
+		scanRangesAhead(ctx, ranges, ds.scanAhead(), scan, warmAfter, emit, yield)
+		return
+	}
 	for k, r := range ranges {
 		if err := ctx.Err(); err != nil {
 			yield(nil, err)
 			return
 		}
-		for _, next := range ranges[k+1 : min(len(ranges), k+1+scanLookahead)] {
-			warm.start(next.idx)
-		}
-		var ok bool
-		if o.Filter != nil {
-			ok = ds.scanFiltered(ctx, r, p, filter, size, emit, yield)
-		} else {
-			ok = ds.scanFragment(ctx, r, p, size, emit, yield)
-		}
-		if !ok {
+		warmAfter(k)
+		if !scan(ctx, r, emit, yield) {
 			return
 		}
 	}
