@@ -186,6 +186,10 @@ func (p *MiniBlockPage) appendValues(blocks []DecodedChunk, vlo, vhi uint64, val
 	if len(blocks) > 1 && p.fsst != nil {
 		reserveFSST(blocks, vlo, vhi, vals)
 	}
+	if len(blocks) > 1 && p.Dictionary != nil {
+		vals.InitShape(p.Dictionary)
+		vals.reserveGather(p.Dictionary, vhi-vlo)
+	}
 	var base uint64
 	for i := range blocks {
 		b := &blocks[i].Values
