@@ -131,8 +131,12 @@ func (ds *Dataset) scanRanges(ctx context.Context, ranges []fragRange, o Dataset
 	}
 	warm := ds.warmer(ctx, warmFields, warmDeletions)
 	defer warm.stop()
-	warmAfter := func(k int) {
-		for _, next := range ranges[k+1 : min(len(ranges), k+1+scanLookahead)] {
+	ahead := ds.scanAhead()
+	if filter != nil && w.limited { // a filtered scan with a limit may end anywhere: read no further ahead than needed
+		ahead = 0
+	}
+	warmAfter := func(k int) { // the fragments after those being read ahead
+		for _, next := range ranges[k+1 : min(len(ranges), k+1+ahead+scanLookahead)] {
 			warm.start(next.idx)
 		}
 	}
@@ -142,8 +146,8 @@ func (ds *Dataset) scanRanges(ctx context.Context, ranges []fragRange, o Dataset
 		}
 		return ds.scanFragment(ctx, r, p, size, emit, yield)
 	}
-	if filter == nil || !w.limited { // a filtered scan with a limit may end anywhere: read no further ahead than needed
-		scanRangesAhead(ctx, ranges, ds.scanAhead(), scan, warmAfter, emit, yield)
+	if ahead > 0 {
+		scanRangesAhead(ctx, ranges, ahead, scan, warmAfter, emit, yield)
 		return
 	}
 	for k, r := range ranges {
