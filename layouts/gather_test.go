@@ -48,11 +48,8 @@ func TestAppendGatherVariable(t *testing.T) {
 				dict := gatherDict(vals, bits)
 				var v Values
 				v.InitShape(dict)
-				if reserve {
-					v.reserveGather(dict, 3*500)
-				}
 				var want [][]byte
-				for range 3 {
+				for c := range 3 {
 					idx := make([]byte, 2*500)
 					for i := range 500 {
 						k := rng.IntN(len(vals))
@@ -63,6 +60,12 @@ func TestAppendGatherVariable(t *testing.T) {
 						want = append(want, vals[k])
 					}
 					b := &codecs.Block{Kind: codecs.KindFixed, NumValues: 500, BitsPerValue: 16, Data: idx}
+					if size, wantSize := gatherSize(dict, b, 0, 500), sizeOf(want[c*500:]); size != wantSize {
+						t.Fatalf("gatherSize = %d, want %d", size, wantSize)
+					}
+					if reserve && c == 0 {
+						v.reserveGather(dict, 3*500, 3*gatherSize(dict, b, 0, 500))
+					}
 					if err := v.AppendGather(dict, b, 0, 500); err != nil {
 						t.Fatal(err)
 					}
@@ -88,13 +91,21 @@ func TestAppendGatherVariable(t *testing.T) {
 	}
 }
 
-// TestReserveGatherBounded reserves for a dictionary whose mean value is
-// huge: the reservation stays at maxGatherReserve.
+func sizeOf(vals [][]byte) uint64 {
+	var n uint64
+	for _, v := range vals {
+		n += uint64(len(v))
+	}
+	return n
+}
+
+// TestReserveGatherBounded reserves for a huge size (as a corrupt file
+// could claim): the reservation stays at maxGatherReserve.
 func TestReserveGatherBounded(t *testing.T) {
 	dict := gatherDict([][]byte{make([]byte, 1<<20), nil}, 64)
 	var v Values
 	v.InitShape(dict)
-	v.reserveGather(dict, 1<<20)
+	v.reserveGather(dict, 1<<20, 1<<40)
 	if c := cap(v.Data); c > maxGatherReserve {
 		t.Fatalf("reserved %d bytes, want at most %d", c, maxGatherReserve)
 	}

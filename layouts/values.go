@@ -323,25 +323,47 @@ func growOffsets(offs []int64, n int) []int64 {
 	return grown[:copy(grown, offs)]
 }
 
-// maxGatherReserve bounds the data reserveGather reserves: its estimate
-// comes from the dictionary, not the indices, which a hostile file may
-// point at short values only.
+// maxGatherReserve bounds the data reserveGather reserves at once.
 const maxGatherReserve = 64 << 20
 
 // reserveGather makes room for n values gathered from the variable-width
-// dictionary dict, so that the chunks of a batch append without regrowing:
-// offsets exactly, data for n values of the dictionary's mean length (at
-// most maxGatherReserve bytes).
-func (v *Values) reserveGather(dict *codecs.Block, n uint64) {
-	if v.Kind != codecs.KindVariable || dict.Kind != codecs.KindVariable || n == 0 || n > 1<<28 || dict.NumValues == 0 {
+// dictionary dict, together size bytes (at most maxGatherReserve are
+// reserved), so that the chunks of a batch append without regrowing.
+func (v *Values) reserveGather(dict *codecs.Block, n, size uint64) {
+	if v.Kind != codecs.KindVariable || dict.Kind != codecs.KindVariable || n == 0 || n > 1<<28 {
 		return
 	}
 	v.Offsets = growOffsets(v.Offsets, int(n))
-	est := uint64(maxGatherReserve)
-	if mean := uint64(len(dict.Data)) / dict.NumValues; mean <= est/n {
-		est = mean * n
+	v.growData(int(min(size, maxGatherReserve)))
+}
+
+// gatherSize returns the bytes AppendGather would append for indices
+// [from, to) of idx into the variable-width dict, skipping indices it
+// would refuse (the gather reports them).
+func gatherSize(dict, idx *codecs.Block, from, to uint64) uint64 {
+	w := idx.BitsPerValue / 8
+	ob := uint64(dict.OffsetBits / 8)
+	if idx.Kind != codecs.KindFixed || idx.BitsPerValue%8 != 0 || w == 0 || w > 8 || to > idx.NumValues ||
+		uint64(len(idx.Data)) < to*w || ob != 4 && ob != 8 || uint64(len(dict.Offsets)) < (dict.NumValues+1)*ob {
+		return 0
 	}
-	v.growData(int(est))
+	var total uint64
+	for i := from; i < to; i++ {
+		k := lebits.Uint(idx.Data[i*w:], int(w))
+		if k >= dict.NumValues {
+			continue
+		}
+		var lo, hi uint64
+		if o := dict.Offsets[k*ob : (k+2)*ob]; ob == 4 {
+			lo, hi = uint64(binary.LittleEndian.Uint32(o)), uint64(binary.LittleEndian.Uint32(o[4:]))
+		} else {
+			lo, hi = binary.LittleEndian.Uint64(o), binary.LittleEndian.Uint64(o[8:])
+		}
+		if lo <= hi {
+			total += hi - lo
+		}
+	}
+	return total
 }
 
 // AppendEmpty adds n placeholder values (zero bytes, empty strings) for
