@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 
@@ -67,7 +68,7 @@ func TestScanRangesAhead(t *testing.T) {
 					return c.stop < 0 || len(got) < c.stop
 				}
 				yield := func(_ arrow.RecordBatch, err error) bool { gotErr = err; return false }
-				scanRangesAhead(ctx, ranges, ahead, fakeFragScan(mem, 3, c.fail), func(int) { warmed++ }, emit, yield)
+				scanRangesAhead(ctx, ranges, aheadPolicy{max: ahead}, fakeFragScan(mem, 3, c.fail), func(int) { warmed++ }, emit, yield)
 				mem.AssertSize(t, 0)
 				var want []int64
 				for i := range ranges {
@@ -127,7 +128,7 @@ func TestScanRangesAheadDataset(t *testing.T) {
 		for _, ahead := range []int{0, 2, 8} {
 			var recs []arrow.RecordBatch
 			var failed error
-			scanRangesAhead(ctx, ranges, ahead, scan, func(int) {},
+			scanRangesAhead(ctx, ranges, aheadPolicy{max: ahead}, scan, func(int) {},
 				func(rec arrow.RecordBatch) bool { recs = append(recs, rec); return true },
 				func(_ arrow.RecordBatch, err error) bool { failed = err; return false })
 			if failed != nil {
@@ -140,7 +141,7 @@ func TestScanRangesAheadDataset(t *testing.T) {
 			cancelled, cancel := context.WithCancel(ctx)
 			cancel()
 			failed = nil
-			scanRangesAhead(cancelled, ranges, ahead, scan, func(int) {},
+			scanRangesAhead(cancelled, ranges, aheadPolicy{max: ahead}, scan, func(int) {},
 				func(rec arrow.RecordBatch) bool { rec.Release(); return true },
 				func(_ arrow.RecordBatch, err error) bool { failed = err; return false })
 			if !errors.Is(failed, context.Canceled) {
@@ -148,5 +149,47 @@ func TestScanRangesAheadDataset(t *testing.T) {
 			}
 		}
 		ds.Close()
+	}
+}
+
+// TestScanRangesAheadBudget checks how many fragments run ahead: no more
+// than the policy's max, while their costs stay within its budget, and
+// always one, however costly; warm gets the first fragment not started.
+func TestScanRangesAheadBudget(t *testing.T) {
+	ctx := context.Background()
+	ranges := make([]fragRange, 12)
+	for i := range ranges {
+		ranges[i] = fragRange{idx: i}
+	}
+	for _, c := range []struct {
+		policy  aheadPolicy
+		mostRun int // fragments scanning at once, the current one included
+	}{
+		{aheadPolicy{max: 8, budget: 25, cost: func(fragRange) uint64 { return 10 }}, 3},
+		{aheadPolicy{max: 8, budget: 25, cost: func(fragRange) uint64 { return 100 }}, 2},
+		{aheadPolicy{max: 3, budget: 1000, cost: func(fragRange) uint64 { return 10 }}, 4},
+	} {
+		var mu sync.Mutex
+		running, most := 0, 0
+		var lastWarm []int
+		scan := func(ctx context.Context, r fragRange, emit func(arrow.RecordBatch) bool, yield func(arrow.RecordBatch, error) bool) bool {
+			mu.Lock()
+			running++
+			most = max(most, running)
+			mu.Unlock()
+			time.Sleep(2 * time.Millisecond)
+			mu.Lock()
+			running--
+			mu.Unlock()
+			return true
+		}
+		scanRangesAhead(ctx, ranges, c.policy, scan, func(next int) { lastWarm = append(lastWarm, next) },
+			func(rec arrow.RecordBatch) bool { rec.Release(); return true }, func(arrow.RecordBatch, error) bool { return false })
+		if most > c.mostRun || most < 2 {
+			t.Errorf("%+v: %d fragments scanned at once, want 2 to %d", c.policy, most, c.mostRun)
+		}
+		if len(lastWarm) != len(ranges) || lastWarm[len(lastWarm)-1] != len(ranges) || lastWarm[0] != c.mostRun {
+			t.Errorf("%+v: warm got %v", c.policy, lastWarm)
+		}
 	}
 }

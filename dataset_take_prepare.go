@@ -33,7 +33,7 @@ func (ds *Dataset) prepareTake(ctx context.Context, p *dsProjection, offsets []u
 			frags = append(frags, i)
 		}
 	}
-	return ds.prepareFragments(ctx, p, frags)
+	return ds.prepareFragments(ctx, p.fields, true, frags)
 }
 
 // prepareRowIDs is prepareTake for a take by row ids, when they are row
@@ -52,27 +52,37 @@ func (ds *Dataset) prepareRowIDs(ctx context.Context, p *dsProjection, ids []uin
 			frags = append(frags, i)
 		}
 	}
-	return ds.prepareFragments(ctx, p, frags)
+	return ds.prepareFragments(ctx, p.fields, true, frags)
 }
 
-// prepareFragments reads the deletion files of frags and opens their data
-// files holding p's fields, all concurrently. It reads nothing twice:
-// deletion files sit in the search cache and open data files in the
-// dataset, for the take that follows.
-func (ds *Dataset) prepareFragments(ctx context.Context, p *dsProjection, frags []int) error {
+// prepareFragments opens the data files of frags holding fields and,
+// with dels, reads their deletion files, all concurrently. It reads
+// nothing twice: deletion files sit in the search cache and open data
+// files in the dataset, for the read that follows.
+func (ds *Dataset) prepareFragments(ctx context.Context, fields []int, dels bool, frags []int) error {
 	if len(frags) == 0 {
 		return nil
 	}
-	return fanOut(ctx, 2*len(frags), func(ctx context.Context, k int) error {
+	errs := make([]error, 2*len(frags))
+	_ = fanOut(ctx, len(errs), func(ctx context.Context, k int) error {
 		i := frags[k/2]
 		if k%2 == 0 {
-			_, err := ds.deletions(ctx, i)
-			return err
+			if dels {
+				_, errs[k] = ds.deletions(ctx, i)
+			}
+			return nil
 		}
 		m, err := ds.fragment(i)
 		if err == nil {
-			_, err = ds.columnsOf(ctx, m, p.fields)
+			_, err = ds.columnsOf(ctx, m, fields)
 		}
-		return err
+		errs[k] = err
+		return nil
 	})
+	for _, err := range errs { // the first in fragment order, a deletion file before data files
+		if err != nil {
+			return err
+		}
+	}
+	return ctx.Err()
 }
