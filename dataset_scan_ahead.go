@@ -173,3 +173,40 @@ func scanRangesAhead(ctx context.Context, ranges []fragRange, ahead aheadPolicy,
 		}
 	}
 }
+
+// matchBatchesAhead is the most batches of a filtered scan's sparse
+// matches (read like a take) read at once: each is a round trip on an
+// object store, which one after the other were most of a selective
+// filtered scan there.
+const matchBatchesAhead = 4
+
+// readMatchBatches reads the sparse matches of fragment idx batch by
+// batch (at most size rows each) like a take, up to matchBatchesAhead
+// batches at once (no more than the dataset's fragments ahead), emitting
+// them in order. It returns false when the scan must stop.
+func (ds *Dataset) readMatchBatches(ctx context.Context, idx int, p *dsProjection, matches []rowRange, size uint64,
+	emit func(arrow.RecordBatch) bool, yield func(arrow.RecordBatch, error) bool) bool {
+	var batches [][]rowRange
+	for len(matches) > 0 {
+		var b []rowRange
+		b, matches = nextBatch(matches, size)
+		batches = append(batches, b)
+	}
+	items := make([]fragRange, len(batches))
+	for k := range items {
+		items[k] = fragRange{idx: k}
+	}
+	read := func(ctx context.Context, r fragRange, emit func(arrow.RecordBatch) bool, yield func(arrow.RecordBatch, error) bool) bool {
+		rec, err := ds.readFragment(ctx, idx, p, batches[r.idx])
+		if err != nil {
+			yield(nil, err)
+			return false
+		}
+		return emit(rec)
+	}
+	ok := true
+	scanRangesAhead(ctx, items, aheadPolicy{max: min(matchBatchesAhead, ds.scanAhead().max)}, read, func(int) {},
+		func(rec arrow.RecordBatch) bool { ok = emit(rec); return ok },
+		func(rec arrow.RecordBatch, err error) bool { ok = false; return yield(rec, err) })
+	return ok
+}

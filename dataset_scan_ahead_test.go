@@ -13,6 +13,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/lancego/lancego/zonestats"
 )
 
 // fakeFragScan returns a fragScanFunc whose fragment i yields batches
@@ -190,6 +192,44 @@ func TestScanRangesAheadBudget(t *testing.T) {
 		}
 		if len(lastWarm) != len(ranges) || lastWarm[len(lastWarm)-1] != len(ranges) || lastWarm[0] != c.mostRun {
 			t.Errorf("%+v: warm got %v", c.policy, lastWarm)
+		}
+	}
+}
+
+// TestSparseMatchesInOrder runs a filtered scan whose matches are sparse
+// in their fragments (read like a take, several batches at once) with
+// one-row batches and checks the rows come in order, with a limit too.
+func TestSparseMatchesInOrder(t *testing.T) {
+	ctx := context.Background()
+	ds, err := OpenDataset(ctx, filepath.Join("testdata", "datasets", "small"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ds.Close()
+	// fragment 0 holds 6 physical rows: 2 matches are fewer than half, so
+	// they are read like a take, one batch each
+	f, err := zonestats.ParseFilter("id = 0 OR id = 3 OR id = 9")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		limit uint64
+		want  string
+	}{{0, "[0 3 9 9]"}, {1, "[0]"}, {3, "[0 3 9]"}} {
+		var got []int64
+		o := DatasetScanOptions{Filter: f, BatchSize: 1, Limit: c.limit, ReadOptions: ReadOptions{Columns: []string{"id", "name"}}}
+		for rec, err := range ds.Batches(ctx, o) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			ids := rec.Column(0).(*array.Int64)
+			for i := range ids.Len() {
+				got = append(got, ids.Value(i))
+			}
+			rec.Release()
+		}
+		if fmt.Sprint(got) != c.want {
+			t.Errorf("limit %d: ids %v, want %s", c.limit, got, c.want)
 		}
 	}
 }
