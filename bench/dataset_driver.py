@@ -5,13 +5,19 @@
     python dataset_driver.py append-serve ROWS BATCH           # time appends (one JSON line each)
 
 The request is {"url": ..., "storage_options": {...} or null, "reps": N,
-"ops": [{"op": "open"} | {"op": "scan"} | {"op": "take", "offsets": [...]} |
+"mark_url": proxy mark URL or null, "ops": [{"op": "open"} | {"op": "scan"} |
+{"op": "take", "offsets": [...]} | {"op": "cold_take", "offsets": [...]} |
 {"op": "filter", "filter": "..."}]}; the answer {"results": [{"seconds": best,
-"rows": n}, ...]}, times measured with time.perf_counter inside Python.
+"rows": n, "io": ..., "open_io": ...}, ...]}, times measured with
+time.perf_counter inside Python. With a mark_url (the benchmark's S3 proxy,
+bench/proxy.go) "io" is what the proxy counted during the last repetition
+({"requests", "bytes"}); a cold_take opens the dataset afresh before each
+repetition (not timed; its requests are "open_io") and times the take alone.
 """
 import json
 import sys
 import time
+import urllib.request
 
 import pyarrow as pa
 import lance
@@ -28,36 +34,64 @@ def make(root, rows, per_frag):
     lance.dataset(root).delete("id % 100 = 7")   # Arrow deletion files in every fragment
 
 
-def best(fn, reps):
-    out, secs = None, float("inf")
-    for _ in range(reps):
+def mark(url):
+    """Returns and resets the proxy's counts since its previous mark."""
+    if not url:
+        return None
+    with urllib.request.urlopen(url) as resp:
+        return json.load(resp)
+
+
+def best(fn, reps, mark_url=None, before=None):
+    """Best time of reps calls of fn (before(), if given, runs untimed
+    ahead of each); the proxy counts of the last call and of its before."""
+    out, secs, io, pre_io = None, float("inf"), None, None
+    for i in range(reps):
+        last = i == reps - 1
+        if last:
+            mark(mark_url)
+        if before is not None:
+            before()
+            if last:
+                pre_io = mark(mark_url)
         t0 = time.perf_counter()
         out = fn()
         secs = min(secs, time.perf_counter() - t0)
-    return secs, out
+        if last:
+            io = mark(mark_url)
+    return secs, out, io, pre_io
 
 
 def run(req):
-    url, so, reps = req["url"], req.get("storage_options"), req.get("reps", 3)
+    url, so, reps, mu = req["url"], req.get("storage_options"), req.get("reps", 3), req.get("mark_url")
     ds = lance.dataset(url, storage_options=so)
     res = []
     for op in req["ops"]:
         kind = op["op"]
+        pre_io = None
         if kind == "open":
-            secs, d = best(lambda: lance.dataset(url, storage_options=so), reps)
+            secs, d, io, _ = best(lambda: lance.dataset(url, storage_options=so), reps, mu)
             rows = 0
         elif kind == "scan":
-            secs, t = best(lambda: ds.to_table(), reps)
+            secs, t, io, _ = best(lambda: ds.to_table(), reps, mu)
             rows = t.num_rows
         elif kind == "take":
-            secs, t = best(lambda: ds.take(op["offsets"]), reps)
+            secs, t, io, _ = best(lambda: ds.take(op["offsets"]), reps, mu)
+            rows = t.num_rows
+        elif kind == "cold_take":
+            fresh = {}
+
+            def reopen():
+                fresh["ds"] = lance.dataset(url, storage_options=so)
+
+            secs, t, io, pre_io = best(lambda: fresh["ds"].take(op["offsets"]), reps, mu, reopen)
             rows = t.num_rows
         elif kind == "filter":
-            secs, t = best(lambda: ds.to_table(filter=op["filter"]), reps)
+            secs, t, io, _ = best(lambda: ds.to_table(filter=op["filter"]), reps, mu)
             rows = t.num_rows
         else:
             raise ValueError(kind)
-        res.append({"seconds": secs, "rows": rows})
+        res.append({"seconds": secs, "rows": rows, "io": io, "open_io": pre_io})
     return {"results": res}
 
 

@@ -176,6 +176,20 @@ func nthRowStart(rep []uint16, at int, k uint64, maxRep uint16) int {
 	return -1
 }
 
+// gatheredBytes is the dictionary bytes values [vlo, vhi) of the decoded
+// chunks gather.
+func (p *MiniBlockPage) gatheredBytes(blocks []DecodedChunk, vlo, vhi uint64) uint64 {
+	var base, total uint64
+	for i := range blocks {
+		b := &blocks[i].Values
+		if lo, hi := max(vlo, base), min(vhi, base+b.NumValues); lo < hi {
+			total += gatherSize(p.Dictionary, b, lo-base, hi-base)
+		}
+		base += b.NumValues
+	}
+	return total
+}
+
 // appendValues appends visible values [vlo, vhi) of the decoded chunks,
 // translating dictionary indices when the page has a dictionary.
 func (p *MiniBlockPage) appendValues(blocks []DecodedChunk, vlo, vhi uint64, vals *Values) error {
@@ -185,6 +199,10 @@ func (p *MiniBlockPage) appendValues(blocks []DecodedChunk, vlo, vhi uint64, val
 	}
 	if len(blocks) > 1 && p.fsst != nil {
 		reserveFSST(blocks, vlo, vhi, vals)
+	}
+	if len(blocks) > 1 && p.Dictionary != nil && p.Dictionary.Kind == codecs.KindVariable {
+		vals.InitShape(p.Dictionary)
+		vals.reserveGather(p.Dictionary, vhi-vlo, p.gatheredBytes(blocks, vlo, vhi))
 	}
 	var base uint64
 	for i := range blocks {

@@ -276,28 +276,108 @@ func (v *Values) AppendGather(dict *codecs.Block, idx *codecs.Block, from, to ui
 	return nil
 }
 
-// gatherVariable appends dictionary strings by index in one pass.
+// gatherVariable appends dictionary strings by index. It appends to
+// local slices (appending to v's fields stored a slice header to the heap
+// per value, each a GC write barrier while a collection runs) sized for
+// the whole batch when the caller reserved it (reserveGather), copies
+// values of up to 16 bytes as two words (shortCopy), and leaves v as it
+// was on error.
 func (v *Values) gatherVariable(dict, idx *codecs.Block, from, to, w uint64) error {
 	if dict.OffsetBits != 32 && dict.OffsetBits != 64 ||
 		uint64(len(dict.Offsets)) < (dict.NumValues+1)*uint64(dict.OffsetBits/8) {
 		return fmt.Errorf("%w: dictionary offsets", ErrCorrupt)
 	}
-	last := v.Offsets[len(v.Offsets)-1]
+	data, offs := v.Data, growOffsets(v.Offsets, int(to-from))
+	last := offs[len(offs)-1]
+	ob := uint64(dict.OffsetBits / 8)
 	for i := from; i < to; i++ {
 		k := lebits.Uint(idx.Data[i*w:], int(w))
 		if k >= dict.NumValues {
 			return fmt.Errorf("%w: dictionary index %d of %d entries", ErrCorrupt, k, dict.NumValues)
 		}
-		lo, hi := readOffset(dict.Offsets, dict.OffsetBits, k), readOffset(dict.Offsets, dict.OffsetBits, k+1)
+		var lo, hi uint64
+		if o := dict.Offsets[k*ob : (k+2)*ob]; ob == 4 {
+			lo, hi = uint64(binary.LittleEndian.Uint32(o)), uint64(binary.LittleEndian.Uint32(o[4:]))
+		} else {
+			lo, hi = binary.LittleEndian.Uint64(o), binary.LittleEndian.Uint64(o[8:])
+		}
 		if lo > hi || hi > uint64(len(dict.Data)) {
 			return fmt.Errorf("%w: dictionary value %d outside its data", ErrCorrupt, k)
 		}
-		v.Data = append(v.Data, dict.Data[lo:hi]...)
+		if n := len(data); hi-lo <= 16 && lo+16 <= uint64(len(dict.Data)) && cap(data)-n >= 16 {
+			shortCopy(data[n:n+16], dict.Data[lo:lo+16])
+			data = data[:n+int(hi-lo)]
+		} else {
+			data = append(data, dict.Data[lo:hi]...)
+		}
 		last += int64(hi - lo)
-		v.Offsets = append(v.Offsets, last)
+		offs = append(offs, last)
 	}
+	v.Data, v.Offsets = data, offs
 	v.N += int(to - from)
 	return nil
+}
+
+// shortCopy copies 16 bytes as two words: for short strings, cheaper than
+// a memmove call. The bytes past the value are overwritten by the next
+// one or lie beyond the slice's length.
+func shortCopy(dst, src []byte) {
+	binary.LittleEndian.PutUint64(dst, binary.LittleEndian.Uint64(src))
+	binary.LittleEndian.PutUint64(dst[8:], binary.LittleEndian.Uint64(src[8:]))
+}
+
+// growOffsets returns offs with room for n more, growing geometrically
+// without zeroing (appends write every offset they expose).
+func growOffsets(offs []int64, n int) []int64 {
+	need := len(offs) + n
+	if cap(offs) >= need {
+		return offs
+	}
+	grown := uninit.Int64s(max(need, 2*cap(offs)))
+	return grown[:copy(grown, offs)]
+}
+
+// maxGatherReserve bounds the data reserveGather reserves at once.
+const maxGatherReserve = 64 << 20
+
+// reserveGather makes room for n values gathered from the variable-width
+// dictionary dict, together size bytes (at most maxGatherReserve are
+// reserved), so that the chunks of a batch append without regrowing.
+func (v *Values) reserveGather(dict *codecs.Block, n, size uint64) {
+	if v.Kind != codecs.KindVariable || dict.Kind != codecs.KindVariable || n == 0 || n > 1<<28 {
+		return
+	}
+	v.Offsets = growOffsets(v.Offsets, int(n))
+	v.growData(int(min(size, maxGatherReserve)))
+}
+
+// gatherSize returns the bytes AppendGather would append for indices
+// [from, to) of idx into the variable-width dict, skipping indices it
+// would refuse (the gather reports them).
+func gatherSize(dict, idx *codecs.Block, from, to uint64) uint64 {
+	w := idx.BitsPerValue / 8
+	ob := uint64(dict.OffsetBits / 8)
+	if idx.Kind != codecs.KindFixed || idx.BitsPerValue%8 != 0 || w == 0 || w > 8 || to > idx.NumValues ||
+		uint64(len(idx.Data)) < to*w || ob != 4 && ob != 8 || uint64(len(dict.Offsets)) < (dict.NumValues+1)*ob {
+		return 0
+	}
+	var total uint64
+	for i := from; i < to; i++ {
+		k := lebits.Uint(idx.Data[i*w:], int(w))
+		if k >= dict.NumValues {
+			continue
+		}
+		var lo, hi uint64
+		if o := dict.Offsets[k*ob : (k+2)*ob]; ob == 4 {
+			lo, hi = uint64(binary.LittleEndian.Uint32(o)), uint64(binary.LittleEndian.Uint32(o[4:]))
+		} else {
+			lo, hi = binary.LittleEndian.Uint64(o), binary.LittleEndian.Uint64(o[8:])
+		}
+		if lo <= hi {
+			total += hi - lo
+		}
+	}
+	return total
 }
 
 // AppendEmpty adds n placeholder values (zero bytes, empty strings) for

@@ -16,15 +16,19 @@ import (
 	"time"
 
 	lance "github.com/lancego/lancego"
+	"github.com/lancego/lancego/bench"
 	"github.com/lancego/lancego/zonestats"
 )
 
 // runBenchDatasets times dataset reads against pylance on the same
 // dataset: open, full scan, takes of 100 and 10,000 random rows spread
-// over every fragment, and filtered scans (a contiguous 2%, a scattered
-// string match, a dense half). Each round times pylance then lancego,
-// best of --reps each (the first repetition warms caches); with several
-// --rounds the two alternate and the ratio's spread over rounds is shown.
+// over every fragment, a cold take of one row (after a fresh open), and
+// filtered scans (a contiguous 2%, a scattered string match, a dense
+// half). Each round times pylance then lancego, best of --reps each (the
+// first repetition warms caches); with several --rounds the two
+// alternate and the ratio's spread over rounds is shown. With --s3 both
+// read the dataset from the S3 server behind the benchmark's latency and
+// bandwidth proxy, which counts both readers' requests.
 func runBenchDatasets(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("bench-datasets", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -39,7 +43,10 @@ func runBenchDatasets(ctx context.Context, args []string, stdout, stderr io.Writ
 	cold := fs.Bool("cold", false, "open the dataset afresh before every timed run of ours (nothing cached: small data files are otherwise kept from their first read)")
 	appendRows := fs.Int("append-rows", 2_000_000, "rows of the append step (0: no append step)")
 	onlyAppend := fs.Bool("only-append", false, "run the append step alone")
-	if err := fs.Parse(splitArgs(args, map[string]bool{"cold": true, "only-append": true})); err != nil {
+	s3 := fs.Bool("s3", false, "upload the dataset to the S3 server ($LANCE_TEST_S3_*) and read it behind the latency/bandwidth proxy")
+	latency := fs.Duration("latency", 20*time.Millisecond, "with --s3: first-byte latency the proxy adds per request")
+	bw := fs.Float64("bandwidth-mbps", 200, "with --s3: proxy bandwidth cap in MB/s (1e6 bytes)")
+	if err := fs.Parse(splitArgs(args, map[string]bool{"cold": true, "only-append": true, "s3": true})); err != nil {
 		return err
 	}
 	py := os.Getenv("LANCE_PY")
@@ -58,15 +65,24 @@ func runBenchDatasets(ctx context.Context, args []string, stdout, stderr io.Writ
 	if *url != "" {
 		target = *url
 	}
-	n, err := datasetRows(ctx, target)
-	if err != nil {
-		return err
-	}
 	var opts map[string]string
 	if *so != "" {
 		if err := json.Unmarshal([]byte(*so), &opts); err != nil {
 			return fmt.Errorf("--storage-options: %w", err)
 		}
+	}
+	var counter *proxyCounter
+	if *s3 {
+		pc, err := startDatasetProxy(ctx, root, *latency, *bw*1e6)
+		if err != nil {
+			return err
+		}
+		defer pc.Close()
+		counter, target, opts = pc, pc.url, pc.storageOptions
+	}
+	n, err := datasetRows(ctx, target)
+	if err != nil {
+		return err
 	}
 	ops := benchDatasetOps(n)
 	if *only != "" {
@@ -74,15 +90,17 @@ func runBenchDatasets(ctx context.Context, args []string, stdout, stderr io.Writ
 	}
 	res := make([]opRounds, len(ops))
 	for range max(1, *rounds) {
-		if err := benchRound(ctx, py, driver, target, opts, *reps, *cold, ops, res); err != nil {
+		if err := benchRound(ctx, py, driver, target, opts, *reps, *cold, ops, res, counter); err != nil {
 			return err
 		}
 	}
 	fmt.Fprintf(stdout, "dataset %s: %d rows, %d fragments of %d rows, best of %d, %d round(s)\n", target, n, (*rows+*perFrag-1) / *perFrag, *perFrag, *reps, max(1, *rounds))
-	fmt.Fprintf(stdout, "%-24s %12s %12s %8s %15s %9s\n", "operation", "lancego", "pylance", "ratio", "ratio spread", "requests")
-	for i, op := range ops {
-		r := res[i]
-		fmt.Fprintf(stdout, "%-24s %10.2fms %10.2fms %7.2fx %6.2fx-%6.2fx %9d\n", op.name(), r.ours*1e3, r.theirs*1e3, r.theirs/r.ours, r.lo, r.hi, r.reqs)
+	if counter != nil {
+		fmt.Fprintf(stdout, "behind the proxy: %v first-byte latency, %.0f MB/s; requests of one run (the last) as our --stats count them and as the proxy counted them\n", *latency, *bw)
+	}
+	printDatasetBench(stdout, ops, res)
+	if counter != nil && counter.err != nil {
+		fmt.Fprintf(stderr, "bench-datasets: a proxy mark failed, our proxy counts are missing: %v\n", counter.err)
 	}
 	if *appendRows > 0 && *url == "" && *only == "" {
 		return benchAppend(ctx, py, driver, *dir, *appendRows, *reps, stdout, stderr)
@@ -90,39 +108,46 @@ func runBenchDatasets(ctx context.Context, args []string, stdout, stderr io.Writ
 	return nil
 }
 
-// benchRound times ops with pylance, then with lancego, into res.
-func benchRound(ctx context.Context, py, driver, target string, so map[string]string, reps int, cold bool, ops []benchOp, res []opRounds) error {
-	theirs, err := pylanceTimes(ctx, py, driver, target, so, reps, ops)
+// benchRound times ops with pylance, then with lancego, into res; pc,
+// if not nil, is the proxy both read through.
+func benchRound(ctx context.Context, py, driver, target string, so map[string]string, reps int, cold bool, ops []benchOp, res []opRounds, pc *proxyCounter) error {
+	theirs, err := pylanceTimes(ctx, py, driver, target, so, reps, ops, pc.markURL())
 	if err != nil {
 		return err
 	}
 	for i, op := range ops {
-		ours, reqs, rows, err := timeOurs(ctx, target, op, reps, cold)
+		ours, err := timeOurs(ctx, target, op, reps, cold, pc)
 		if err != nil {
 			return err
 		}
-		if rows != theirs[i].Rows && op.Op != "open" {
-			return fmt.Errorf("%s: %d rows, pylance %d", op.name(), rows, theirs[i].Rows)
+		if ours.rows != theirs[i].Rows && op.Op != "open" {
+			return fmt.Errorf("%s: %d rows, pylance %d", op.name(), ours.rows, theirs[i].Rows)
 		}
-		res[i].add(ours, theirs[i].Seconds, reqs)
+		res[i].add(ours, theirs[i])
 	}
 	return nil
 }
 
 // opRounds gathers one operation's times over rounds: the best of each
-// side, the lowest and highest per-round ratio (pylance / lancego).
+// side, the lowest and highest per-round ratio (pylance / lancego), and
+// the requests of the last run: ours by our Stats, and where a proxy
+// counted them ours and pylance's there (-1: not counted).
 type opRounds struct {
-	ours, theirs, lo, hi float64
-	reqs                 int64
+	ours, theirs, lo, hi         float64
+	reqs, proxyOurs, proxyTheirs int64
 }
 
-func (r *opRounds) add(ours, theirs float64, reqs int64) {
-	ratio := theirs / ours
+func (r *opRounds) add(ours ourRun, theirs pyResult) {
+	ratio := theirs.Seconds / ours.seconds
 	if r.ours == 0 {
-		*r = opRounds{ours: ours, theirs: theirs, lo: ratio, hi: ratio}
+		*r = opRounds{ours: ours.seconds, theirs: theirs.Seconds, lo: ratio, hi: ratio}
 	}
-	r.ours, r.theirs = min(r.ours, ours), min(r.theirs, theirs)
-	r.lo, r.hi, r.reqs = min(r.lo, ratio), max(r.hi, ratio), reqs
+	r.ours, r.theirs = min(r.ours, ours.seconds), min(r.theirs, theirs.Seconds)
+	r.lo, r.hi, r.reqs = min(r.lo, ratio), max(r.hi, ratio), ours.reqs
+	r.proxyOurs, r.proxyTheirs = ours.proxyReqs, -1
+	if theirs.IO != nil {
+		r.proxyTheirs = theirs.IO.Requests
+	}
 }
 
 // ensureBenchDataset builds the benchmark dataset with pylance unless it
@@ -159,6 +184,7 @@ func benchDatasetOps(n uint64) []benchOp {
 		return out
 	}
 	return []benchOp{{Op: "open"}, {Op: "scan"}, {Op: "take", Offsets: offsets(100)}, {Op: "take", Offsets: offsets(10_000)},
+		{Op: "cold_take", Offsets: offsets(1)},
 		{Op: "filter", Filter: fmt.Sprintf("id >= %d AND id < %d", n/4, n/4+n/50), Label: "filtered scan 2%"},
 		{Op: "filter", Filter: "name = 'name-7'", Label: "filtered scan scattered"},
 		{Op: "filter", Filter: fmt.Sprintf("score >= %d", n/4), Label: "filtered scan half"}}
@@ -175,6 +201,8 @@ func (o benchOp) name() string {
 	switch o.Op {
 	case "take":
 		return fmt.Sprintf("take %d rows", len(o.Offsets))
+	case "cold_take":
+		return fmt.Sprintf("cold take %d row(s)", len(o.Offsets))
 	case "filter":
 		return o.Label
 	}
@@ -185,10 +213,13 @@ type pyResult struct {
 	Seconds    float64 `json:"seconds"`
 	CPUSeconds float64 `json:"cpu_seconds"` // process CPU, where the driver reports it
 	Rows       int64   `json:"rows"`
+	// IO is what the proxy counted during pylance's last run (nil: no
+	// proxy).
+	IO *bench.MarkCounts `json:"io"`
 }
 
-func pylanceTimes(ctx context.Context, py, driver, url string, so map[string]string, reps int, ops []benchOp) ([]pyResult, error) {
-	req, _ := json.Marshal(map[string]any{"url": url, "storage_options": so, "reps": reps, "ops": ops})
+func pylanceTimes(ctx context.Context, py, driver, url string, so map[string]string, reps int, ops []benchOp, markURL string) ([]pyResult, error) {
+	req, _ := json.Marshal(map[string]any{"url": url, "storage_options": so, "reps": reps, "ops": ops, "mark_url": markURL})
 	cmd := exec.CommandContext(ctx, py, driver, "run")
 	cmd.Stdin = bytes.NewReader(req)
 	var out, errb bytes.Buffer
@@ -205,49 +236,71 @@ func pylanceTimes(ctx context.Context, py, driver, url string, so map[string]str
 	return res.Results, nil
 }
 
-// timeOurs returns the best time of reps runs of op, the requests of the
-// last run (a fresh open for "open", else on an open warm dataset) and
-// the rows returned. With cold, every run gets a freshly opened dataset
-// (its open is not timed).
-func timeOurs(ctx context.Context, url string, op benchOp, reps int, cold bool) (float64, int64, int64, error) {
-	best := 1e9
-	var reqs, rows int64
+// ourRun is timeOurs' answer: the best time, the requests of the last
+// run by our Stats and at the proxy (-1: no proxy), the rows returned.
+type ourRun struct {
+	seconds         float64
+	reqs, proxyReqs int64
+	rows            int64
+}
+
+// timeOurs times reps runs of op: "open" opens the dataset afresh each
+// time; a cold take (and with cold every op) runs on a dataset just
+// opened (its open is not timed); other ops run on one open dataset,
+// whose first run warms it. pc, if not nil, counts the last run's
+// requests at the proxy.
+func timeOurs(ctx context.Context, url string, op benchOp, reps int, cold bool, pc *proxyCounter) (ourRun, error) {
+	out := ourRun{seconds: 1e9, proxyReqs: -1}
 	var ds *lance.Dataset
 	defer func() {
 		if ds != nil {
 			ds.Close()
 		}
 	}()
-	for range reps {
-		if op.Op == "open" || ds == nil || cold {
+	fresh := cold || op.Op == "cold_take"
+	for i := range reps {
+		last := i == reps-1
+		if last {
+			pc.mark()
+		}
+		if op.Op == "open" || ds == nil || fresh {
 			if ds != nil {
 				ds.Close()
 			}
 			t0 := time.Now()
 			var err error
 			if ds, err = lance.OpenDataset(ctx, url); err != nil {
-				return 0, 0, 0, err
+				return out, err
 			}
 			if op.Op == "open" {
-				best, reqs = min(best, time.Since(t0).Seconds()), ds.Stats().Requests
+				out.seconds, out.reqs = min(out.seconds, time.Since(t0).Seconds()), ds.Stats().Requests
+				if last {
+					out.proxyReqs = pc.mark()
+				}
 				continue
 			}
+		}
+		if last {
+			pc.mark()
 		}
 		before := ds.Stats().Requests
 		t0 := time.Now()
 		n, err := runOp(ctx, ds, op)
 		if err != nil {
-			return 0, 0, 0, err
+			return out, err
 		}
-		best, reqs, rows = min(best, time.Since(t0).Seconds()), ds.Stats().Requests-before, n
+		out.seconds, out.reqs, out.rows = min(out.seconds, time.Since(t0).Seconds()), ds.Stats().Requests-before, n
+		if last {
+			out.proxyReqs = pc.mark()
+		}
 	}
-	return best, reqs, rows, nil
+	return out, nil
 }
 
 func runOp(ctx context.Context, ds *lance.Dataset, op benchOp) (int64, error) {
 	var n int64
 	switch op.Op {
-	case "take":
+	case "take", "cold_take":
 		rec, err := ds.Take(ctx, op.Offsets, lance.ReadOptions{})
 		if err != nil {
 			return 0, err

@@ -38,9 +38,11 @@ const usage = `usage:
       overwrite without --version writes the dataset's own file version, as pylance does)
   lance delete DATASET --filter EXPR
       delete the rows EXPR selects and commit a new version
-  lance bench-datasets [--only-append] [--append-rows N] [--rows N] [--rows-per-fragment N] [--reps N] [--rounds N] [--ops scan,filter] [--url URL --storage-options JSON]
+  lance bench-datasets [--only-append] [--append-rows N] [--rows N] [--rows-per-fragment N] [--reps N] [--rounds N] [--ops scan,filter] [--cold]
+                       [--s3 [--latency 20ms] [--bandwidth-mbps 200] | --url URL --storage-options JSON]
       dataset reads against pylance (LANCE_PY): open, scan, takes of 100 and 10,000
-      random rows over every fragment, filtered scan
+      random rows over every fragment, a cold 1-row take, filtered scans; --s3 reads
+      through the S3 proxy, which counts both readers' requests
   lance demo
       write a sample Lance file into a temporary folder, then inspect and read it
   lance bench [--quick] [--json] [--out DIR] [--data DIR] [--no-s3] [--no-mmap] [--no-signed-reads]

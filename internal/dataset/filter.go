@@ -265,19 +265,7 @@ func (ds *Dataset) readMatches(ctx context.Context, r fragRange, p *dsProjection
 		}
 		return ds.scanSelected(ctx, fragRange{idx, lo, hi}, p, size, sel, emit, yield)
 	}
-	for len(matches) > 0 {
-		var batch []fileread.RowRange
-		batch, matches = fileread.NextBatch(matches, size)
-		rec, err := ds.readFragment(ctx, idx, p, batch)
-		if err != nil {
-			yield(nil, err)
-			return false
-		}
-		if !emit(rec) {
-			return false
-		}
-	}
-	return true
+	return ds.readMatchBatches(ctx, idx, p, matches, size, emit, yield)
 }
 
 // liveRuns returns the rows of [lo, hi) not deleted, as ranges.

@@ -128,22 +128,34 @@ func (ds *Dataset) scanRanges(ctx context.Context, ranges []fragRange, o Dataset
 		warmFields, warmDeletions = filter.fields, false
 	}
 	warm := ds.warmer(ctx, warmFields, warmDeletions)
+	warm.filter = filter
 	defer warm.stop()
+	ahead := ds.scanAhead()
+	if filter != nil && w.limited { // a filtered scan with a limit may end anywhere: read no further ahead than needed
+		ahead.max = 0
+	}
+	warmFrom := func(next int) { // the fragments after those being read
+		for _, r := range ranges[next:min(len(ranges), next+scanLookahead)] {
+			warm.start(r)
+		}
+	}
+	scan := func(ctx context.Context, r fragRange, emit func(arrow.RecordBatch) bool, yield func(arrow.RecordBatch, error) bool) bool {
+		if filter != nil {
+			return ds.scanFiltered(ctx, r, p, filter, size, emit, yield)
+		}
+		return ds.scanFragment(ctx, r, p, size, emit, yield)
+	}
+	if ahead.max > 0 {
+		scanRangesAhead(ctx, ranges, ahead, scan, warmFrom, emit, yield)
+		return
+	}
 	for k, r := range ranges {
 		if err := ctx.Err(); err != nil {
 			yield(nil, err)
 			return
 		}
-		for _, next := range ranges[k+1 : min(len(ranges), k+1+scanLookahead)] {
-			warm.start(next.idx)
-		}
-		var ok bool
-		if o.Filter != nil {
-			ok = ds.scanFiltered(ctx, r, p, filter, size, emit, yield)
-		} else {
-			ok = ds.scanFragment(ctx, r, p, size, emit, yield)
-		}
-		if !ok {
+		warmFrom(k + 1)
+		if !scan(ctx, r, emit, yield) {
 			return
 		}
 	}
@@ -183,6 +195,10 @@ func (w *window) cut(rec arrow.RecordBatch) arrow.RecordBatch {
 // returns false when the scan must stop.
 func (ds *Dataset) scanFragment(ctx context.Context, r fragRange, p *dsProjection, size uint64,
 	emit func(arrow.RecordBatch) bool, yield func(arrow.RecordBatch, error) bool) bool {
+	if err := ds.prepareFragments(ctx, p.fields, true, []int{r.idx}); err != nil { // deletion file and data files at once
+		yield(nil, err)
+		return false
+	}
 	del, err := ds.deletions(ctx, r.idx)
 	if err != nil {
 		yield(nil, err)
@@ -434,14 +450,18 @@ func (ds *Dataset) ScanSplit(ctx context.Context, s Split, o DatasetScanOptions)
 // overlap the current fragment's scan instead of following it.
 const scanLookahead = 4
 
-// fragWarmer opens the data files holding fields and (unless a filter's
-// zone seeds may prune the fragments) reads the deletion files of
-// upcoming fragments in the background. Errors are left for the scan to
-// meet again; every goroutine has ended when stop returns.
+// fragWarmer opens the data files holding fields of upcoming fragments
+// in the background and, at the same time, reads their deletion files;
+// in a filtered scan it reads a deletion file only once the fragment's
+// zone seeds (if any) leave rows to read. Errors are left for the scan
+// to meet again; every goroutine has ended when stop returns.
 type fragWarmer struct {
 	ds     *Dataset
 	fields []int
 	dels   bool
+	// filter, when set, is the scan's filter: a fragment's deletion file
+	// is read once its zone seeds (if any) leave rows to read.
+	filter *dsFilter
 	ctx    context.Context
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
@@ -454,7 +474,8 @@ func (ds *Dataset) warmer(ctx context.Context, fields []int, deletions bool) *fr
 	return &fragWarmer{ds: ds, fields: fields, dels: deletions, ctx: ctx, cancel: cancel, sem: make(chan struct{}, scanLookahead), seen: map[int]bool{}}
 }
 
-func (w *fragWarmer) start(idx int) {
+func (w *fragWarmer) start(r fragRange) {
+	idx := r.idx
 	if w.seen[idx] {
 		return
 	}
@@ -468,12 +489,10 @@ func (w *fragWarmer) start(idx int) {
 			return
 		}
 		defer func() { <-w.sem }()
-		m, err := w.ds.fragment(idx)
-		if err != nil {
+		if err := w.ds.prepareFragments(w.ctx, w.fields, w.dels, []int{idx}); err != nil || w.filter == nil {
 			return
 		}
-		_, _ = w.ds.columnsOf(w.ctx, m, w.fields)
-		if w.dels {
+		if zones, _, err := w.ds.seedZones(w.ctx, r, w.filter); err == nil && len(zones) > 0 {
 			_, _ = w.ds.deletions(w.ctx, idx)
 		}
 	}()

@@ -337,6 +337,9 @@ func (ds *Dataset) Take(ctx context.Context, offsets []uint64, o ReadOptions) (a
 	if err != nil {
 		return nil, err
 	}
+	if err := ds.prepareTake(ctx, p, offsets); err != nil {
+		return nil, err
+	}
 	locs, err := ds.locate(ctx, offsets)
 	if err != nil {
 		return nil, err
@@ -351,6 +354,9 @@ func (ds *Dataset) Take(ctx context.Context, offsets []uint64, o ReadOptions) (a
 func (ds *Dataset) TakeRowIDs(ctx context.Context, ids []uint64, o ReadOptions) (arrow.RecordBatch, error) {
 	p, err := ds.project(o)
 	if err != nil {
+		return nil, err
+	}
+	if err := ds.prepareRowIDs(ctx, p, ids); err != nil {
 		return nil, err
 	}
 	locs := make([]rowLoc, len(ids))
