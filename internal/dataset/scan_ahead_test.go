@@ -108,7 +108,7 @@ func TestScanRangesAhead(t *testing.T) {
 func TestScanRangesAheadDataset(t *testing.T) {
 	ctx := context.Background()
 	for _, name := range []string{"small", "stable_small"} {
-		url := filepath.Join("testdata", "datasets", name)
+		url := filepath.Join("..", "..", "testdata", "datasets", name)
 		exp := loadExpectedDataset(t, url+".expected.json")
 		last := exp.Versions[len(exp.Versions)-1]
 		ds, err := OpenDataset(ctx, url)
@@ -201,7 +201,7 @@ func TestScanRangesAheadBudget(t *testing.T) {
 // one-row batches and checks the rows come in order, with a limit too.
 func TestSparseMatchesInOrder(t *testing.T) {
 	ctx := context.Background()
-	ds, err := OpenDataset(ctx, filepath.Join("testdata", "datasets", "small"))
+	ds, err := OpenDataset(ctx, filepath.Join("..", "..", "testdata", "datasets", "small"))
 	if err != nil {
 		t.Fatal(err)
 	}
