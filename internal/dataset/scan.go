@@ -492,7 +492,7 @@ func (w *fragWarmer) start(r fragRange) {
 		if err := w.ds.prepareFragments(w.ctx, w.fields, w.dels, []int{idx}); err != nil || w.filter == nil {
 			return
 		}
-		if zones, _, err := w.ds.seedZones(w.ctx, r, w.filter); err == nil && len(zones) > 0 {
+		if w.ds.mayMatch(w.ctx, r, w.filter) {
 			_, _ = w.ds.deletions(w.ctx, idx)
 		}
 	}()

@@ -6,6 +6,8 @@ import (
 	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/lancego/lancego/zonestats"
 )
 
 // scanAheadRemote is the most fragments after the one being yielded a
@@ -210,4 +212,37 @@ func (ds *Dataset) readMatchBatches(ctx context.Context, idx int, p *dsProjectio
 		func(rec arrow.RecordBatch) bool { ok = emit(rec); return ok },
 		func(rec arrow.RecordBatch, err error) bool { ok = false; return yield(rec, err) })
 	return ok
+}
+
+// mayMatch reports whether the zone seeds of the data file holding every
+// filter column leave rows of r to read (true without such a file or
+// seeds, or on an error, which the scan meets again). It is seedZones
+// without the zone counts of Stats, which the scan itself adds.
+func (ds *Dataset) mayMatch(ctx context.Context, r fragRange, f *dsFilter) bool {
+	if r.lo >= r.hi {
+		return false
+	}
+	m, err := ds.fragment(r.idx)
+	if err != nil {
+		return true
+	}
+	files, err := ds.columnsOf(ctx, m, f.fields)
+	if err != nil || len(files) != 1 || len(files[0].pos) != len(f.fields) {
+		return true
+	}
+	file := files[0].file
+	fp, err := zonestats.Bind(f.pred.Expr(), file.schema)
+	if err != nil {
+		return true
+	}
+	mask, rpz, err := file.zoneMask(ctx, fp, false)
+	if err != nil || mask == nil || rpz == 0 {
+		return true
+	}
+	for k := r.lo / rpz; k*rpz < r.hi; k++ {
+		if k >= uint64(len(mask)) || mask[k] { // rows no seed covers may match
+			return true
+		}
+	}
+	return false
 }
