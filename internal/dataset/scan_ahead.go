@@ -231,11 +231,11 @@ func (ds *Dataset) mayMatch(ctx context.Context, r fragRange, f *dsFilter) bool 
 		return true
 	}
 	file := files[0].file
-	fp, err := zonestats.Bind(f.pred.Expr(), file.schema)
+	fp, err := zonestats.Bind(f.pred.Expr(), file.Schema())
 	if err != nil {
 		return true
 	}
-	mask, rpz, err := file.zoneMask(ctx, fp, false)
+	mask, rpz, err := fileread.ZoneMask(ctx, file, fp, false)
 	if err != nil || mask == nil || rpz == 0 {
 		return true
 	}

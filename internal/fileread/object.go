@@ -54,6 +54,13 @@ func SurvivingRows(ctx context.Context, f *File, pred *zonestats.Predicate, from
 	return f.survivingRows(ctx, pred, from, to, strict)
 }
 
+// ZoneMask returns, per zone of f, whether its zone seeds leave rows that
+// may match pred (false: proven empty), and the rows per zone; a nil mask
+// when no seed covers pred's columns. It does not count zones in Stats.
+func ZoneMask(ctx context.Context, f *File, pred *zonestats.Predicate, strict bool) ([]bool, uint64, error) {
+	return f.zoneMask(ctx, pred, strict)
+}
+
 // AddCounters adds f's own counters (page-metadata cache lookups, zone
 // pruning) to s: a dataset's Stats sums those of its data files.
 func AddCounters(f *File, s *Stats) {
