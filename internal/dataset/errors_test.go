@@ -20,26 +20,7 @@ import (
 // copyDataset copies testdata/datasets/name into a temporary directory.
 func copyDataset(t *testing.T, name string) string {
 	t.Helper()
-	src := filepath.Join("..", "..", "testdata", "datasets", name)
-	dst := filepath.Join(t.TempDir(), name)
-	err := filepath.Walk(src, func(p string, info os.FileInfo, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if info.IsDir() {
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dst
+	return copyTree(t, filepath.Join("..", "..", "testdata", "datasets", name))
 }
 
 // rewriteManifest re-frames the manifest of version v after edit.

@@ -268,21 +268,7 @@ func (f *File) readFieldLegacy(ctx context.Context, c int, ranges []RowRange, nr
 		}
 	}
 	leaves, err := f.readLegacy(ctx, top, ps)
-	if err == nil && len(leaves) == 0 {
-		err = fmt.Errorf("%w: field has no value columns", ErrUnsupported)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("lance: %s: field %q: %w", f.url, top.Name, err)
-	}
-	a, err := layouts.BuildArray(f.cfg.Mem, top, leaves)
-	if err != nil {
-		return nil, fmt.Errorf("lance: %s: field %q: %w", f.url, top.Name, err)
-	}
-	if n := a.Len(); uint64(n) != nrows {
-		a.Release()
-		return nil, fmt.Errorf("lance: %s: field %q: %w: decoded %d rows, want %d", f.url, top.Name, layouts.ErrCorrupt, n, nrows)
-	}
-	return a, nil
+	return f.buildLeaves(top, leaves, nrows, err)
 }
 
 // readLegacy reads the pieces of fld and returns its leaves' data.

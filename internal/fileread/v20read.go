@@ -130,21 +130,7 @@ func (f *File) readFieldV20(ctx context.Context, c int, ranges []RowRange, nrows
 		}
 		freeLeafData(leaves)
 	}()
-	if err == nil && len(leaves) == 0 {
-		err = fmt.Errorf("%w: field has no value columns", ErrUnsupported)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("lance: %s: field %q: %w", f.url, top.Name, err)
-	}
-	a, err := layouts.BuildArray(f.cfg.Mem, top, leaves)
-	if err != nil {
-		return nil, fmt.Errorf("lance: %s: field %q: %w", f.url, top.Name, err)
-	}
-	if n := a.Len(); uint64(n) != nrows {
-		a.Release()
-		return nil, fmt.Errorf("lance: %s: field %q: %w: decoded %d rows, want %d", f.url, top.Name, layouts.ErrCorrupt, n, nrows)
-	}
-	return a, nil
+	return f.buildLeaves(top, leaves, nrows, err)
 }
 
 // readV20 reads the rows of ranges of fld and returns the data of each of
@@ -430,4 +416,25 @@ func (f *File) readBlobV20(ctx context.Context, leaf *layouts.Field, ranges []Ro
 		return layouts.LeafData{}, err
 	}
 	return out.Finish(leaf.Type)
+}
+
+// buildLeaves builds the array of top-level field top from the leaves a
+// 2.0 or legacy read returned (err: the read's error), checking that it
+// holds nrows rows. Errors name the file and field.
+func (f *File) buildLeaves(top *layouts.Field, leaves []layouts.LeafData, nrows uint64, err error) (arrow.Array, error) {
+	if err == nil && len(leaves) == 0 {
+		err = fmt.Errorf("%w: field has no value columns", ErrUnsupported)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("lance: %s: field %q: %w", f.url, top.Name, err)
+	}
+	a, err := layouts.BuildArray(f.cfg.Mem, top, leaves)
+	if err != nil {
+		return nil, fmt.Errorf("lance: %s: field %q: %w", f.url, top.Name, err)
+	}
+	if n := a.Len(); uint64(n) != nrows {
+		a.Release()
+		return nil, fmt.Errorf("lance: %s: field %q: %w: decoded %d rows, want %d", f.url, top.Name, layouts.ErrCorrupt, n, nrows)
+	}
+	return a, nil
 }
