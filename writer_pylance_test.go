@@ -100,6 +100,9 @@ func expectedFromInput(t *testing.T, dir, name string, schema *arrow.Schema, rec
 // testdata/pylance/write_many.py (one Python process for every file).
 type pylanceWrites struct {
 	lines []string
+	// env holds extra "K=V" environment entries for pylance's process
+	// (the LANCE_* knobs).
+	env []string
 }
 
 // add queues the IPC file src to be written by pylance to dst at ver.
@@ -112,6 +115,7 @@ func (p *pylanceWrites) add(src, dst, ver string) {
 func (p *pylanceWrites) run(t *testing.T, py string) map[string]string {
 	t.Helper()
 	cmd := exec.Command(py, "testdata/pylance/write_many.py")
+	cmd.Env = append(os.Environ(), p.env...)
 	cmd.Stdin = strings.NewReader(strings.Join(p.lines, "\n") + "\n")
 	cmd.Stderr = nil
 	out, err := cmd.Output()
@@ -177,11 +181,14 @@ func sameColumnPages(a, b *File, ab, bb []byte, c int, layoutOnly bool) error {
 		if pa[i].GetLength() != pb[i].GetLength() {
 			return fmt.Errorf("page %d: %d rows, pylance %d", i, pa[i].GetLength(), pb[i].GetLength())
 		}
+		if layoutOnly {
+			if err := sameCodecTree(pa[i], pb[i]); err != nil {
+				return fmt.Errorf("page %d: %w", i, err)
+			}
+			continue
+		}
 		if !sameEncoding(pa[i], pb[i]) {
 			return fmt.Errorf("page %d: layout differs:\n ours    %v\n pylance %v", i, pa[i].GetEncoding(), pb[i].GetEncoding())
-		}
-		if layoutOnly {
-			continue
 		}
 		ra, _ := a.Metadata().PageRanges(c, i)
 		rb, _ := b.Metadata().PageRanges(c, i)
@@ -258,10 +265,19 @@ func head(b []byte) []byte { return b[:min(len(b), 32)] }
 // pylance, that pylance writes the same pages. Without LANCE_PY only our
 // reader is checked.
 func checkWriterCases(t *testing.T, cases []writerCase) {
+	checkWriterCasesEnv(t, cases, nil)
+}
+
+// checkWriterCasesEnv is checkWriterCases with pylance's process given the
+// extra environment entries env ("K=V").
+func checkWriterCasesEnv(t *testing.T, cases []writerCase, env []string) {
 	py := lancePython()
 	dir := t.TempDir()
+	if keep := os.Getenv("LANCE_TEST_KEEP_DIR"); keep != "" {
+		dir = keep // the files stay for inspection (lance inspect)
+	}
 	var batch lanceBatch
-	var pw pylanceWrites
+	pw := pylanceWrites{env: env}
 	ours := map[string]string{}
 	for i := range cases {
 		c := &cases[i]

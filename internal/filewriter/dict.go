@@ -215,8 +215,13 @@ func dictionaryBuffer(v *values, order []int, p encodingParams, ver format.Versi
 		}
 		enc = codecs.FlatEncoding(uint64(v.Bits))
 	}
+	// 2.1 dictionaries are never compressed, whatever the keys ask
+	// (pylance 14.0.2); from 2.2 dict-values-compression (default lz4).
 	scheme := p.dictValuesComp
-	if scheme == "" && ver >= format.V2_2 {
+	switch {
+	case ver < format.V2_2:
+		scheme = ""
+	case scheme == "":
 		scheme = "lz4"
 	}
 	return generalBlock(v.sc.pool(), raw, enc, scheme, p.dictValuesLevel)

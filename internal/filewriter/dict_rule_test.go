@@ -12,7 +12,7 @@ import (
 
 // ruleParams are the default dictionary parameters with the given divisor.
 func ruleParams(divisor uint64) encodingParams {
-	return encodingParams{dictTooSmall: defaultDictTooSmall, dictSizeRatio: defaultDictSizeRatio, dictDivisor: divisor}
+	return encodingParams{dictTooSmall: defaultDictTooSmall, dictSizeRatio: defaultDictSizeRatio, dictDivisor: divisor, dictMaxEntries: maxDictEntries}
 }
 
 // stringValues builds a variable-width value block; a nil entry of strs is

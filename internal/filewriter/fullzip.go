@@ -26,12 +26,12 @@ func encodeFullZip(s *shredded, v *values, p encodingParams, ver format.Version)
 		}
 		l.Details = &pb.FullZipLayout_BitsPerOffset{BitsPerOffset: uint32(off)}
 		l.ValueCompression = codecs.VariableEncoder{OffsetBits: off}.Encoding()
-		compress := useFullZipGeneral(v, p)
+		compress, level := useFullZipGeneral(v, p), fullZipZstdLevel(p)
 		if s.Rep == nil {
-			return encodeFullZipRows(s, v, l, cw, off/8, compress, !compress && wantFSST(v, p, off)), nil
+			return encodeFullZipRows(s, v, l, cw, off/8, compress, !compress && wantFSST(v, p, off), level), nil
 		}
 		if compress {
-			l.ValueCompression = fullZipZstd(l.ValueCompression)
+			l.ValueCompression = fullZipZstd(l.ValueCompression, level)
 		} else if wantFSST(v, p, off) {
 			var tab []byte
 			tab, v = fsstCompress(v)
@@ -51,7 +51,7 @@ func encodeFullZip(s *shredded, v *values, p encodingParams, ver format.Version)
 			}
 			val := v.Data[v.Offsets[j]:v.Offsets[j+1]]
 			if compress {
-				val, _ = codecs.CompressZstdLanceWith(v.sc.pool().zstdEncoders(), nil, val, 0)
+				val, _ = codecs.CompressZstdLanceWith(v.sc.pool().zstdEncoders(), nil, val, int(level))
 			}
 			dst = lebits.AppendUint(dst, uint64(len(val)), off/8)
 			return append(dst, val...)
@@ -80,12 +80,22 @@ func encodeFullZip(s *shredded, v *values, p encodingParams, ver format.Version)
 
 // fullZipZstd is the codec tree General(zstd) of full-zip values: unlike
 // mini-block General, pylance 14.0.2 stores the zstd level of full-zip
-// values explicitly, as 0 (general(zstd:0, ...)).
-func fullZipZstd(inner *pb.CompressiveEncoding) *pb.CompressiveEncoding {
+// values explicitly (general(zstd:0, ...) by default).
+func fullZipZstd(inner *pb.CompressiveEncoding, level int32) *pb.CompressiveEncoding {
 	enc := codecs.GeneralEncoding(pb.CompressionScheme_COMPRESSION_ALGORITHM_ZSTD, 0, inner)
-	zero := int32(0)
-	enc.GetGeneral().Compression.Level = &zero
+	enc.GetGeneral().Compression.Level = &level
 	return enc
+}
+
+// fullZipZstdLevel is the zstd level of compressed full-zip values, as
+// pylance 14.0.2 picks it: lance-encoding:compression-level when the
+// scheme asked is zstd, else 0 (full-zip values are zstd whatever the
+// scheme: lz4 with a level still gives zstd:0).
+func fullZipZstdLevel(p encodingParams) int32 {
+	if p.compression == "zstd" {
+		return int32(p.compressionLevel)
+	}
+	return 0
 }
 
 // maxLevel returns the largest level (0 for nil).
@@ -222,12 +232,12 @@ func describeShort(e *pb.CompressiveEncoding) string {
 // (one entry per value, all visible): pieces of values are encoded (zstd
 // one by one, FSST, or as they are) and zipped in parallel, and the data
 // buffer is written as the pieces.
-func encodeFullZipRows(s *shredded, v *values, l *pb.FullZipLayout, cw, offBytes int, zstd, fsst bool) *encodedPage {
+func encodeFullZipRows(s *shredded, v *values, l *pb.FullZipLayout, cw, offBytes int, zstd, fsst bool, level int32) *encodedPage {
 	pools := s.sc.pool()
 	var enc *codecs.FSSTEncoder
 	switch {
 	case zstd:
-		l.ValueCompression = fullZipZstd(l.ValueCompression)
+		l.ValueCompression = fullZipZstd(l.ValueCompression, level)
 	case fsst:
 		tab := pools.fsstScratch().BuildTable(v.Data, v.Offsets)
 		enc = pools.fsstScratch().NewEncoder(tab)
@@ -251,7 +261,7 @@ func encodeFullZipRows(s *shredded, v *values, l *pb.FullZipLayout, cw, offBytes
 			ends = make([]uint64, hi-lo)
 			for j := lo; j < hi; j++ {
 				if v.Valid == nil || v.Valid[j] {
-					vals, _ = codecs.CompressZstdLanceWith(pools.zstdEncoders(), vals, v.Data[v.Offsets[j]:v.Offsets[j+1]], 0)
+					vals, _ = codecs.CompressZstdLanceWith(pools.zstdEncoders(), vals, v.Data[v.Offsets[j]:v.Offsets[j+1]], int(level))
 				}
 				ends[j-lo] = uint64(len(vals))
 			}

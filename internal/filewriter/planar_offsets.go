@@ -105,3 +105,49 @@ func variableCost(codec miniCodec, v *values, maxValues int) int {
 	header := (2 + 4*codec.NumBuffers() + 7) &^ 7
 	return proto.Size(codec.Encoding()) + total + chunks*header
 }
+
+// rangeOffsetsEncoder is the 2.3 Variable encoder of a page whose values
+// all have one length: the offsets are Range(start 0, step length) and
+// the chunk holds the value bytes alone, as pylance 14.0.2 writes
+// equal-length strings.
+type rangeOffsetsEncoder struct {
+	legacy codecs.VariableEncoder // chunk sizing and offset width
+	length uint64                 // the length of every value
+}
+
+// equalLengths returns the length all n values of v share, if they do.
+func equalLengths(v *values) (uint64, bool) {
+	if v.N == 0 {
+		return 0, false
+	}
+	l := v.ValueLen(0)
+	for i := 1; i < v.N; i++ {
+		if v.ValueLen(i) != l {
+			return 0, false
+		}
+	}
+	return l, true
+}
+
+// Encoding implements codecs.MiniBlockEncoder.
+func (c rangeOffsetsEncoder) Encoding() *pb.CompressiveEncoding {
+	offsets := &pb.CompressiveEncoding{Compression: &pb.CompressiveEncoding_Range{Range: &pb.Range{
+		UncompressedBitsPerValue: uint64(c.legacy.OffsetBits), Step: c.length}}}
+	return &pb.CompressiveEncoding{Compression: &pb.CompressiveEncoding_Variable{Variable: &pb.Variable{Offsets: offsets}}}
+}
+
+// NumBuffers implements codecs.MiniBlockEncoder: the value bytes.
+func (c rangeOffsetsEncoder) NumBuffers() int { return 1 }
+
+// Name implements codecs.MiniBlockEncoder.
+func (c rangeOffsetsEncoder) Name() string { return "variable/range-offsets" }
+
+// Next implements codecs.MiniBlockEncoder (the legacy chunk sizes).
+func (c rangeOffsetsEncoder) Next(v *values0, start, maxValues int) int {
+	return c.legacy.Next(v, start, maxValues)
+}
+
+// Encode implements codecs.MiniBlockEncoder.
+func (c rangeOffsetsEncoder) Encode(v *values0, start, end int, _ *[]byte) [][]byte {
+	return [][]byte{v.Data[v.Offsets[start]:v.Offsets[end]]}
+}

@@ -82,13 +82,14 @@ type encodingParams struct {
 	compression      string // "" (auto), none, lz4, zstd, fsst
 	compressionLevel int
 	rleThreshold     float64
-	rleUserSet       bool
+	rleUserSet       bool // lance-encoding:rle-threshold given: it gates RLE
 	bss              string // auto, on, off
 	dictTooSmall     uint64
 	dictSizeRatio    float64
 	dictDivisor      uint64
-	dictValuesComp   string // "" = version default (2.2: lz4, 2.1: none)
+	dictValuesComp   string // "" = version default (2.2: lz4; 2.1 never compresses)
 	dictValuesLevel  int
+	dictMaxEntries   uint64 // cap of the cardinality threshold (LANCE_ENCODING_DICT_MAX_CARDINALITY)
 	structural       string // "", miniblock, fullzip
 	miniblockValues  uint64
 	alp              alp.Mode // Off unless the field asks (section 7)
@@ -126,6 +127,7 @@ func parseEncodingParams(f arrow.Field, env func(string) string) (encodingParams
 		p.bss = v // anything else: Lance warns and keeps auto
 	}
 	p.dictTooSmall = envUint(env("LANCE_ENCODING_DICT_TOO_SMALL"), p.dictTooSmall)
+	p.dictMaxEntries = envUint(env("LANCE_ENCODING_DICT_MAX_CARDINALITY"), maxDictEntries)
 	p.dictSizeRatio = firstFloat(get(metaDictSizeRatio), env("LANCE_ENCODING_DICT_SIZE_RATIO"), p.dictSizeRatio)
 	if p.dictSizeRatio <= 0 || p.dictSizeRatio > 1 {
 		return p, fmt.Errorf("%w: dict-size-ratio %v not in (0, 1]", lerr.ErrInvalidArgument, p.dictSizeRatio)
@@ -134,6 +136,9 @@ func parseEncodingParams(f arrow.Field, env func(string) string) (encodingParams
 	p.dictValuesComp = get(metaDictValuesComp)
 	if p.dictValuesComp == "" {
 		p.dictValuesComp = env("LANCE_ENCODING_DICT_VALUES_COMPRESSION")
+	}
+	if n, err := strconv.Atoi(env("LANCE_ENCODING_DICT_VALUES_COMPRESSION_LEVEL")); err == nil {
+		p.dictValuesLevel = n // the environment's fallback; a bad value is ignored
 	}
 	if err = parseInt(get(metaDictValuesLevel), &p.dictValuesLevel); err != nil {
 		return p, err
@@ -212,7 +217,7 @@ func checkMiniBlockWidth(v *values) error {
 // Lance's dictionary limits (lance-encoding's should_dictionary_encode and
 // dictionary_encode defaults).
 const (
-	maxDictEntries      = 100_000 // cap of the cardinality threshold (DICT_MAX_CARDINALITY)
+	maxDictEntries      = 100_000 // default cap of the cardinality threshold (LANCE_ENCODING_DICT_MAX_CARDINALITY)
 	maxDictValueBytes   = 8 << 20 // cap of a variable-width dictionary's value bytes (dict-max-size)
 	dictSampleMax       = 4096    // values sampled before a dictionary is tried
 	dictSampleBlocks    = 32      // evenly spaced runs the sample is drawn from
@@ -267,7 +272,7 @@ func shouldDictionary(v *values, p encodingParams, ver format.Version) (dictBudg
 	if !dictEligible(v, ver) || n < p.dictTooSmall {
 		return dictBudget{}, false
 	}
-	limit := min(n/max(p.dictDivisor, 1), maxDictEntries)
+	limit := min(n/max(p.dictDivisor, 1), p.dictMaxEntries)
 	size := dictDataSize(v)
 	if limit == 0 || size == 0 {
 		return dictBudget{}, false
@@ -309,7 +314,12 @@ func chooseMiniCodec(v *values, p encodingParams, ver format.Version) miniCodec 
 	packed := codecs.InlineBitpackedSize(&v.Values)
 	runs := codecs.CountRuns(&v.Values, 0, v.N)
 	rle := runs * (v.Bits/8 + 1)
-	if (p.rleUserSet && float64(runs) < p.rleThreshold*float64(v.N)) || (!p.rleUserSet && rle < packed && rle < flat) {
+	// RLE is taken when it is the smallest; a field that sets
+	// rle-threshold also gates it to fewer runs than threshold × values
+	// (without the key there is no gate), as pylance 14.0.2 does
+	// (TestEncodingKeyMatrix's rle-threshold rows).
+	gated := p.rleUserSet && float64(runs) >= p.rleThreshold*float64(v.N)
+	if !gated && rle < packed && rle < flat {
 		// 2.3: one RLE child may be bit-packed (planar_rle.go).
 		if ver >= format.V2_3 && p.compression != "lz4" && p.compression != "zstd" {
 			return choosePackedRLE(codecs.RLEEncoder{Bits: v.Bits}, v, int(p.miniblockValues))
@@ -338,6 +348,9 @@ func chooseVariableCodec(v *values, p encodingParams, ver format.Version) miniCo
 	// General compression (lz4/zstd) works on the chunk's first buffer,
 	// which must stay the legacy offsets-and-bytes buffer.
 	if ver >= format.V2_3 && p.compression != "lz4" && p.compression != "zstd" {
+		if l, ok := equalLengths(v); ok {
+			return rangeOffsetsEncoder{legacy: legacy, length: l}
+		}
 		gen := newLengthOffsetsEncoder(v, legacy)
 		mv := int(p.miniblockValues)
 		if variableCost(gen, v, mv) < variableCost(legacy, v, mv) {

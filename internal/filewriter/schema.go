@@ -177,24 +177,28 @@ func (b *schemaBuilder) addLeaf(f arrow.Field, path []arrow.Field, child []int) 
 
 func isLargeBinary(dt arrow.DataType) bool { return dt.ID() == arrow.LARGE_BINARY }
 
-// inheritEncodingKeys gives a leaf the lance-encoding:* settings of its
-// enclosing fields that it does not set itself (Lance applies, e.g., a
-// list's structural-encoding to the list's items). Packed and blob keys
-// describe their own field and are not inherited.
+// inheritEncodingKeys gives a leaf the lance-encoding:* settings Lance
+// reads for it: the structural choice (structural-encoding) comes from the
+// top-level field alone, as Lance's structural encoder is handed the root
+// field's metadata (a list's structural-encoding applies to its items; an
+// item's own structural-encoding is ignored), while every other key
+// (compression, bss, rle-threshold, dict-*, ...) is read from the leaf's
+// own field only: a compression key on a list or struct field does not
+// reach its children (pylance 14.0.2 checked in TestEncodingKeyMatrix).
 func inheritEncodingKeys(f arrow.Field, path []arrow.Field) arrow.Field {
-	keys, vals := f.Metadata.Keys(), f.Metadata.Values()
-	have := map[string]bool{}
-	for _, k := range keys {
-		have[k] = true
+	root := f
+	if len(path) > 0 {
+		root = path[0]
 	}
-	for i := len(path) - 1; i >= 0; i-- {
-		for j, k := range path[i].Metadata.Keys() {
-			if have[k] || !strings.HasPrefix(k, "lance-encoding:") || k == format.PackedKey || k == format.BlobKey {
-				continue
-			}
-			have[k] = true
-			keys, vals = append(keys, k), append(vals, path[i].Metadata.Values()[j])
+	rootStructural, hasRoot := root.Metadata.GetValue(metaStructural)
+	var keys, vals []string
+	for i, k := range f.Metadata.Keys() {
+		if k != metaStructural {
+			keys, vals = append(keys, k), append(vals, f.Metadata.Values()[i])
 		}
+	}
+	if hasRoot {
+		keys, vals = append(keys, metaStructural), append(vals, rootStructural)
 	}
 	out := f
 	out.Metadata = arrow.NewMetadata(keys, vals)
