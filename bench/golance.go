@@ -11,6 +11,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/apache/arrow-go/v18/arrow"
+
 	lance "github.com/lancego/lancego"
 	lanceio "github.com/lancego/lancego/io"
 )
@@ -220,9 +222,14 @@ func OursWrite(ctx context.Context, d *Dataset, version string) (Measure, error)
 		return Measure{}, err
 	}
 	defer ReleaseAll(recs)
-	os.Remove(d.GoLancePath())
+	return oursWriteRecords(ctx, d, recs, d.GoLancePath(), version)
+}
+
+// oursWriteRecords times one write of recs (already in memory) to path.
+func oursWriteRecords(ctx context.Context, d *Dataset, recs []arrow.RecordBatch, path, version string) (Measure, error) {
+	os.Remove(path)
 	t0 := time.Now()
-	w, err := lance.Create(ctx, d.GoLancePath(), Schema(d.Name), lance.WithFileVersion(version))
+	w, err := lance.Create(ctx, path, Schema(d.Name), lance.WithFileVersion(version))
 	if err != nil {
 		return Measure{}, err
 	}
@@ -236,7 +243,7 @@ func OursWrite(ctx context.Context, d *Dataset, version string) (Measure, error)
 		return Measure{}, err
 	}
 	dt := time.Since(t0).Seconds()
-	fi, err := os.Stat(d.GoLancePath())
+	fi, err := os.Stat(path)
 	if err != nil {
 		return Measure{}, err
 	}

@@ -42,6 +42,14 @@ type Measure struct {
 	ColdRoundTrips float64 `json:"cold_round_trips,omitempty"`
 	// FileBytes is the size on disk (write).
 	FileBytes int64 `json:"file_bytes,omitempty"`
+	// MinSeconds and MaxSeconds are the spread of the timed runs, and
+	// Runs their count (write: Seconds is their median, after warm-ups).
+	MinSeconds float64 `json:"min_seconds,omitempty"`
+	MaxSeconds float64 `json:"max_seconds,omitempty"`
+	Runs       int     `json:"runs,omitempty"`
+	// TmpfsSeconds is the median write to a tmpfs folder, where fsync
+	// costs nothing: Seconds - TmpfsSeconds is what durability costs.
+	TmpfsSeconds float64 `json:"tmpfs_seconds,omitempty"`
 	// PeakHeapBytes is the peak live heap above the start of the run
 	// (lancego scans in the memory check only).
 	PeakHeapBytes int64 `json:"peak_heap_bytes,omitempty"`

@@ -124,7 +124,8 @@ type pyTimes struct {
 
 // pyWrite is the result of the write op.
 type pyWrite struct {
-	Seconds float64 `json:"seconds"`
-	Rows    int     `json:"rows"`
-	Bytes   int64   `json:"bytes"`
+	Seconds float64   `json:"seconds"`
+	Runs    []float64 `json:"runs"`
+	Rows    int       `json:"rows"`
+	Bytes   int64     `json:"bytes"`
 }

@@ -53,9 +53,10 @@ func (r *Results) WriteMarkdown(w io.Writer) {
 			fmt.Fprintf(w, "* `%s`: %d rows, columns %s\n", name, d.Rows, strings.Join(d.Columns, ", "))
 		}
 	}
-	fmt.Fprintf(w, "\nTime is best of runs (scan, write) or median (take, open). Ratio = lancego speed / peer speed"+
+	fmt.Fprintf(w, "\nTime is best of runs (scan) or median (write, after warm-up writes; take, open). Ratio = lancego speed / peer speed"+
 		" (>1: lancego faster). Files: pylance 14.0.2 wrote the Lance files all readers read (v2.1); pqarrow wrote the Parquet file.\n\n")
 	r.localTable(w)
+	r.writeTable(w)
 	r.s3Table(w)
 	r.s3CPUTable(w)
 	r.targetTable(w)
@@ -242,4 +243,52 @@ func (r *Results) chartKeys() []string {
 		}
 	}
 	return out
+}
+
+// writeTable is the write step's spread and its fsync-free round.
+func (r *Results) writeTable(w io.Writer) {
+	var rows []string
+	for _, wl := range r.workloads() {
+		f := r.Figures[wl]
+		o, ok1 := f[EngineLanceGo]
+		p, ok2 := f[EnginePylance]
+		if !strings.HasPrefix(wl, "write/") || !ok1 || !ok2 || o.Runs == 0 {
+			continue
+		}
+		row := fmt.Sprintf("| `%s` | %s | %s | %s | %s | %s |", wl, spreadCell(o), spreadCell(p),
+			ratioCell(p.Seconds/o.Seconds, true), tmpfsCell(o, p), fsyncCell(o))
+		rows = append(rows, row)
+	}
+	if len(rows) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\n## Writes in steady state (median of alternating rounds after warm-up writes)\n\n")
+	fmt.Fprintf(w, "| workload | lancego median (min–max, runs) | pylance median (min–max, runs) | ratio | on tmpfs: lancego / pylance, ratio | our fsync cost |\n|---|---|---|---|---|---|\n")
+	for _, row := range rows {
+		fmt.Fprintln(w, row)
+	}
+}
+
+func spreadCell(m Measure) string {
+	return fmt.Sprintf("%.3g s (%.3g–%.3g, %d)", m.Seconds, m.MinSeconds, m.MaxSeconds, m.Runs)
+}
+
+func tmpfsCell(o, p Measure) string {
+	if o.TmpfsSeconds == 0 || p.TmpfsSeconds == 0 {
+		return "–"
+	}
+	return fmt.Sprintf("%.3g / %.3g s, %.2fx", o.TmpfsSeconds, p.TmpfsSeconds, p.TmpfsSeconds/o.TmpfsSeconds)
+}
+
+// fsyncCell is what our disk write costs over the tmpfs one (fsync of the
+// file and folder, which pylance does not do), as a share of the median.
+func fsyncCell(o Measure) string {
+	if o.TmpfsSeconds == 0 {
+		return "–"
+	}
+	d := o.Seconds - o.TmpfsSeconds
+	if d <= 0 {
+		return fmt.Sprintf("none measurable (%.3g s)", d)
+	}
+	return fmt.Sprintf("%.3g s (%.0f%%)", d, 100*d/o.Seconds)
 }

@@ -293,36 +293,6 @@ func (r *runner) datasets(context.Context) error {
 	return nil
 }
 
-// writes writes each data set with pylance (the files every reader then
-// reads), our writer and pqarrow.
-func (r *runner) writes(ctx context.Context) error {
-	for _, name := range []string{TableDataset, VectorDataset} {
-		d := r.data[name]
-		wl := "write/" + name
-		if r.py == nil {
-			return ErrNoPython
-		}
-		var pw pyWrite
-		op := PyOp{"op": "write", "ipc": d.IPCPath(), "out": d.LancePath(), "version": "2.1"}
-		if err := r.py.RunOne(ctx, nil, op, &pw); err != nil {
-			return err
-		}
-		r.res.put(wl, EnginePylance, Measure{Seconds: pw.Seconds, Rows: pw.Rows, FileBytes: pw.Bytes}.fill(r.arrowTotal(d)))
-		if m, err := OursWrite(ctx, d, "2.1"); err != nil {
-			r.res.NotAvailable[wl+"/"+EngineLanceGo] = err.Error()
-		} else {
-			r.res.put(wl, EngineLanceGo, m.fill(r.arrowTotal(d)))
-		}
-		m, err := WriteParquet(d)
-		if err != nil {
-			return err
-		}
-		r.res.put(wl, EnginePqarrow, m.fill(r.arrowTotal(d)))
-		r.logf("%s: %s", wl, r.res.line(wl))
-	}
-	return nil
-}
-
 func (r *runner) arrowTotal(d *Dataset) int64 {
 	var n int64
 	for _, v := range d.ArrowBytes {
