@@ -14,7 +14,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/lancego/lancego/codecs"
 	"github.com/lancego/lancego/codecs/alp"
-	"github.com/lancego/lancego/codecs/pcodec"
 	"github.com/lancego/lancego/format"
 	"github.com/lancego/lancego/internal/lerr"
 )
@@ -169,7 +168,7 @@ func encodeValues(s *shredded, v *values, l *wleaf, cfg *writerConfig) (*encoded
 	}
 	p := l.params
 	if cfg.version >= format.V2_3 {
-		if page, ok, err := planarSparseRequested(s, v, l, cfg); ok || err != nil {
+		if page, ok, err := planarSparse(s, v, l, cfg); ok || err != nil {
 			return page, err
 		}
 	}
@@ -309,10 +308,18 @@ func chooseMiniCodec(v *values, p encodingParams, ver format.Version) miniCodec 
 	packed := codecs.InlineBitpackedSize(&v.Values)
 	runs := codecs.CountRuns(&v.Values, 0, v.N)
 	rle := runs * (v.Bits/8 + 1)
+	// 2.3: one RLE child may be bit-packed (planar_rle.go); 14.0.2 weighs
+	// RLE at that packed size against bit-packing.
+	var rle23 miniCodec
+	if ver >= format.V2_3 && p.compression != "lz4" && p.compression != "zstd" && runs < v.N {
+		rle23 = choosePackedRLE(codecs.RLEEncoder{Bits: v.Bits}, v, int(p.miniblockValues))
+		if _, ok := rle23.(rlePackedEncoder); ok && !p.rleUserSet {
+			rle = min(rle, encodedSize(rle23, v, int(p.miniblockValues)))
+		}
+	}
 	if (p.rleUserSet && float64(runs) < p.rleThreshold*float64(v.N)) || (!p.rleUserSet && rle < packed && rle < flat) {
-		// 2.3: one RLE child may be bit-packed (planar_rle.go).
-		if ver >= format.V2_3 && p.compression != "lz4" && p.compression != "zstd" {
-			return choosePackedRLE(codecs.RLEEncoder{Bits: v.Bits}, v, int(p.miniblockValues))
+		if rle23 != nil {
+			return rle23
 		}
 		return codecs.RLEEncoder{Bits: v.Bits}
 	}
@@ -456,14 +463,44 @@ func chooseLevelCodec(levels []uint16, v format.Version) levelCodec {
 }
 
 // ---- 6. 2.3 planar pages (seed "Planar Page Layout", "Sparse Structural
-// Domains"; checked against what pylance 14.0.2 writes). Every page first
-// gets its 2.2 choice and is re-described as a dense planar page
-// (layouts.DensePlanar); these rules pick sparse structure instead where
-// 14.0.2 does: pages without values (all null, empty lists), nullable
-// constants, and pages with nulls or lists on request
-// (lance-encoding:structural-encoding=sparse: chunked or zipped values).
-// Not yet followed: 14.0.2's sparse choice for mostly-null wide values
-// when not requested.
+// Domains"; Lance's source of 14.0.2's writer is not public, so the rules
+// below are pylance 14.0.2's choices measured on its files, see
+// sparse_rule_test.go). Every page first gets its 2.2 choice and is
+// re-described as a dense planar page (layouts.DensePlanar); these rules
+// pick sparse structure instead where 14.0.2 does (seed: "sparse structure
+// for an explicit sparse request with nontrivial structure, dense
+// structural-budget overflow, complex constants, structural-only pages, and
+// mostly-null wide values"): pages without values (all null, empty lists),
+// nullable constants, and pages with nulls or lists when wantSparse says so.
+
+// Dense structural budget (14.0.2, measured): a page whose levels include
+// null or empty lists (or lists under null structs) stays dense while its
+// levels need fewer than 16 KiB at their bit widths, i.e. number of levels
+// x (bits of the highest rep level + bits of the highest def level) <
+// 131072 bits; at or past it the page is sparse. Pages of all-valid
+// non-empty lists (any size) are never over budget.
+const denseStructuralBudgetBits = 16 << 10 * 8
+
+// wantSparse reports whether a 2.3 page with nulls or lists gets sparse
+// structure: on request (structural-encoding=sparse); and, unless
+// miniblock or fullzip is requested, when the dense structure is over
+// budget (denseOverBudget) or when the values are wide (those that would
+// be zipped: 256 bytes or more) and more than half of the leaf slots are
+// null (mostlyNullWide). pylance 14.0.2 cuts over-budget pages of a
+// miniblock or fullzip request into smaller pages it then cannot read back
+// ("Dense no-values requires a single null leaf layer"); we keep them dense.
+func wantSparse(s *shredded, v *values, p encodingParams) bool {
+	if s.Rep == nil && s.Def == nil {
+		return false // trivial all-valid pages stay dense
+	}
+	switch p.structural {
+	case "sparse":
+		return true
+	case "miniblock", "fullzip":
+		return false
+	}
+	return denseOverBudget(s) || mostlyNullWide(s, v)
+}
 
 // planarConstant: a page whose non-null values are one fixed-width scalar
 // is a dense constant page when nothing is null or empty, else a sparse
@@ -488,35 +525,34 @@ func planarAllNull(s *shredded) (*encodedPage, error) {
 	return layouts.EncodeSparse(&s.Shredded, layouts.NoValuesPlane(), nil, -1, "planar/sparse/none")
 }
 
-// planarSparseRequested: lance-encoding:structural-encoding=sparse on a
-// page with nulls or lists gives a sparse page. Values under the full-zip
-// threshold are chunked: one value per terminal slot (nulls included) in
-// mini-block chunks without levels; wider ones are zipped (seed "Planar
-// Page Layout": all-valid trivial pages stay dense; narrow sparse values
-// are chunked, wide ones zipped).
-func planarSparseRequested(s *shredded, v *values, l *wleaf, cfg *writerConfig) (*encodedPage, bool, error) {
+// planarSparse gives the page sparse structure when wantSparse says so.
+// Values under the full-zip threshold are chunked: one value per terminal
+// slot (nulls included) in mini-block chunks without levels; wider ones are
+// zipped (seed "Planar Page Layout": narrow sparse values are chunked, wide
+// ones zipped).
+func planarSparse(s *shredded, v *values, l *wleaf, cfg *writerConfig) (*encodedPage, bool, error) {
 	p := l.params
-	if p.structural != "sparse" || (s.Rep == nil && s.Def == nil) {
+	if !wantSparse(s, v, p) {
 		return nil, false, nil
-	}
-	if maxValueBytes(v) >= fullZipThreshold {
-		return encodeSparseZipped(s, v, p, cfg)
 	}
 	slots, err := slotRows(s, v)
 	if err != nil {
 		return nil, false, err
 	}
-	// The dictionary rule applies as for dense pages (a dictionary
-	// composes with sparse structure).
+	// The dictionary rule applies as for dense pages, wide values
+	// included (a dictionary composes with sparse structure).
 	inner, ok, err := tryDictionary(slots, v, p, cfg.version)
-	if err != nil {
+	switch {
+	case err != nil:
 		return nil, false, err
+	case ok && inner.Layout.GetMiniBlockLayout() != nil:
+		return encodeSparseChunked(s, v, inner)
+	case maxValueBytes(v) >= fullZipThreshold:
+		return encodeSparseZipped(s, v, p, cfg)
 	}
-	if !ok || inner.Layout.GetMiniBlockLayout() == nil {
-		codec := withGeneral(chooseMiniCodec(v, p, cfg.version), v, p)
-		if inner, err = encodeMiniBlock(slots, v, codec, cfg.version, int(p.miniblockValues)); err != nil {
-			return nil, false, err
-		}
+	codec := withGeneral(chooseMiniCodec(v, p, cfg.version), v, p)
+	if inner, err = encodeMiniBlock(slots, v, codec, cfg.version, int(p.miniblockValues)); err != nil {
+		return nil, false, err
 	}
 	return encodeSparseChunked(s, v, inner)
 }
@@ -534,35 +570,6 @@ func planarSparseRequested(s *shredded, v *values, l *wleaf, cfg *writerConfig) 
 // request wins over the
 // dictionary and full-zip choices; ALP still keeps flat when it would not
 // be smaller (its auto mode also gates on byte-position entropy < 4.6 bits).
-
-// parseCodecs23 reads lance-encoding:alp and the pcodec level.
-func parseCodecs23(get func(string) string, p *encodingParams) error {
-	p.alp = alp.Off
-	if v := get(metaALP); v != "" {
-		m, err := alp.ParseMode(v)
-		if err != nil {
-			return fmt.Errorf("%w: %w", lerr.ErrInvalidArgument, err)
-		}
-		p.alp = m
-	}
-	if v := get(metaAxisDelta); v != "" {
-		a, b, ok := strings.Cut(v, ",")
-		al, err1 := strconv.Atoi(strings.TrimSpace(a))
-		st, err2 := strconv.Atoi(strings.TrimSpace(b))
-		if !ok || err1 != nil || err2 != nil || al <= 0 || st <= 0 {
-			return fmt.Errorf("%w: %s=%q, want AXIS_LENGTH,INNER_STRIDE (positive)", lerr.ErrInvalidArgument, metaAxisDelta, v)
-		}
-		p.axisDelta = [2]int{al, st}
-	}
-	if p.compression == "pcodec" {
-		l, err := pcodec.ParseLevel(get(metaCompressionLevel))
-		if err != nil {
-			return fmt.Errorf("%w: %w", lerr.ErrInvalidArgument, err)
-		}
-		p.pcodecLevel = l
-	}
-	return nil
-}
 
 // encodeCodecs23 encodes the page with pcodec or ALP when its field asks
 // and the values allow; ok is false to go on with the ordinary codecs.
