@@ -330,9 +330,9 @@ func chooseMiniCodec(v *values, p encodingParams, ver format.Version) miniCodec 
 }
 
 // chooseVariableCodec picks Variable (FSST when it pays off); at 2.3 the
-// offsets are bit-packed lengths when that is strictly smaller (seed
-// "Variable", generic variable-width offsets; planar_offsets.go), as
-// pylance 14.0.2 writes them.
+// offsets are bit-packed lengths or RLE runs when that is strictly smaller
+// (seed "Variable", generic variable-width offsets; planar_offsets.go,
+// planar_offsets_rle.go), as pylance 14.0.2 writes them.
 func chooseVariableCodec(v *values, p encodingParams, ver format.Version) miniCodec {
 	bitsOff := 32
 	if v.Large {
@@ -345,11 +345,18 @@ func chooseVariableCodec(v *values, p encodingParams, ver format.Version) miniCo
 	// General compression (lz4/zstd) works on the chunk's first buffer,
 	// which must stay the legacy offsets-and-bytes buffer.
 	if ver >= format.V2_3 && p.compression != "lz4" && p.compression != "zstd" {
-		gen := newLengthOffsetsEncoder(v, legacy)
 		mv := int(p.miniblockValues)
-		if variableCost(gen, v, mv) < variableCost(legacy, v, mv) {
-			return gen
+		best, cost := miniCodec(legacy), variableCost(legacy, v, mv)
+		cands := []miniCodec{newLengthOffsetsEncoder(v, legacy)}
+		if r, ok := newRLEOffsetsEncoder(v, legacy, mv); ok {
+			cands = append(cands, r)
 		}
+		for _, c := range cands {
+			if k := variableCost(c, v, mv); k < cost {
+				best, cost = c, k
+			}
+		}
+		return best
 	}
 	return legacy
 }
