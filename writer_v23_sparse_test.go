@@ -3,6 +3,7 @@ package lance
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -35,6 +36,20 @@ type sparseRuleCase struct {
 
 // wideStr is a 300-byte string (over the 256-byte full-zip threshold).
 func wideStr(i int) string { return fmt.Sprintf(`"%s"`, strings.Repeat(fmt.Sprintf("%06d", i), 50)) }
+
+// randomItem: value i is item i%k of k random strings of n letters a-j.
+func randomItem(k, n int) func(int) string {
+	r := rand.New(rand.NewPCG(uint64(k), uint64(n)))
+	items := make([]string, k)
+	for j := range items {
+		b := make([]byte, n)
+		for x := range b {
+			b[x] = byte('a' + r.IntN(10))
+		}
+		items[j] = `"` + string(b) + `"`
+	}
+	return func(i int) string { return items[i%k] }
+}
 
 // firstNulls: value i is null for the first k rows of every n in a
 // scattered order (i*7919 mod n < k), else f(i).
@@ -142,6 +157,11 @@ func sparseRuleCases() []sparseRuleCase {
 		// A dictionary composes with the automatic sparse choice.
 		{"wide_dict_mostly_null", arrow.BinaryTypes.String, nil, 2000, firstNulls(1200, 2000, rep300), "sparse/chunked", ""},
 		{"wide_dict_requested", arrow.BinaryTypes.String, sparse, 2000, firstNulls(600, 2000, rep300), "sparse/chunked", ""},
+		// A string dictionary of 64 KiB or more gives indexed values.
+		{"indexed_auto", arrow.BinaryTypes.String, nil, 2000, firstNulls(1200, 2000, randomItem(34, 2000)), "sparse/indexed", ""},
+		{"indexed_requested", arrow.BinaryTypes.String, sparse, 3000, firstNulls(900, 3000, randomItem(700, 100)), "sparse/indexed", ""},
+		{"indexed_under_64k", arrow.BinaryTypes.String, sparse, 2000, firstNulls(900, 2000, randomItem(30, 1800)), "sparse/chunked",
+			"lz4 of the dictionary: liblz4 finds matches in this random 10-letter text that the Go lz4 does not"},
 	}
 }
 
