@@ -32,8 +32,9 @@ import (
 //     "Run Length Encoding", "Byte Stream Split", "Fsst", "General");
 //  5. full-zip per-value compression and the rep/def level codec;
 //  6. 2.3 (planar pages): dense by default, sparse for all-null and
-//     nullable-constant pages (seed "Planar Page Layout"; the choices of
-//     pylance 14.0.2, whose value codecs equal its 2.2 ones);
+//     nullable-constant pages, on request, over the dense structural
+//     budget and for mostly-null wide values (seed "Planar Page Layout";
+//     the choices of pylance 14.0.2, measured);
 //  7. 2.3 only, and only when a field asks: the seed's float codecs ALP /
 //     ALP-RD and pcodec (seed "ALP", "Pcodec"), which no released Lance
 //     writes.
@@ -44,7 +45,7 @@ import (
 // and in the structural encoders of this package; nothing here writes bytes.
 // Beside it: the measurements the rules compare (measure.go), the parsing
 // of key values (parse.go) and the building of planar pages
-// (planar_pages.go).
+// (planar_pages.go, planar_indexed.go).
 
 // ---- 1. Per-column parameters (seed "Compression Configuration":
 // lance-encoding:* keys; env: LANCE_ENCODING_DICT_*,
