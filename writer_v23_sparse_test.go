@@ -160,6 +160,9 @@ func sparseRuleCases() []sparseRuleCase {
 		// A string dictionary of 64 KiB or more gives indexed values.
 		{"indexed_auto", arrow.BinaryTypes.String, nil, 2000, firstNulls(1200, 2000, randomItem(34, 2000)), "sparse/indexed", ""},
 		{"indexed_requested", arrow.BinaryTypes.String, sparse, 3000, firstNulls(900, 3000, randomItem(700, 100)), "sparse/indexed", ""},
+		// An Arrow dictionary column of wide, mostly-null strings.
+		{"arrow_dict_mostly_null", &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int32, ValueType: arrow.BinaryTypes.String},
+			nil, 2000, firstNulls(1200, 2000, func(i int) string { return fmt.Sprint(i % 30) }), "sparse/chunked", ""},
 		{"indexed_under_64k", arrow.BinaryTypes.String, sparse, 2000, firstNulls(900, 2000, randomItem(30, 1800)), "sparse/chunked",
 			"lz4 of the dictionary: liblz4 finds matches in this random 10-letter text that the Go lz4 does not"},
 	}
@@ -237,10 +240,7 @@ func writeSparseRuleCase(t *testing.T, mem memory.Allocator, dir string, c spars
 		js.WriteString(c.val(i))
 	}
 	js.WriteByte(']')
-	arr, _, err := array.FromJSON(mem, c.typ, strings.NewReader(js.String()))
-	if err != nil {
-		t.Fatalf("%s: %v", c.name, err)
-	}
+	arr := caseArray(t, mem, c, js.String())
 	defer arr.Release()
 	var md arrow.Metadata
 	if c.meta != nil {
@@ -262,6 +262,40 @@ func writeSparseRuleCase(t *testing.T, mem memory.Allocator, dir string, c spars
 	}
 	exp := testkit.ExpectedJSON(t, schema, []arrow.RecordBatch{rec})
 	return path, exp
+}
+
+// caseArray builds the column of c from its JSON; for a dictionary type
+// the JSON holds the keys, into 30 wide strings.
+func caseArray(t *testing.T, mem memory.Allocator, c sparseRuleCase, js string) arrow.Array {
+	t.Helper()
+	dt, isDict := c.typ.(*arrow.DictionaryType)
+	typ := c.typ
+	if isDict {
+		typ = dt.IndexType
+	}
+	arr, _, err := array.FromJSON(mem, typ, strings.NewReader(js))
+	if err != nil {
+		t.Fatalf("%s: %v", c.name, err)
+	}
+	if !isDict {
+		return arr
+	}
+	defer arr.Release()
+	var words strings.Builder
+	words.WriteByte('[')
+	for k := range 30 {
+		if k > 0 {
+			words.WriteByte(',')
+		}
+		words.WriteString(wideStr(k))
+	}
+	words.WriteByte(']')
+	dict, _, err := array.FromJSON(mem, dt.ValueType, strings.NewReader(words.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dict.Release()
+	return array.NewDictionaryArray(dt, arr, dict)
 }
 
 // planeKinds is "structure/values" of every page of the file at path
