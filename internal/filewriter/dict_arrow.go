@@ -81,7 +81,7 @@ func dictKeys(s *shredded, d *array.Dictionary) (*values, error) {
 	}
 	n := uint64(d.Dictionary().Len())
 	ind := &values{Values: codecs.Values{Kind: valFixed, N: len(s.Idx), Bits: 8 * w,
-		Valid: validSlots(d, s.Idx, s.sc), Data: make([]byte, len(s.Idx)*w)}, sc: s.sc}
+		Valid: validSlots(d, s.Idx, s.sc), Data: make([]byte, len(s.Idx)*w)}, sc: s.sc, indices: true}
 	for j, i := range s.Idx {
 		if i < 0 {
 			continue

@@ -310,11 +310,12 @@ func chooseMiniCodec(v *values, p encodingParams, ver format.Version) miniCodec 
 	runs := codecs.CountRuns(&v.Values, 0, v.N)
 	rle := runs * (v.Bits/8 + 1)
 	// 2.3: one RLE child may be bit-packed (planar_rle.go); 14.0.2 weighs
-	// RLE at that packed size against bit-packing.
+	// RLE at that packed size against bit-packing, except for dictionary
+	// indices (measured: 3000 keys in runs of 3 stay bit-packed).
 	var rle23 miniCodec
 	if ver >= format.V2_3 && p.compression != "lz4" && p.compression != "zstd" && runs < v.N {
 		rle23 = choosePackedRLE(codecs.RLEEncoder{Bits: v.Bits}, v, int(p.miniblockValues))
-		if _, ok := rle23.(rlePackedEncoder); ok && !p.rleUserSet {
+		if _, ok := rle23.(rlePackedEncoder); ok && !p.rleUserSet && !v.indices {
 			rle = min(rle, encodedSize(rle23, v, int(p.miniblockValues)))
 		}
 	}
