@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -17,7 +18,8 @@ import (
 // TestWriterV23Sizes compares the size of our 2.3 files with pylance
 // 14.0.2's for the same data: every corpus file and pylance 2.3 test file
 // is rewritten at 2.3 in one batch by pylance (rewrite_sizes.py) and by our
-// writer. It needs LANCE_PY; with LANCE_WRITER_SIZES23=FILE the markdown
+// writer; it fails when ours is more than 5% larger (files of types we do
+// not write yet are listed in the table as not written). It needs LANCE_PY; with LANCE_WRITER_SIZES23=FILE the markdown
 // table is written to FILE (docs/writer-sizes.md holds the last one).
 func TestWriterV23Sizes(t *testing.T) {
 	py := lancePython()
@@ -43,9 +45,11 @@ func TestWriterV23Sizes(t *testing.T) {
 			continue // pylance cannot round-trip it (blob descriptors)
 		}
 		dst := filepath.Join(dir, "ours_"+strings.ReplaceAll(name, "/", "_")+".lance")
-		if err := rewriteErr(ctx, src, dst, "2.3", 1<<20); err != nil {
+		if err := rewriteErr(ctx, src, dst, "2.3", 1<<20); errors.Is(err, ErrUnsupportedType) {
 			rows = append(rows, fmt.Sprintf("| %s | %d | (not written: %v) | — |", name, want, err))
 			continue
+		} else if err != nil {
+			t.Fatalf("%s: %v", name, err)
 		}
 		st, err := os.Stat(dst)
 		if err != nil {
@@ -55,6 +59,7 @@ func TestWriterV23Sizes(t *testing.T) {
 		mark := ""
 		if ratio > 1.05 {
 			mark = " ✗"
+			t.Errorf("%s: %d bytes, pylance 14.0.2 %d: ratio %.3f above 1.05", name, st.Size(), want, ratio)
 		} else if ratio < 0.95 {
 			mark = " ↓"
 		}

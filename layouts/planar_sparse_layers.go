@@ -114,7 +114,10 @@ func listSet(n *PathNode) (*pb23.SparseListLayer, [][]byte, error) {
 // EncodeCounts describes list counts (all > 0) as pylance 14.0.2 does:
 // Constant (no value when empty, the value when all equal), else the
 // smaller of Flat and out-of-line bit-packing (costed as whole 1024-value
-// blocks).
+// blocks), unless a generic sequence form (codecs.EncodeSequence: RLE,
+// block dictionary, ...) is strictly smaller: 14.0.2 writes the counts of
+// a list page of mostly single items and a few long lists as
+// Rle(Flat(64), Flat(32)) (testdata/pylance/2.3/big_list_page).
 func EncodeCounts(counts []uint64) (*pb.CompressiveEncoding, []byte, error) {
 	if len(counts) == 0 {
 		return &pb.CompressiveEncoding{Compression: &pb.CompressiveEncoding_Constant{Constant: &pb.Constant{}}}, nil, nil
@@ -128,7 +131,14 @@ func EncodeCounts(counts []uint64) (*pb.CompressiveEncoding, []byte, error) {
 		v := binary.LittleEndian.AppendUint64(nil, counts[0])
 		return &pb.CompressiveEncoding{Compression: &pb.CompressiveEncoding_Constant{Constant: &pb.Constant{Value: v}}}, nil, nil
 	}
-	return packedOrFlat(counts, max(mathbits.Len64(widest), 1))
+	enc, payload, err := packedOrFlat(counts, max(mathbits.Len64(widest), 1))
+	if err != nil {
+		return nil, nil, err
+	}
+	if ge, gp, err := codecs.EncodeSequence(counts, 64); err == nil && positionsSize(ge, gp) < positionsSize(enc, payload) {
+		return ge, gp, nil
+	}
+	return enc, payload, nil
 }
 
 // packedOrFlat stores v as Flat(64) or out-of-line bit-packed at width w,

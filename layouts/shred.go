@@ -320,6 +320,7 @@ func (s *shredder) scan(k, i int) {
 	a := s.arrays[k]
 	if a.IsNull(i) {
 		s.hasNull[k] = true
+		s.scanUnderNull(k, i)
 		return
 	}
 	if s.list[k] {
@@ -334,6 +335,21 @@ func (s *shredder) scan(k, i int) {
 	}
 	if k+1 < len(s.arrays) {
 		s.scan(k+1, i)
+	}
+}
+
+// scanUnderNull: below a null struct slot i of layer k, a child slot whose
+// own null bit is set makes its layer nullable too, as Lance decides
+// layers from each array's null bits (pylance 14.0.2 writes
+// struct<list> whose only list nulls sit under null structs with a
+// NULLABLE_LIST layer, struct<int32> likewise with NULLABLE_ITEM leaves).
+// Nothing under a null list slot is looked at.
+func (s *shredder) scanUnderNull(k, i int) {
+	for !s.list[k] && k+1 < len(s.arrays) {
+		k++
+		if s.arrays[k].IsNull(i) {
+			s.hasNull[k] = true
+		}
 	}
 }
 

@@ -312,3 +312,39 @@ func axisDeltaGeneral(s *shredded, v *values, moved []byte, tb int, ad *pb.Compr
 	page.Desc = "fullzip/general(axis_delta)"
 	return page, true, nil
 }
+
+// encodeCodecs23 encodes the page with pcodec or ALP when its field asks
+// and the values allow; ok is false to go on with the ordinary codecs.
+func encodeCodecs23(s *shredded, v *values, l *wleaf, cfg *writerConfig) (*encodedPage, bool, error) {
+	p := l.params
+	if p.axisDelta != [2]int{} {
+		if cfg.version < format.V2_3 {
+			return nil, false, fmt.Errorf("%w: column %q: %s needs file version 2.3", lerr.ErrInvalidArgument, l.path[0].Name, metaAxisDelta)
+		}
+		page, err := encodeAxisDelta(s, v, l, cfg.version)
+		return page, err == nil, err
+	}
+	pc := p.compression == "pcodec"
+	if !pc && p.alp == alp.Off {
+		return nil, false, nil
+	}
+	w := floatWidth(l.leafType())
+	switch {
+	case pc && cfg.version < format.V2_3:
+		return nil, false, fmt.Errorf("%w: column %q: %s=pcodec needs file version 2.3", lerr.ErrInvalidArgument, l.path[0].Name, metaCompression)
+	case pc && w == 0:
+		return nil, false, fmt.Errorf("%w: column %q: %s=pcodec applies to float columns and fixed-size lists of floats", lerr.ErrInvalidArgument, l.path[0].Name, metaCompression)
+	case cfg.version < format.V2_3 || v.N == 0:
+		return nil, false, nil // ALP is a 2.3 codec: below 2.3 the key is ignored
+	}
+	maxValues := int(p.miniblockValues)
+	codec, cache, ok := newCodec23(v, w, p, maxValues)
+	if !ok {
+		return nil, false, nil
+	}
+	page, err := encodeMiniBlock(s, v, codec, cfg.version, maxValues)
+	if err != nil || cache.err != nil {
+		return nil, false, err
+	}
+	return page, true, nil
+}

@@ -60,7 +60,7 @@ func sampleUniqueRatio(v *values) (r float64, ok bool) {
 // as Lance writes them for every value type.
 func buildDictionary(v *values, b *dictBudget) (*valueSet, *values) {
 	const idxBits = dictIndexBytes * 8
-	ind := &values{Values: codecs.Values{Kind: valFixed, N: v.N, Bits: idxBits, Valid: v.Valid, Data: make([]byte, 0, v.N*idxBits/8)}, sc: v.sc}
+	ind := &values{Values: codecs.Values{Kind: valFixed, N: v.N, Bits: idxBits, Valid: v.Valid, Data: make([]byte, 0, v.N*idxBits/8)}, sc: v.sc, indices: true}
 	set := newValueSet(v, 1024)
 	var itemBytes, encoded uint64 // dictionary value bytes; Lance's running encoded size
 	perItem := uint64(0)          // offset bytes per dictionary entry

@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/lancego/lancego/codecs"
+	"github.com/lancego/lancego/format"
 	"github.com/lancego/lancego/internal/lebits"
 	"github.com/lancego/lancego/internal/lerr"
 )
@@ -33,7 +34,23 @@ func encodeDictionaryLeaf(s *shredded, l *wleaf, cfg *writerConfig) (*encodedPag
 	if err != nil {
 		return nil, err
 	}
-	return dictionaryPage(s, v, s.sc.identity(0, dict.Len()), ind, l.params, cfg.version)
+	order := s.sc.identity(0, dict.Len())
+	// 2.3: the sparse rule (policy.go, wantSparse) weighs the dictionary's
+	// values; pylance 14.0.2 writes a mostly-null dictionary column of
+	// wide strings as a sparse page with chunked keys.
+	if cfg.version >= format.V2_3 && wantSparse(s, v, l.params) {
+		slots, err := slotRows(s, ind)
+		if err != nil {
+			return nil, err
+		}
+		inner, err := dictionaryPage(slots, v, order, ind, l.params, cfg.version)
+		if err != nil {
+			return nil, err
+		}
+		page, _, err := encodeSparseChunked(s, ind, inner)
+		return page, err
+	}
+	return dictionaryPage(s, v, order, ind, l.params, cfg.version)
 }
 
 // encodeMaterialized writes the values a dictionary column stands for.
@@ -64,7 +81,7 @@ func dictKeys(s *shredded, d *array.Dictionary) (*values, error) {
 	}
 	n := uint64(d.Dictionary().Len())
 	ind := &values{Values: codecs.Values{Kind: valFixed, N: len(s.Idx), Bits: 8 * w,
-		Valid: validSlots(d, s.Idx, s.sc), Data: make([]byte, len(s.Idx)*w)}, sc: s.sc}
+		Valid: validSlots(d, s.Idx, s.sc), Data: make([]byte, len(s.Idx)*w)}, sc: s.sc, indices: true}
 	for j, i := range s.Idx {
 		if i < 0 {
 			continue

@@ -3,7 +3,10 @@ package filewriter
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
+	"github.com/lancego/lancego/codecs/alp"
+	"github.com/lancego/lancego/codecs/pcodec"
 	"github.com/lancego/lancego/internal/lerr"
 )
 
@@ -39,4 +42,33 @@ func firstFloat(a, b string, def float64) float64 {
 		}
 	}
 	return def
+}
+
+// parseCodecs23 reads lance-encoding:alp and the pcodec level.
+func parseCodecs23(get func(string) string, p *encodingParams) error {
+	p.alp = alp.Off
+	if v := get(metaALP); v != "" {
+		m, err := alp.ParseMode(v)
+		if err != nil {
+			return fmt.Errorf("%w: %w", lerr.ErrInvalidArgument, err)
+		}
+		p.alp = m
+	}
+	if v := get(metaAxisDelta); v != "" {
+		a, b, ok := strings.Cut(v, ",")
+		al, err1 := strconv.Atoi(strings.TrimSpace(a))
+		st, err2 := strconv.Atoi(strings.TrimSpace(b))
+		if !ok || err1 != nil || err2 != nil || al <= 0 || st <= 0 {
+			return fmt.Errorf("%w: %s=%q, want AXIS_LENGTH,INNER_STRIDE (positive)", lerr.ErrInvalidArgument, metaAxisDelta, v)
+		}
+		p.axisDelta = [2]int{al, st}
+	}
+	if p.compression == "pcodec" {
+		l, err := pcodec.ParseLevel(get(metaCompressionLevel))
+		if err != nil {
+			return fmt.Errorf("%w: %w", lerr.ErrInvalidArgument, err)
+		}
+		p.pcodecLevel = l
+	}
+	return nil
 }

@@ -1,6 +1,8 @@
 package filewriter
 
 import (
+	"math/bits"
+
 	pb "github.com/lancego/lancego/format/pb/encodings21pb"
 	pb23 "github.com/lancego/lancego/format/pb/encodings23pb"
 	"github.com/lancego/lancego/layouts"
@@ -8,7 +10,7 @@ import (
 
 // The 2.3 planar pages the choice policy (policy.go, section 6) asks for,
 // built from the 2.2 encoders' pages: dense re-descriptions and the
-// sparse pages planarSparseRequested requests.
+// sparse pages planarSparse chooses, and the measurements of wantSparse.
 
 // toPlanar gives a 2.3 page its planar layout: pages the policy made
 // sparse keep theirs, every other page becomes dense.
@@ -96,4 +98,24 @@ func encodeSparseZipped(s *shredded, v *values, p encodingParams, cfg *writerCon
 	// Value buffers come first, so split buffers keep their index.
 	page.Scratch, page.Split = inner.Scratch, inner.Split
 	return page, true, nil
+}
+
+// denseOverBudget reports whether the dense structure of s is over 14.0.2's
+// budget (policy.go, denseStructuralBudgetBits): its levels include null or
+// empty lists (a def level above the inner-most list's visible ones) and
+// need 16 KiB or more at the bit widths of the highest rep and def levels.
+func denseOverBudget(s *shredded) bool {
+	set := s.Set
+	if set.MaxRep == 0 || set.MaxDef <= set.MaxVisibleDef {
+		return false
+	}
+	width := uint64(bits.Len16(set.MaxRep) + bits.Len16(set.MaxDef))
+	return uint64(s.NumItems())*width >= denseStructuralBudgetBits
+}
+
+// mostlyNullWide reports whether the values of s would be zipped (256 bytes
+// or more) and more than half of its leaf slots are null (null and empty
+// lists have no leaf slot; a null struct's child slot is a null one).
+func mostlyNullWide(s *shredded, v *values) bool {
+	return 2*s.NumNull > len(s.Idx) && maxValueBytes(v) >= fullZipThreshold
 }

@@ -14,7 +14,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/lancego/lancego/codecs"
 	"github.com/lancego/lancego/codecs/alp"
-	"github.com/lancego/lancego/codecs/pcodec"
 	"github.com/lancego/lancego/format"
 	"github.com/lancego/lancego/internal/lerr"
 )
@@ -33,8 +32,9 @@ import (
 //     "Run Length Encoding", "Byte Stream Split", "Fsst", "General");
 //  5. full-zip per-value compression and the rep/def level codec;
 //  6. 2.3 (planar pages): dense by default, sparse for all-null and
-//     nullable-constant pages (seed "Planar Page Layout"; the choices of
-//     pylance 14.0.2, whose value codecs equal its 2.2 ones);
+//     nullable-constant pages, on request, over the dense structural
+//     budget and for mostly-null wide values (seed "Planar Page Layout";
+//     the choices of pylance 14.0.2, measured);
 //  7. 2.3 only, and only when a field asks: the seed's float codecs ALP /
 //     ALP-RD and pcodec (seed "ALP", "Pcodec"), which no released Lance
 //     writes.
@@ -45,7 +45,7 @@ import (
 // and in the structural encoders of this package; nothing here writes bytes.
 // Beside it: the measurements the rules compare (measure.go), the parsing
 // of key values (parse.go) and the building of planar pages
-// (planar_pages.go).
+// (planar_pages.go, planar_indexed.go).
 
 // ---- 1. Per-column parameters (seed "Compression Configuration":
 // lance-encoding:* keys; env: LANCE_ENCODING_DICT_*,
@@ -82,7 +82,7 @@ type encodingParams struct {
 	compression      string // "" (auto), none, lz4, zstd, fsst
 	compressionLevel int
 	rleThreshold     float64
-	rleUserSet       bool // lance-encoding:rle-threshold given: it gates RLE
+	rleUserSet       bool   // lance-encoding:rle-threshold given: it gates RLE
 	bss              string // auto, on, off
 	dictTooSmall     uint64
 	dictSizeRatio    float64
@@ -174,7 +174,7 @@ func encodeValues(s *shredded, v *values, l *wleaf, cfg *writerConfig) (*encoded
 	}
 	p := l.params
 	if cfg.version >= format.V2_3 {
-		if page, ok, err := planarSparseRequested(s, v, l, cfg); ok || err != nil {
+		if page, ok, err := planarSparse(s, v, l, cfg); ok || err != nil {
 			return page, err
 		}
 	}
@@ -314,15 +314,24 @@ func chooseMiniCodec(v *values, p encodingParams, ver format.Version) miniCodec 
 	packed := codecs.InlineBitpackedSize(&v.Values)
 	runs := codecs.CountRuns(&v.Values, 0, v.N)
 	rle := runs * (v.Bits/8 + 1)
+	// 2.3: one RLE child may be bit-packed (planar_rle.go); 14.0.2 weighs
+	// RLE at that packed size against bit-packing, except for dictionary
+	// indices (measured: 3000 keys in runs of 3 stay bit-packed).
+	var rle23 miniCodec
+	if ver >= format.V2_3 && p.compression != "lz4" && p.compression != "zstd" && runs < v.N {
+		rle23 = choosePackedRLE(codecs.RLEEncoder{Bits: v.Bits}, v, int(p.miniblockValues))
+		if _, ok := rle23.(rlePackedEncoder); ok && !p.rleUserSet && !v.indices {
+			rle = min(rle, encodedSize(rle23, v, int(p.miniblockValues)))
+		}
+	}
 	// RLE is taken when it is the smallest; a field that sets
 	// rle-threshold also gates it to fewer runs than threshold × values
 	// (without the key there is no gate), as pylance 14.0.2 does
 	// (TestEncodingKeyMatrix's rle-threshold rows).
 	gated := p.rleUserSet && float64(runs) >= p.rleThreshold*float64(v.N)
 	if !gated && rle < packed && rle < flat {
-		// 2.3: one RLE child may be bit-packed (planar_rle.go).
-		if ver >= format.V2_3 && p.compression != "lz4" && p.compression != "zstd" {
-			return choosePackedRLE(codecs.RLEEncoder{Bits: v.Bits}, v, int(p.miniblockValues))
+		if rle23 != nil {
+			return rle23
 		}
 		return codecs.RLEEncoder{Bits: v.Bits}
 	}
@@ -333,9 +342,9 @@ func chooseMiniCodec(v *values, p encodingParams, ver format.Version) miniCodec 
 }
 
 // chooseVariableCodec picks Variable (FSST when it pays off); at 2.3 the
-// offsets are bit-packed lengths when that is strictly smaller (seed
-// "Variable", generic variable-width offsets; planar_offsets.go), as
-// pylance 14.0.2 writes them.
+// offsets are bit-packed lengths or RLE runs when that is strictly smaller
+// (seed "Variable", generic variable-width offsets; planar_offsets.go,
+// planar_offsets_rle.go), as pylance 14.0.2 writes them.
 func chooseVariableCodec(v *values, p encodingParams, ver format.Version) miniCodec {
 	bitsOff := 32
 	if v.Large {
@@ -351,11 +360,18 @@ func chooseVariableCodec(v *values, p encodingParams, ver format.Version) miniCo
 		if l, ok := equalLengths(v); ok {
 			return rangeOffsetsEncoder{legacy: legacy, length: l}
 		}
-		gen := newLengthOffsetsEncoder(v, legacy)
 		mv := int(p.miniblockValues)
-		if variableCost(gen, v, mv) < variableCost(legacy, v, mv) {
-			return gen
+		best, cost := miniCodec(legacy), variableCost(legacy, v, mv)
+		cands := []miniCodec{newLengthOffsetsEncoder(v, legacy)}
+		if r, ok := newRLEOffsetsEncoder(v, legacy, mv); ok {
+			cands = append(cands, r)
 		}
+		for _, c := range cands {
+			if k := variableCost(c, v, mv); k < cost {
+				best, cost = c, k
+			}
+		}
+		return best
 	}
 	return legacy
 }
@@ -469,14 +485,50 @@ func chooseLevelCodec(levels []uint16, v format.Version) levelCodec {
 }
 
 // ---- 6. 2.3 planar pages (seed "Planar Page Layout", "Sparse Structural
-// Domains"; checked against what pylance 14.0.2 writes). Every page first
-// gets its 2.2 choice and is re-described as a dense planar page
-// (layouts.DensePlanar); these rules pick sparse structure instead where
-// 14.0.2 does: pages without values (all null, empty lists), nullable
-// constants, and pages with nulls or lists on request
-// (lance-encoding:structural-encoding=sparse: chunked or zipped values).
-// Not yet followed: 14.0.2's sparse choice for mostly-null wide values
-// when not requested.
+// Domains"; Lance's source of 14.0.2's writer is not public, so the rules
+// below are pylance 14.0.2's choices measured on its files, see
+// sparse_rule_test.go). Every page first gets its 2.2 choice and is
+// re-described as a dense planar page (layouts.DensePlanar); these rules
+// pick sparse structure instead where 14.0.2 does (seed: "sparse structure
+// for an explicit sparse request with nontrivial structure, dense
+// structural-budget overflow, complex constants, structural-only pages, and
+// mostly-null wide values"): pages without values (all null, empty lists),
+// nullable constants, and pages with nulls or lists when wantSparse says so.
+
+// Dense structural budget (14.0.2, measured): a page whose levels include
+// null or empty lists (or lists under null structs) stays dense while its
+// levels need fewer than 16 KiB at their bit widths, i.e. number of levels
+// x (bits of the highest rep level + bits of the highest def level) <
+// 131072 bits; at or past it the page is sparse. Pages of all-valid
+// non-empty lists (any size) are never over budget.
+const denseStructuralBudgetBits = 16 << 10 * 8
+
+// indexedMinDictBytes: a sparse page's dictionary of binary or string
+// values whose value bytes and 32-bit offsets reach 64 KiB is stored as an
+// indexed value plane, a smaller one beside chunked indices (14.0.2,
+// measured: 34 values of 1921 bytes chunked, of 1927 bytes indexed).
+const indexedMinDictBytes = 64 << 10
+
+// wantSparse reports whether a 2.3 page with nulls or lists gets sparse
+// structure: on request (structural-encoding=sparse); and, unless
+// miniblock or fullzip is requested, when the dense structure is over
+// budget (denseOverBudget) or when the values are wide (those that would
+// be zipped: 256 bytes or more) and more than half of the leaf slots are
+// null (mostlyNullWide). pylance 14.0.2 cuts over-budget pages of a
+// miniblock or fullzip request into smaller pages it then cannot read back
+// ("Dense no-values requires a single null leaf layer"); we keep them dense.
+func wantSparse(s *shredded, v *values, p encodingParams) bool {
+	if s.Rep == nil && s.Def == nil {
+		return false // trivial all-valid pages stay dense
+	}
+	switch p.structural {
+	case "sparse":
+		return true
+	case "miniblock", "fullzip":
+		return false
+	}
+	return denseOverBudget(s) || mostlyNullWide(s, v)
+}
 
 // planarConstant: a page whose non-null values are one fixed-width scalar
 // is a dense constant page when nothing is null or empty, else a sparse
@@ -501,35 +553,33 @@ func planarAllNull(s *shredded) (*encodedPage, error) {
 	return layouts.EncodeSparse(&s.Shredded, layouts.NoValuesPlane(), nil, -1, "planar/sparse/none")
 }
 
-// planarSparseRequested: lance-encoding:structural-encoding=sparse on a
-// page with nulls or lists gives a sparse page. Values under the full-zip
-// threshold are chunked: one value per terminal slot (nulls included) in
-// mini-block chunks without levels; wider ones are zipped (seed "Planar
-// Page Layout": all-valid trivial pages stay dense; narrow sparse values
-// are chunked, wide ones zipped).
-func planarSparseRequested(s *shredded, v *values, l *wleaf, cfg *writerConfig) (*encodedPage, bool, error) {
+// planarSparse gives the page sparse structure when wantSparse says so.
+// Values under the full-zip threshold are chunked: one value per terminal
+// slot (nulls included) in mini-block chunks without levels; wider ones are
+// zipped (seed "Planar Page Layout": narrow sparse values are chunked, wide
+// ones zipped).
+func planarSparse(s *shredded, v *values, l *wleaf, cfg *writerConfig) (*encodedPage, bool, error) {
 	p := l.params
-	if p.structural != "sparse" || (s.Rep == nil && s.Def == nil) {
+	if !wantSparse(s, v, p) {
 		return nil, false, nil
-	}
-	if maxValueBytes(v) >= fullZipThreshold {
-		return encodeSparseZipped(s, v, p, cfg)
 	}
 	slots, err := slotRows(s, v)
 	if err != nil {
 		return nil, false, err
 	}
-	// The dictionary rule applies as for dense pages (a dictionary
-	// composes with sparse structure).
-	inner, ok, err := tryDictionary(slots, v, p, cfg.version)
+	// The dictionary rule applies as for dense pages, wide values
+	// included; a string or binary dictionary of indexedMinDictBytes or
+	// more gives indexed values (planar_indexed.go).
+	if page, ok, err := sparseDictionary(s, slots, v, p, cfg); ok || err != nil {
+		return page, ok, err
+	}
+	if maxValueBytes(v) >= fullZipThreshold {
+		return encodeSparseZipped(s, v, p, cfg)
+	}
+	codec := withGeneral(chooseMiniCodec(v, p, cfg.version), v, p)
+	inner, err := encodeMiniBlock(slots, v, codec, cfg.version, int(p.miniblockValues))
 	if err != nil {
 		return nil, false, err
-	}
-	if !ok || inner.Layout.GetMiniBlockLayout() == nil {
-		codec := withGeneral(chooseMiniCodec(v, p, cfg.version), v, p)
-		if inner, err = encodeMiniBlock(slots, v, codec, cfg.version, int(p.miniblockValues)); err != nil {
-			return nil, false, err
-		}
 	}
 	return encodeSparseChunked(s, v, inner)
 }
@@ -548,67 +598,4 @@ func planarSparseRequested(s *shredded, v *values, l *wleaf, cfg *writerConfig) 
 // dictionary and full-zip choices; ALP still keeps flat when it would not
 // be smaller (its auto mode also gates on byte-position entropy < 4.6 bits).
 
-// parseCodecs23 reads lance-encoding:alp and the pcodec level.
-func parseCodecs23(get func(string) string, p *encodingParams) error {
-	p.alp = alp.Off
-	if v := get(metaALP); v != "" {
-		m, err := alp.ParseMode(v)
-		if err != nil {
-			return fmt.Errorf("%w: %w", lerr.ErrInvalidArgument, err)
-		}
-		p.alp = m
-	}
-	if v := get(metaAxisDelta); v != "" {
-		a, b, ok := strings.Cut(v, ",")
-		al, err1 := strconv.Atoi(strings.TrimSpace(a))
-		st, err2 := strconv.Atoi(strings.TrimSpace(b))
-		if !ok || err1 != nil || err2 != nil || al <= 0 || st <= 0 {
-			return fmt.Errorf("%w: %s=%q, want AXIS_LENGTH,INNER_STRIDE (positive)", lerr.ErrInvalidArgument, metaAxisDelta, v)
-		}
-		p.axisDelta = [2]int{al, st}
-	}
-	if p.compression == "pcodec" {
-		l, err := pcodec.ParseLevel(get(metaCompressionLevel))
-		if err != nil {
-			return fmt.Errorf("%w: %w", lerr.ErrInvalidArgument, err)
-		}
-		p.pcodecLevel = l
-	}
-	return nil
-}
-
-// encodeCodecs23 encodes the page with pcodec or ALP when its field asks
-// and the values allow; ok is false to go on with the ordinary codecs.
-func encodeCodecs23(s *shredded, v *values, l *wleaf, cfg *writerConfig) (*encodedPage, bool, error) {
-	p := l.params
-	if p.axisDelta != [2]int{} {
-		if cfg.version < format.V2_3 {
-			return nil, false, fmt.Errorf("%w: column %q: %s needs file version 2.3", lerr.ErrInvalidArgument, l.path[0].Name, metaAxisDelta)
-		}
-		page, err := encodeAxisDelta(s, v, l, cfg.version)
-		return page, err == nil, err
-	}
-	pc := p.compression == "pcodec"
-	if !pc && p.alp == alp.Off {
-		return nil, false, nil
-	}
-	w := floatWidth(l.leafType())
-	switch {
-	case pc && cfg.version < format.V2_3:
-		return nil, false, fmt.Errorf("%w: column %q: %s=pcodec needs file version 2.3", lerr.ErrInvalidArgument, l.path[0].Name, metaCompression)
-	case pc && w == 0:
-		return nil, false, fmt.Errorf("%w: column %q: %s=pcodec applies to float columns and fixed-size lists of floats", lerr.ErrInvalidArgument, l.path[0].Name, metaCompression)
-	case cfg.version < format.V2_3 || v.N == 0:
-		return nil, false, nil // ALP is a 2.3 codec: below 2.3 the key is ignored
-	}
-	maxValues := int(p.miniblockValues)
-	codec, cache, ok := newCodec23(v, w, p, maxValues)
-	if !ok {
-		return nil, false, nil
-	}
-	page, err := encodeMiniBlock(s, v, codec, cfg.version, maxValues)
-	if err != nil || cache.err != nil {
-		return nil, false, err
-	}
-	return page, true, nil
-}
+// encodeCodecs23 (codecs23.go) applies these requests.

@@ -26,6 +26,9 @@ type fslLayer = codecs.FSLDim
 type values struct {
 	codecs.Values
 	sc *leafScratch
+	// indices marks dictionary indices, whose codec follows the 2.2 RLE
+	// rule at 2.3 too (policy.go, chooseMiniCodec).
+	indices bool
 }
 
 // gatherValues collects the values at idx (-1 = null slot) from leaf.
