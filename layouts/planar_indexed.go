@@ -60,12 +60,13 @@ func (p *SparsePage) initIndexed(ix *pb23.IndexedValues, sizes []uint64, bufs []
 	if leaf != nil && !binaryLeaf(leaf) {
 		return fmt.Errorf("%w: planar page: indexed values for a %s leaf (want binary or string)", ErrCorrupt, leaf)
 	}
-	enc, n := ix.GetIndices(), p.levels.terminal
+	enc, n := ix.GetIndices(), p.terminal()
 	payload := bufs[0]
 	if !codecs.SequenceHasPayload(enc) && sizes[0] != 0 {
 		return fmt.Errorf("%w: planar page: field values.indexed.indices: metadata-only codec with a %d-byte buffer", ErrCorrupt, sizes[0])
 	}
-	idx, err := codecs.DecodeSequence(make([]uint64, 0, codecs.CapHint(n)), enc, 32, payload, n)
+	// n is the terminal domain (at most maxSparseEntries): exact capacity.
+	idx, err := codecs.DecodeSequence(make([]uint64, 0, n), enc, 32, payload, n)
 	if err != nil {
 		return fmt.Errorf("planar page: field values.indexed.indices: %w", err)
 	}

@@ -256,11 +256,14 @@ type levelRun struct {
 	page  *pageState
 	lv    layouts.Levels
 	memos *chunkMemos
+	// direct says the page's pieces append their structure to the
+	// output's node themselves (sparse pages built as trees): no levels.
+	direct bool
 }
 
 // flush unravels the gathered levels into out's structure.
 func (r *levelRun) flush(out *layouts.LeafData) error {
-	if r.page == nil {
+	if r.page == nil || r.direct {
 		return nil
 	}
 	node, err := layouts.UnravelAppend(out.Node, r.page.set(), r.lv)
@@ -287,8 +290,12 @@ func (f *File) decodeInto(ctx context.Context, leaf *layouts.Field, p *piece, da
 			return err
 		}
 		run.page = st
+		run.direct = st.blob == nil && !leaf.BlobV2 && st.sparse != nil && st.sparse.Direct()
 	}
 	vals := out.Values
+	if run.direct {
+		return decodeSparseDirect(st, p, data, out, leafType(leaf), run.memos)
+	}
 	switch {
 	case st.blob != nil:
 		lv, err := f.decodeBlobPiece(ctx, leaf, p, data, vals, run.memos)
@@ -323,8 +330,8 @@ func decodeRows(st *pageState, p *piece, data []byte, lv *layouts.Levels, vals *
 	return fmt.Errorf("%w: page without decoder", ErrUnsupported)
 }
 
-// decodeSparse decodes a piece of a sparse planar page: the value
-// reader's rows into a scratch accumulator, then levels and values.
+// decodeSparse decodes a piece of a sparse planar page into levels and
+// values (pages read by levels, and blob descriptors).
 func decodeSparse(st *pageState, p *piece, data []byte, lv *layouts.Levels, vals *layouts.Values, leaf arrow.DataType, memos *chunkMemos) error {
 	sp := st.sparse
 	if !p.hasData {
@@ -332,10 +339,47 @@ func decodeSparse(st *pageState, p *piece, data []byte, lv *layouts.Levels, vals
 	}
 	var discard layouts.Levels
 	if sp.ChunkedDirect() {
-		sp.AppendLevels(p.from, p.to, lv)
+		if err := sp.AppendLevels(p.from, p.to, lv); err != nil {
+			return err
+		}
 		return sp.Mini.DecodeRows(p.span, sparseChunks(sp.Mini, p, data), p.vlo, p.vhi, &discard, vals, memos.of(st))
 	}
+	inner, err := decodeSparseInner(sp, p, data)
+	if err != nil {
+		return err
+	}
+	return sp.AppendRows(p.from, p.to, p.vlo, inner, lv, vals, leaf)
+}
+
+// decodeSparseDirect decodes a piece of a sparse page built as a tree: its
+// structure straight onto out's node, its values into out's values
+// (chunked values decode straight into them).
+func decodeSparseDirect(st *pageState, p *piece, data []byte, out *layouts.LeafData, leaf arrow.DataType, memos *chunkMemos) error {
+	sp := st.sparse
+	node, err := sp.AppendStructure(out.Node, p.from, p.to)
+	if err != nil {
+		return err
+	}
+	out.Node = node
+	if !p.hasData {
+		return sp.AppendValues(p.from, p.to, 0, nil, out.Values, leaf)
+	}
+	if sp.Mini != nil {
+		var discard layouts.Levels
+		return sp.Mini.DecodeRows(p.span, sparseChunks(sp.Mini, p, data), p.vlo, p.vhi, &discard, out.Values, memos.of(st))
+	}
+	inner, err := decodeSparseInner(sp, p, data)
+	if err != nil {
+		return err
+	}
+	return sp.AppendValues(p.from, p.to, p.vlo, inner, out.Values, leaf)
+}
+
+// decodeSparseInner decodes the value reader's rows a sparse piece needs
+// into a scratch accumulator.
+func decodeSparseInner(sp *layouts.SparsePage, p *piece, data []byte) (*layouts.Values, error) {
 	inner := &layouts.Values{}
+	var discard layouts.Levels
 	var err error
 	if sp.Mini != nil {
 		err = sp.Mini.DecodeRows(p.span, sparseChunks(sp.Mini, p, data), p.vlo, p.vhi, &discard, inner, nil)
@@ -343,9 +387,9 @@ func decodeSparse(st *pageState, p *piece, data []byte, lv *layouts.Levels, vals
 		err = sp.Full.DecodeRows(data, &discard, inner)
 	}
 	if err != nil {
-		return fmt.Errorf("sparse values: %w", err)
+		return nil, fmt.Errorf("sparse values: %w", err)
 	}
-	return sp.AppendRows(p.from, p.to, p.vlo, inner, lv, vals, leaf)
+	return inner, nil
 }
 
 // sparseChunks cuts a sparse piece's data into its value chunks.
