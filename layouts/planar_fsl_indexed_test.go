@@ -35,18 +35,17 @@ func sparseArray(t *testing.T, pl *pb23.PlanarLayout, rows uint64, bufs [][]byte
 	if err := CheckLayers(p.Set, f.LeafPath(f.Leaves()[0])); err != nil {
 		return nil, err
 	}
-	var lv Levels
-	vals := &Values{}
+	var out sparseOut
 	for r := uint64(0); r < rows; r += step {
-		if err := decodeSparseRowsLeaf(p, bufs, r, min(r+step, rows), &lv, vals, f.Leaves()[0].Type); err != nil {
+		if err := decodeSparseBoth(p, bufs, r, min(r+step, rows), &out, f.Leaves()[0].Type); err != nil {
 			return nil, err
 		}
 	}
-	node, err := Unravel(p.Set, lv)
+	node, err := out.finish(p)
 	if err != nil {
 		return nil, err
 	}
-	return BuildArray(memory.DefaultAllocator, f, []LeafData{{Node: node, Values: vals}})
+	return BuildArray(memory.DefaultAllocator, f, []LeafData{{Node: node, Values: &out.vals}})
 }
 
 func u32s(vs ...uint32) []byte {
