@@ -209,6 +209,9 @@ func TestIndexedValues(t *testing.T) {
 		if err != nil || ok != tc.ok || ok && (lo != tc.lo || hi != tc.hi) {
 			t.Errorf("ValueRows(%d, %d) = %d, %d, %v, %v; want items [%d, %d) %v", tc.from, tc.to, lo, hi, ok, err, tc.lo, tc.hi, tc.ok)
 		}
+		if runs := p.ItemRuns(tc.from, tc.to); tc.ok != (len(runs) == 1) || tc.ok && runs[0] != (ItemRun{tc.lo, tc.hi}) {
+			t.Errorf("ItemRuns(%d, %d) = %v, want [%d, %d)", tc.from, tc.to, runs, tc.lo, tc.hi)
+		}
 	}
 }
 

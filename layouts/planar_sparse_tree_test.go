@@ -21,6 +21,7 @@ type sparseOut struct {
 	vals  Values // levels read
 	node  *PathNode
 	dvals Values // tree read
+	rvals Values // tree read, indexed items by runs (ItemRuns)
 }
 
 // node returns the levels read's structure after checking that the tree
@@ -38,6 +39,9 @@ func (o *sparseOut) finish(p *SparsePage) (*PathNode, error) {
 	}
 	if err := sameValues(&o.vals, &o.dvals); err != nil {
 		return nil, fmt.Errorf("%w: values: %v", errPathsDiffer, err)
+	}
+	if err := sameValues(&o.vals, &o.rvals); err != nil {
+		return nil, fmt.Errorf("%w: values by item runs: %v", errPathsDiffer, err)
 	}
 	return node, nil
 }
@@ -123,7 +127,34 @@ func decodeSparseBoth(p *SparsePage, bufs [][]byte, from, to uint64, out *sparse
 	if (errL == nil) != (errT == nil) {
 		return fmt.Errorf("%w: rows [%d,%d): levels read: %v, tree read: %v", errPathsDiffer, from, to, errL, errT)
 	}
-	return errL
+	if errL != nil {
+		return errL
+	}
+	return decodeItemRuns(p, bufs, from, to, lo, inner, out, leaf)
+}
+
+// decodeItemRuns appends rows [from, to) to out.rvals reading indexed
+// items by runs (other pages: as AppendValues).
+func decodeItemRuns(p *SparsePage, bufs [][]byte, from, to, lo uint64, inner *Values, out *sparseOut, leaf arrow.DataType) error {
+	runs := p.ItemRuns(from, to)
+	if runs == nil {
+		return p.AppendValues(from, to, lo, inner, &out.rvals, leaf)
+	}
+	items := &Values{}
+	for _, r := range runs {
+		v, err := decodeSparseValueRows(p, bufs, r.Lo, r.Hi)
+		if err != nil {
+			return err
+		}
+		b := v.Block()
+		if err := items.Append(&b, 0, b.NumValues); err != nil {
+			return err
+		}
+	}
+	if err := p.AppendItemRuns(from, to, runs, items, &out.rvals, leaf); err != nil {
+		return fmt.Errorf("%w: item runs: %v", errPathsDiffer, err)
+	}
+	return nil
 }
 
 // decodeSparseValueRows decodes the value reader's rows [lo, hi).

@@ -184,3 +184,50 @@ func TestPlanarCorruptPositionsNamed(t *testing.T) {
 		}
 	}
 }
+
+// TestIndexedTakeReadsOnlyItsItems: a take of consecutive rows of an
+// indexed page (one piece) whose items lie apart reads each item's bytes,
+// not the span between them, and the values match pylance's.
+func TestIndexedTakeReadsOnlyItsItems(t *testing.T) {
+	f, w := planarFile(t, "planar_indexed")
+	want := w[0].(map[string]any)
+	st, err := f.page(context.Background(), columnIndex(t, f, "s"), 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp := st.sparse
+	if sp == nil || sp.Full == nil || !sp.Direct() {
+		t.Fatal("s page 0 is not an indexed sparse page read as a tree")
+	}
+	takeCost(t, f, want, "s", rowsWhere(want, "s", true, 1)) // initializes the page
+	tested := 0
+	for r := uint64(0); r+1 < uint64(len(want["s"].([]any))); r++ {
+		a, b := sp.ItemRuns(r, r+1), sp.ItemRuns(r+1, r+2)
+		if len(a) != 1 || len(b) != 1 || a[0].Lo == b[0].Lo || max(a[0].Lo, b[0].Lo)-min(a[0].Lo, b[0].Lo) < 2 {
+			continue
+		}
+		var wantBytes int64
+		for _, run := range append(a, b...) {
+			lo, hi, err := sp.Full.RowBytes(run.Lo, run.Hi)
+			if err != nil {
+				t.Fatal(err)
+			}
+			wantBytes += int64(hi - lo)
+		}
+		lo, hi, _, _ := sp.ValueRows(r, r+2)
+		slo, shi, err := sp.Full.RowBytes(lo, hi)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if runs := sp.ItemRuns(r, r+2); len(runs) != 2 {
+			t.Fatalf("rows %d-%d: runs %v", r, r+1, runs)
+		}
+		if cost := takeCost(t, f, want, "s", []uint64{r, r + 1}); cost != wantBytes || cost >= int64(shi-slo) {
+			t.Fatalf("rows %d-%d: take read %d bytes, want %d (their two items; the span is %d)", r, r+1, cost, wantBytes, shi-slo)
+		}
+		tested++
+	}
+	if tested < 3 {
+		t.Fatalf("only %d row pairs with items apart", tested)
+	}
+}

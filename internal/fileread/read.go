@@ -28,6 +28,12 @@ type piece struct {
 	// vlo, vhi are the value reader's rows a sparse planar piece needs
 	// (terminal slots or materialized values); hasData says any are.
 	vlo, vhi uint64
+	// runs are the items an indexed sparse piece reads when they are not
+	// consecutive: data holds the first run's bytes, more (and, once
+	// fetched, moreData) the others'.
+	runs     []layouts.ItemRun
+	more     []format.Range
+	moreData [][]byte
 }
 
 // pieces splits row ranges (in the order given) along page boundaries.
@@ -121,9 +127,34 @@ func planSparse(p *piece, st *pageState, resident []byte) error {
 	} else if blo, bhi, err = sp.Full.RowBytes(lo, hi); err != nil {
 		return err
 	}
+	if resident == nil && sp.Full != nil {
+		if runs := sp.ItemRuns(p.from, p.to); len(runs) > 1 {
+			return planItemRuns(p, sp, data, runs)
+		}
+	}
 	p.data = format.Range{Offset: data.Offset + blo, Length: bhi - blo}
 	if resident != nil {
 		p.local = resident[blo:bhi]
+	}
+	return nil
+}
+
+// planItemRuns plans an indexed piece whose rows use items apart: the
+// bytes of each run of consecutive items (the scheduler coalesces near
+// ones), not the span from the least to the greatest.
+func planItemRuns(p *piece, sp *layouts.SparsePage, data format.Range, runs []layouts.ItemRun) error {
+	p.runs = runs
+	for i, r := range runs {
+		lo, hi, err := sp.Full.RowBytes(r.Lo, r.Hi)
+		if err != nil {
+			return err
+		}
+		rg := format.Range{Offset: data.Offset + lo, Length: hi - lo}
+		if i == 0 {
+			p.data = rg
+		} else {
+			p.more = append(p.more, rg)
+		}
 	}
 	return nil
 }
@@ -152,6 +183,7 @@ func (f *File) readLeaf(ctx context.Context, leaf *layouts.Field, ranges []RowRa
 		}
 		if ps[i].hasData && ps[i].local == nil {
 			want = append(want, ps[i].data)
+			want = append(want, ps[i].more...)
 		}
 	}
 	got, err := f.fetch(ctx, want, ranges[0].From)
@@ -178,7 +210,8 @@ func (f *File) readLeaf(ctx context.Context, leaf *layouts.Field, ranges []RowRa
 		data := ps[i].local
 		if ps[i].hasData && data == nil {
 			data = got[next]
-			next++
+			ps[i].moreData = got[next+1 : next+1+len(ps[i].more)]
+			next += 1 + len(ps[i].more)
 		}
 		if err := f.decodeInto(ctx, leaf, &ps[i], data, &run, &out); err != nil {
 			return layouts.LeafData{}, f.pageErr(ps[i].page, err)
@@ -337,6 +370,9 @@ func decodeSparse(st *pageState, p *piece, data []byte, lv *layouts.Levels, vals
 	if !p.hasData {
 		return sp.AppendRows(p.from, p.to, 0, nil, lv, vals, leaf)
 	}
+	if p.runs != nil {
+		return fmt.Errorf("%w: indexed item runs read through levels", ErrUnsupported)
+	}
 	var discard layouts.Levels
 	if sp.ChunkedDirect() {
 		if err := sp.AppendLevels(p.from, p.to, lv); err != nil {
@@ -368,11 +404,31 @@ func decodeSparseDirect(st *pageState, p *piece, data []byte, out *layouts.LeafD
 		var discard layouts.Levels
 		return sp.Mini.DecodeRows(p.span, sparseChunks(sp.Mini, p, data), p.vlo, p.vhi, &discard, out.Values, memos.of(st))
 	}
+	if p.runs != nil {
+		return decodeItemRuns(sp, p, data, out.Values, leaf)
+	}
 	inner, err := decodeSparseInner(sp, p, data)
 	if err != nil {
 		return err
 	}
 	return sp.AppendValues(p.from, p.to, p.vlo, inner, out.Values, leaf)
+}
+
+// decodeItemRuns decodes the items of an indexed piece's runs, one run
+// after another, and appends the rows' values.
+func decodeItemRuns(sp *layouts.SparsePage, p *piece, data []byte, vals *layouts.Values, leaf arrow.DataType) error {
+	inner := &layouts.Values{}
+	var discard layouts.Levels
+	for i := range p.runs {
+		b := data
+		if i > 0 {
+			b = p.moreData[i-1]
+		}
+		if err := sp.Full.DecodeRows(b, &discard, inner); err != nil {
+			return fmt.Errorf("indexed items: %w", err)
+		}
+	}
+	return sp.AppendItemRuns(p.from, p.to, p.runs, inner, vals, leaf)
 }
 
 // decodeSparseInner decodes the value reader's rows a sparse piece needs
