@@ -4,6 +4,9 @@ import (
 	"encoding/binary"
 	"fmt"
 	mathbits "math/bits"
+	"slices"
+
+	"github.com/lancego/lancego/internal/uninit"
 )
 
 // A sparse structure is built straight into the PathNodes of the whole page
@@ -129,7 +132,8 @@ func expandBits(bm []byte, n int, dim uint64) []byte {
 // listOffsets turns non-empty positions (strictly increasing, below
 // domain) and their counts into domain+1 offsets.
 func listOffsets(nonEmpty, counts []uint64, domain uint64) []int64 {
-	offs := make([]int64, domain+1)
+	offs := uninit.Int64s(int(domain) + 1) // every entry is written below
+	offs[0] = 0
 	prev, at := uint64(0), int64(0)
 	for k, p := range nonEmpty {
 		for s := prev; s < p; s++ {
@@ -234,8 +238,9 @@ func (t *sparseTree) appendRows(dst *PathNode, from, to uint64) (*PathNode, erro
 		switch n.Kind {
 		case LayerList:
 			if d.Offsets == nil {
-				d.Offsets = []int64{0}
+				d.Offsets = make([]int64, 1, k+1)
 			}
+			d.Offsets = slices.Grow(d.Offsets, k)
 			base := d.Offsets[len(d.Offsets)-1] - n.Offsets[from]
 			for _, o := range n.Offsets[from+1 : to+1] {
 				d.Offsets = append(d.Offsets, base+o)
@@ -253,12 +258,13 @@ func (t *sparseTree) appendRows(dst *PathNode, from, to uint64) (*PathNode, erro
 // appendBitsFast is appendBits copying a byte at a time when the bit
 // offsets differ in alignment.
 func appendBitsFast(dst []byte, dstLen int, src []byte, off, n int) []byte {
+	need := (dstLen + n + 7) / 8
+	if len(dst) < need {
+		dst = slices.Grow(dst, need-len(dst))[:need]
+		clear(dst[(dstLen+7)/8:])
+	}
 	if src == nil || (dstLen%8 == 0 && off%8 == 0) || n < 16 {
 		return appendBits(dst, dstLen, src, off, n)
-	}
-	need := (dstLen + n + 7) / 8
-	for len(dst) < need {
-		dst = append(dst, 0)
 	}
 	i := 0
 	for ; i+8 <= n; i += 8 {
