@@ -432,7 +432,8 @@ func dictSequence(dst []uint64, d *pb.Dictionary, width int, payload []byte, n u
 	if err != nil {
 		return dst, fmt.Errorf("dictionary items: %w", err)
 	}
-	idx, err := DecodeSequence(make([]uint64, 0, capHint(n)), idxEnc, 32, idxBuf, n)
+	// The caller's spare capacity is a size it trusts (a checked count).
+	idx, err := DecodeSequence(make([]uint64, 0, max(capHint(n), min(int(min(n, 1<<30)), cap(dst)-len(dst)))), idxEnc, 32, idxBuf, n)
 	if err != nil {
 		return dst, fmt.Errorf("dictionary indices: %w", err)
 	}

@@ -35,18 +35,17 @@ func sparseArray(t *testing.T, pl *pb23.PlanarLayout, rows uint64, bufs [][]byte
 	if err := CheckLayers(p.Set, f.LeafPath(f.Leaves()[0])); err != nil {
 		return nil, err
 	}
-	var lv Levels
-	vals := &Values{}
+	var out sparseOut
 	for r := uint64(0); r < rows; r += step {
-		if err := decodeSparseRowsLeaf(p, bufs, r, min(r+step, rows), &lv, vals, f.Leaves()[0].Type); err != nil {
+		if err := decodeSparseBoth(p, bufs, r, min(r+step, rows), &out, f.Leaves()[0].Type); err != nil {
 			return nil, err
 		}
 	}
-	node, err := Unravel(p.Set, lv)
+	node, err := out.finish(p)
 	if err != nil {
 		return nil, err
 	}
-	return BuildArray(memory.DefaultAllocator, f, []LeafData{{Node: node, Values: vals}})
+	return BuildArray(memory.DefaultAllocator, f, []LeafData{{Node: node, Values: &out.vals}})
 }
 
 func u32s(vs ...uint32) []byte {
@@ -209,6 +208,9 @@ func TestIndexedValues(t *testing.T) {
 		lo, hi, ok, err := p.ValueRows(tc.from, tc.to)
 		if err != nil || ok != tc.ok || ok && (lo != tc.lo || hi != tc.hi) {
 			t.Errorf("ValueRows(%d, %d) = %d, %d, %v, %v; want items [%d, %d) %v", tc.from, tc.to, lo, hi, ok, err, tc.lo, tc.hi, tc.ok)
+		}
+		if runs := p.ItemRuns(tc.from, tc.to); tc.ok != (len(runs) == 1) || tc.ok && runs[0] != (ItemRun{tc.lo, tc.hi}) {
+			t.Errorf("ItemRuns(%d, %d) = %v, want [%d, %d)", tc.from, tc.to, runs, tc.lo, tc.hi)
 		}
 	}
 }

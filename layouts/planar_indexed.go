@@ -2,6 +2,8 @@ package layouts
 
 import (
 	"fmt"
+	"slices"
+	"sort"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/lancego/lancego/codecs"
@@ -60,12 +62,13 @@ func (p *SparsePage) initIndexed(ix *pb23.IndexedValues, sizes []uint64, bufs []
 	if leaf != nil && !binaryLeaf(leaf) {
 		return fmt.Errorf("%w: planar page: indexed values for a %s leaf (want binary or string)", ErrCorrupt, leaf)
 	}
-	enc, n := ix.GetIndices(), p.levels.terminal
+	enc, n := ix.GetIndices(), p.terminal()
 	payload := bufs[0]
 	if !codecs.SequenceHasPayload(enc) && sizes[0] != 0 {
 		return fmt.Errorf("%w: planar page: field values.indexed.indices: metadata-only codec with a %d-byte buffer", ErrCorrupt, sizes[0])
 	}
-	idx, err := codecs.DecodeSequence(make([]uint64, 0, codecs.CapHint(n)), enc, 32, payload, n)
+	// n is the terminal domain (at most maxSparseEntries): exact capacity.
+	idx, err := codecs.DecodeSequence(make([]uint64, 0, n), enc, 32, payload, n)
 	if err != nil {
 		return fmt.Errorf("planar page: field values.indexed.indices: %w", err)
 	}
@@ -94,4 +97,68 @@ func (p *SparsePage) itemSpan(first, last int32) (uint64, uint64) {
 		}
 	}
 	return uint64(lo), uint64(hi) + 1
+}
+
+// ItemRun is a run of consecutive items [Lo, Hi) of an indexed plane.
+type ItemRun struct{ Lo, Hi uint64 }
+
+// ItemRuns returns the distinct items the materialized slots of rows
+// [from, to) use, ascending, as runs of consecutive items: a take reads
+// only their bytes. It is nil for pages of other planes, pages read by
+// levels, or rows without values.
+func (p *SparsePage) ItemRuns(from, to uint64) []ItemRun {
+	if p.indices == nil || p.tree == nil || from > to || to > p.NumRows {
+		return nil
+	}
+	t0, t1 := p.tree.slots(from, to)
+	items := make([]uint32, 0, t1-t0)
+	for s := t0; s < t1; s++ {
+		if p.tree.materialized(s) {
+			items = append(items, p.indices[s])
+		}
+	}
+	slices.Sort(items)
+	var runs []ItemRun
+	for i, k := range items {
+		switch {
+		case i > 0 && k == items[i-1]:
+		case len(runs) > 0 && uint64(k) == runs[len(runs)-1].Hi:
+			runs[len(runs)-1].Hi++
+		default:
+			runs = append(runs, ItemRun{uint64(k), uint64(k) + 1})
+		}
+	}
+	return runs
+}
+
+// AppendItemRuns is AppendValues for an indexed page whose inner holds
+// the items of runs (ItemRuns of the same rows), one run after another.
+func (p *SparsePage) AppendItemRuns(from, to uint64, runs []ItemRun, inner *Values, vals *Values, leaf arrow.DataType) error {
+	if p.indices == nil || p.tree == nil || from > to || to > p.NumRows {
+		return fmt.Errorf("%w: item runs of rows [%d,%d) of a sparse page that is not indexed", ErrCorrupt, from, to)
+	}
+	src, err := p.valueSource(inner, vals, leaf)
+	if err != nil {
+		return err
+	}
+	before := make([]uint64, len(runs)) // items of the runs before each
+	n := uint64(0)
+	for i, r := range runs {
+		before[i], n = n, n+r.Hi-r.Lo
+	}
+	t0, t1 := p.tree.slots(from, to)
+	idx := make([]int32, 0, t1-t0)
+	for s := t0; s < t1; s++ {
+		if src == nil || !p.tree.materialized(s) {
+			idx = append(idx, -1)
+			continue
+		}
+		k := uint64(p.indices[s])
+		i := sort.Search(len(runs), func(i int) bool { return runs[i].Hi > k })
+		if i == len(runs) || k < runs[i].Lo {
+			return fmt.Errorf("%w: sparse page: item %d of slot %d is in no run read", ErrCorrupt, k, s)
+		}
+		idx = append(idx, int32(before[i]+k-runs[i].Lo))
+	}
+	return scatter(vals, src, idx, leaf)
 }

@@ -2,6 +2,7 @@ package layouts
 
 import (
 	"fmt"
+	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/lancego/lancego/codecs"
@@ -99,13 +100,22 @@ func NewSparseLayout(pl *pb23.PlanarLayout) (*SparseLayout, error) {
 	return nil, fmt.Errorf("%w: planar page: field values: no value codec", ErrCorrupt)
 }
 
-// SparsePage is an initialized sparse planar page: its structure expanded
-// to rep/def levels, and the reader of its values. Immutable.
+// SparsePage is an initialized sparse planar page: its structure as
+// page-wide PathNodes (or, when a null parent owns list children, expanded
+// to rep/def levels), and the reader of its values. Immutable once built
+// (the levels of a tree page are built on first use, once).
 type SparsePage struct {
 	Layout  *SparseLayout
 	Set     LayerSet
 	NumRows uint64
-	levels  *sparseLevels
+	parsed  *sparseParsed
+	// tree is the structure as nodes; nil when the page reads by levels.
+	tree *sparseTree
+	// levels are built at initialization without a tree, else on the
+	// first AppendRows or AppendLevels (levelsOnce, levelsErr).
+	levels     *sparseLevels
+	levelsOnce sync.Once
+	levelsErr  error
 	// Mini or Full reads the values (chunked or zipped); Const is the
 	// scalar of a constant plane.
 	Mini  *MiniBlockPage
@@ -114,12 +124,13 @@ type SparsePage struct {
 	// indices holds an indexed plane's item per terminal slot.
 	indices []uint32
 	// matBefore[t] counts the materialized slots before terminal slot t
-	// (terminal+1 entries): slot t is materialized iff matBefore[t+1] >
-	// matBefore[t], and then matBefore[t] is its index among them.
+	// (terminal+1 entries; levels only): slot t is materialized iff
+	// matBefore[t+1] > matBefore[t], and then matBefore[t] is its index
+	// among them.
 	matBefore []int32
 	numMat    uint64
 	// allReached says every terminal slot is reached by one entry (no
-	// children of null parents were dropped).
+	// children of null parents were dropped); always true with a tree.
 	allReached bool
 }
 
@@ -130,34 +141,65 @@ func NewSparsePage(pl *pb23.PlanarLayout, l *SparseLayout, numRows uint64, sizes
 	if len(bufs) < l.ValueBuffers || len(sizes) != len(bufs) {
 		return nil, fmt.Errorf("%w: sparse page with %d buffers, its values need %d", ErrCorrupt, len(bufs), l.ValueBuffers)
 	}
-	lv, err := newSparseLevels(pl.GetStructure().GetSparse(), numRows, bufs[l.ValueBuffers:])
+	ps, err := parseSparse(pl.GetStructure().GetSparse(), numRows, bufs[l.ValueBuffers:])
 	if err != nil {
 		return nil, err
 	}
-	p := &SparsePage{Layout: l, Set: lv.set, NumRows: numRows, levels: lv}
-	p.indexMaterialized()
+	p := &SparsePage{Layout: l, Set: ps.layerSet(), NumRows: numRows, parsed: ps}
+	tree, ok, err := ps.buildTree()
+	if err != nil {
+		return nil, err
+	}
+	if ok {
+		p.tree, p.numMat, p.allReached = tree, tree.numMat, true
+	} else {
+		if err := p.ensureLevels(); err != nil {
+			return nil, err
+		}
+		_, p.numMat, p.allReached = p.levels.indexMaterialized()
+	}
 	if err := p.initValues(pl, sizes, bufs, leaf); err != nil {
 		return nil, err
 	}
 	return p, nil
 }
 
+// ensureLevels expands the structure to levels (once).
+func (p *SparsePage) ensureLevels() error {
+	p.levelsOnce.Do(func() {
+		lv, err := p.parsed.levels()
+		if err != nil {
+			p.levelsErr = err
+			return
+		}
+		p.levels = lv
+		p.matBefore, _, _ = lv.indexMaterialized()
+	})
+	return p.levelsErr
+}
+
+// Direct reports whether the page's structure is built as nodes, so a
+// read appends it with AppendStructure and its values with AppendValues.
+func (p *SparsePage) Direct() bool { return p.tree != nil }
+
+// terminal is the size of the terminal (leaf slot) domain.
+func (p *SparsePage) terminal() uint64 { return p.parsed.terminal }
+
 // indexMaterialized counts the terminal slots whose entry is valid in
-// every layer (def 0).
-func (p *SparsePage) indexMaterialized() {
-	s := p.levels
+// every layer (def 0): matBefore (see SparsePage), how many there are and
+// whether every terminal slot is reached.
+func (s *sparseLevels) indexMaterialized() (matBefore []int32, numMat uint64, allReached bool) {
 	if s.set.MaxRep == 0 && uint64(len(s.slot)) == s.terminal { // no lists: slot = entry
-		p.matBefore = make([]int32, s.terminal+1)
+		matBefore = make([]int32, s.terminal+1)
 		n := int32(0)
 		for t := range s.slot {
-			p.matBefore[t] = n
+			matBefore[t] = n
 			if s.lv.Def == nil || s.lv.Def[t] == 0 {
 				n++
 			}
 		}
-		p.matBefore[s.terminal] = n
-		p.numMat, p.allReached = uint64(n), true
-		return
+		matBefore[s.terminal] = n
+		return matBefore, uint64(n), true
 	}
 	mat := make([]bool, s.terminal)
 	def := s.lv.Def
@@ -170,17 +212,16 @@ func (p *SparsePage) indexMaterialized() {
 			}
 		}
 	}
-	p.allReached = reached == s.terminal
-	p.matBefore = make([]int32, s.terminal+1)
+	matBefore = make([]int32, s.terminal+1)
 	n := int32(0)
 	for t, m := range mat {
-		p.matBefore[t] = n
+		matBefore[t] = n
 		if m {
 			n++
 		}
 	}
-	p.matBefore[s.terminal] = n
-	p.numMat = uint64(n)
+	matBefore[s.terminal] = n
+	return matBefore, uint64(n), reached == s.terminal
 }
 
 // materialized reports whether terminal slot t holds a value.
@@ -191,12 +232,12 @@ func (p *SparsePage) initValues(pl *pb23.PlanarLayout, sizes []uint64, bufs [][]
 	switch p.Layout.Kind {
 	case SparseChunked:
 		mb := proto.CloneOf(p.Layout.Inner.GetMiniBlockLayout())
-		mb.NumItems = p.levels.terminal
+		mb.NumItems = p.terminal()
 		meta := MiniBlockMeta{ChunkWords: bufs[0]}
 		if mb.GetDictionary() != nil {
 			meta.Dictionary = bufs[2]
 		}
-		p.Mini, err = NewMiniBlockPage(mb, p.levels.terminal, sizes[1], meta)
+		p.Mini, err = NewMiniBlockPage(mb, p.terminal(), sizes[1], meta)
 		if err != nil {
 			return fmt.Errorf("chunked values: %w", err)
 		}
@@ -245,6 +286,10 @@ func (p *SparsePage) ValueRows(from, to uint64) (lo, hi uint64, ok bool, err err
 	if p.Mini == nil && p.Full == nil {
 		return 0, 0, false, nil
 	}
+	if p.tree != nil {
+		lo, hi, ok := p.treeValueRows(from, to)
+		return lo, hi, ok, nil
+	}
 	e0, e1 := p.levels.entries(from, to)
 	slot := p.levels.slot
 	for e0 < e1 && slot[e0] < 0 {
@@ -278,9 +323,13 @@ func (p *SparsePage) ValueRows(from, to uint64) (lo, hi uint64, ok bool, err err
 func (p *SparsePage) ChunkedDirect() bool { return p.Mini != nil && p.allReached }
 
 // AppendLevels appends the levels of rows [from, to) to lv.
-func (p *SparsePage) AppendLevels(from, to uint64, lv *Levels) {
+func (p *SparsePage) AppendLevels(from, to uint64, lv *Levels) error {
+	if err := p.ensureLevels(); err != nil {
+		return err
+	}
 	e0, e1 := p.levels.entries(from, to)
 	AppendLevels(lv, sliceLevels(p.levels.lv, e0, e1))
+	return nil
 }
 
 // AppendRows appends the levels of rows [from, to) to lv and one value per
@@ -288,27 +337,14 @@ func (p *SparsePage) AppendLevels(from, to uint64, lv *Levels) {
 // materialized, a placeholder elsewhere. inner holds the value reader's
 // rows [lo, ValueRows' hi) (nil when ValueRows said none are needed).
 func (p *SparsePage) AppendRows(from, to, lo uint64, inner *Values, lv *Levels, vals *Values, leaf arrow.DataType) error {
+	if err := p.ensureLevels(); err != nil {
+		return err
+	}
 	e0, e1 := p.levels.entries(from, to)
 	AppendLevels(lv, sliceLevels(p.levels.lv, e0, e1))
-	if vals.Kind == 0 {
-		switch {
-		case inner != nil && inner.Kind != 0:
-			b := inner.Block()
-			vals.InitShape(&b)
-		case p.Const != nil:
-			vals.InitShape(p.Const)
-		case leaf != nil:
-			if err := appendNulls(vals, 0, leaf); err != nil {
-				return err
-			}
-		}
-	}
-	var src *codecs.Block
-	if inner != nil && inner.Kind != 0 {
-		b := inner.Block()
-		src = &b
-	} else if p.Const != nil {
-		src = p.Const
+	src, err := p.valueSource(inner, vals, leaf)
+	if err != nil {
+		return err
 	}
 	if p.Mini != nil && src != nil && inner != nil {
 		if done, err := p.appendSlotRun(e0, e1, lo, src, vals, leaf); done || err != nil {

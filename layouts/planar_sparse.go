@@ -59,7 +59,8 @@ func (b *sparseBuilder) positions(enc *pb.CompressiveEncoding, n, limit uint64, 
 	if err != nil {
 		return nil, err
 	}
-	pos, err := codecs.DecodeSequence(make([]uint64, 0, codecs.CapHint(n)), enc, 64, payload, n)
+	// n is at most the domain (at most maxSparseEntries): exact capacity.
+	pos, err := codecs.DecodeSequence(make([]uint64, 0, n), enc, 64, payload, n)
 	if err != nil {
 		return nil, fmt.Errorf("sparse structure: field %s: %w", field, err)
 	}
@@ -110,9 +111,26 @@ func (b *sparseBuilder) nulls(v *pb23.SparseValiditySet, field string) ([]byte, 
 
 func isSet(bm []byte, i int32) bool { return bm != nil && bm[i/8]&(1<<(i%8)) != 0 }
 
-// newSparseLevels expands a sparse structure of numRows rows; payloads are
-// the page's structural payload buffers in order (value buffers removed).
-func newSparseLevels(s *pb23.SparseStructure, numRows uint64, payloads [][]byte) (*sparseLevels, error) {
+// sparseParsed is a sparse structure's layers decoded and checked, outer-
+// most first: each layer's null bitmap over its domain (nil when nothing is
+// null) and a list layer's non-empty positions and counts.
+type sparseParsed struct {
+	specs    []layerSpec
+	nullsOf  [][]byte
+	lists    []listSets
+	numRows  uint64
+	terminal uint64
+}
+
+type listSets struct {
+	nonEmpty, counts []uint64
+	children         uint64
+}
+
+// parseSparse decodes and checks a sparse structure of numRows rows;
+// payloads are the page's structural payload buffers in order (value
+// buffers removed).
+func parseSparse(s *pb23.SparseStructure, numRows uint64, payloads [][]byte) (*sparseParsed, error) {
 	if numRows > maxSparseEntries {
 		return nil, fmt.Errorf("%w: sparse page of %d rows", ErrCorrupt, numRows)
 	}
@@ -121,48 +139,31 @@ func newSparseLevels(s *pb23.SparseStructure, numRows uint64, payloads [][]byte)
 		return nil, fmt.Errorf("%w: sparse structure: %d layers (at most 64)", ErrCorrupt, len(layers))
 	}
 	b := &sparseBuilder{domain: numRows, payloads: payloads}
-	// First pass: decode every layer's sets (they fix the layer kinds).
-	specs := make([]layerSpec, len(layers))
-	type listSets struct {
-		nonEmpty, counts []uint64
-		children         uint64
-	}
-	nullsOf := make([][]byte, len(layers))
-	flatSets := make([]flatValidity, len(layers)) // validity layers of a structure without repetition
-	lists := make([]listSets, len(layers))
-	flat := !hasRepeatedLayer(layers)
+	ps := &sparseParsed{specs: make([]layerSpec, len(layers)), nullsOf: make([][]byte, len(layers)),
+		lists: make([]listSets, len(layers)), numRows: numRows}
 	for i, l := range layers {
 		field := fmt.Sprintf("structure.sparse.layers[%d]", i)
 		switch x := l.GetLayer().(type) {
 		case *pb23.SparseStructuralLayer_Validity:
-			specs[i] = layerSpec{kind: LayerItem}
-			if flat {
-				fv, err := b.flatValidity(x.Validity, field+".validity")
-				if err != nil {
-					return nil, err
-				}
-				flatSets[i], specs[i].null = fv, fv.anyNull(b.domain)
-				continue
-			}
 			bm, err := b.nulls(x.Validity, field+".validity")
 			if err != nil {
 				return nil, err
 			}
-			nullsOf[i], specs[i].null = bm, bm != nil
+			ps.nullsOf[i], ps.specs[i] = bm, layerSpec{kind: LayerItem, null: bm != nil}
 		case *pb23.SparseStructuralLayer_List:
 			ls, bm, err := b.listLayer(x.List, field+".list")
 			if err != nil {
 				return nil, err
 			}
-			nullsOf[i], specs[i] = bm, layerSpec{kind: LayerList, null: true, empty: true}
-			lists[i] = listSets{ls.nonEmpty, ls.counts, x.List.GetNumChildSlots()}
+			ps.nullsOf[i], ps.specs[i] = bm, layerSpec{kind: LayerList, null: true, empty: true}
+			ps.lists[i] = listSets{ls.nonEmpty, ls.counts, x.List.GetNumChildSlots()}
 			b.domain = x.List.GetNumChildSlots()
 		case *pb23.SparseStructuralLayer_FixedSizeList:
 			bm, err := b.fslLayer(x.FixedSizeList, field+".fixed_size_list")
 			if err != nil {
 				return nil, err
 			}
-			nullsOf[i], specs[i] = bm, layerSpec{kind: LayerFSL, null: bm != nil, dim: x.FixedSizeList.GetDimension()}
+			ps.nullsOf[i], ps.specs[i] = bm, layerSpec{kind: LayerFSL, null: bm != nil, dim: x.FixedSizeList.GetDimension()}
 		default:
 			return nil, fmt.Errorf("%w: sparse structure: field %s: no layer variant", ErrCorrupt, field)
 		}
@@ -171,104 +172,57 @@ func newSparseLevels(s *pb23.SparseStructure, numRows uint64, payloads [][]byte)
 		return nil, fmt.Errorf("%w: sparse structure: %d payload buffers left over", ErrCorrupt, len(b.payloads))
 	}
 	if len(layers) == 0 {
-		specs = []layerSpec{{kind: LayerItem}}
-		nullsOf = make([][]byte, 1)
-		lists = make([]listSets, 1)
+		ps.specs = []layerSpec{{kind: LayerItem}}
+		ps.nullsOf = make([][]byte, 1)
+		ps.lists = make([]listSets, 1)
 	}
-	inner := make([]layerSpec, len(specs)) // inner-most first
-	for i, k := range specs {
-		inner[len(specs)-1-i] = k
+	ps.terminal = b.domain
+	return ps, nil
+}
+
+// layerSet is the parsed structure's layer set.
+func (ps *sparseParsed) layerSet() LayerSet {
+	inner := make([]layerSpec, len(ps.specs)) // inner-most first
+	for i, k := range ps.specs {
+		inner[len(ps.specs)-1-i] = k
 	}
-	set := layerSetOf(inner)
-	out := &sparseLevels{set: set, terminal: b.domain}
-	b.start(numRows, set.MaxRep)
+	return layerSetOf(inner)
+}
+
+// newSparseLevels expands a sparse structure of numRows rows; payloads are
+// the page's structural payload buffers in order (value buffers removed).
+func newSparseLevels(s *pb23.SparseStructure, numRows uint64, payloads [][]byte) (*sparseLevels, error) {
+	ps, err := parseSparse(s, numRows, payloads)
+	if err != nil {
+		return nil, err
+	}
+	return ps.levels()
+}
+
+// levels expands the parsed structure into rep/def levels.
+func (ps *sparseParsed) levels() (*sparseLevels, error) {
+	set := ps.layerSet()
+	out := &sparseLevels{set: set, terminal: ps.terminal}
+	b := &sparseBuilder{}
+	b.start(ps.numRows, set.MaxRep)
 	for i, d := range set.Layers {
 		var err error
-		switch {
-		case d.Kind == LayerItem && flat:
-			b.applyFlatValidity(flatSets[i], d)
-		case d.Kind == LayerItem:
-			b.applyValidity(nullsOf[i], d)
-		case d.Kind == LayerFSL:
-			err = b.applyFSL(nullsOf[i], d)
+		switch d.Kind {
+		case LayerItem:
+			b.applyValidity(ps.nullsOf[i], d)
+		case LayerFSL:
+			err = b.applyFSL(ps.nullsOf[i], d)
 		default:
-			err = b.applyList(nullsOf[i], lists[i].nonEmpty, lists[i].counts, d)
+			err = b.applyList(ps.nullsOf[i], ps.lists[i].nonEmpty, ps.lists[i].counts, d)
 		}
 		if err != nil {
 			return nil, err
 		}
 	}
-	return out, out.finish(b, numRows)
+	return out, out.finish(b, ps.numRows)
 }
 
 type listParts struct{ nonEmpty, counts []uint64 }
-
-// hasRepeatedLayer reports whether a sparse structure has a list or
-// fixed-size-list layer (then entries are not rows).
-func hasRepeatedLayer(layers []*pb23.SparseStructuralLayer) bool {
-	for _, l := range layers {
-		if l.GetList() != nil || l.GetFixedSizeList() != nil {
-			return true
-		}
-	}
-	return false
-}
-
-// flatValidity is a validity set of a structure without repetition, kept as its
-// positions: entries are rows there, so they apply without a bitmap.
-type flatValidity struct {
-	valid bool // positions list the valid rows (else the null ones)
-	pos   []uint64
-}
-
-func (v flatValidity) anyNull(domain uint64) bool {
-	if v.valid {
-		return uint64(len(v.pos)) < domain
-	}
-	return len(v.pos) > 0
-}
-
-// flatValidity decodes and checks a validity set of a list-free structure.
-func (b *sparseBuilder) flatValidity(v *pb23.SparseValiditySet, field string) (flatValidity, error) {
-	if v == nil {
-		return flatValidity{}, fmt.Errorf("%w: sparse structure: field %s: missing validity set", ErrCorrupt, field)
-	}
-	var out flatValidity
-	switch v.GetMeaning() {
-	case pb23.SparseValiditySet_SPARSE_VALIDITY_NULL_POSITIONS:
-	case pb23.SparseValiditySet_SPARSE_VALIDITY_VALID_POSITIONS:
-		out.valid = true
-	default:
-		return out, fmt.Errorf("%w: sparse structure: field %s.meaning: %v", ErrCorrupt, field, v.GetMeaning())
-	}
-	pos, err := b.positions(v.GetPositions(), v.GetNumPositions(), b.domain, field+".positions")
-	out.pos = pos
-	return out, err
-}
-
-// applyFlatValidity marks the still-valid rows a list-free validity set
-// makes null (entries are rows: slot = entry).
-func (b *sparseBuilder) applyFlatValidity(v flatValidity, d RepDefLayer) {
-	def := b.def
-	if !v.valid {
-		for _, p := range v.pos {
-			if def[p] == 0 {
-				def[p] = d.NullCode
-			}
-		}
-		return
-	}
-	k := 0
-	for e := range def {
-		if k < len(v.pos) && v.pos[k] == uint64(e) {
-			k++
-			continue
-		}
-		if def[e] == 0 {
-			def[e] = d.NullCode
-		}
-	}
-}
 
 // listLayer decodes and checks a list layer over the current domain.
 func (b *sparseBuilder) listLayer(l *pb23.SparseListLayer, field string) (listParts, []byte, error) {
@@ -284,7 +238,8 @@ func (b *sparseBuilder) listLayer(l *pb23.SparseListLayer, field string) (listPa
 	if err != nil {
 		return listParts{}, nil, err
 	}
-	counts, err := codecs.DecodeSequence(make([]uint64, 0, codecs.CapHint(n)), l.GetCounts(), 64, payload, n)
+	// n passed positions' check against the domain: exact capacity.
+	counts, err := codecs.DecodeSequence(make([]uint64, 0, n), l.GetCounts(), 64, payload, n)
 	if err != nil {
 		return listParts{}, nil, fmt.Errorf("sparse structure: field %s.counts: %w", field, err)
 	}

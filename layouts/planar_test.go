@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/lancego/lancego/format"
 	pb "github.com/lancego/lancego/format/pb/encodings21pb"
 	pb23 "github.com/lancego/lancego/format/pb/encodings23pb"
@@ -40,64 +39,15 @@ func decodePlanarPage(pl *pb23.PlanarLayout, rows uint64, bufs [][]byte) error {
 	if err != nil {
 		return err
 	}
-	var lv Levels
-	vals := &Values{}
+	var out sparseOut
 	for r := uint64(0); r < rows; r += max(rows/7, 1) {
 		to := min(r+max(rows/7, 1), rows)
-		if err := decodeSparseRows(p, bufs, r, to, &lv, vals); err != nil {
+		if err := decodeSparseBoth(p, bufs, r, to, &out, nil); err != nil {
 			return err
 		}
 	}
-	_, err = Unravel(p.Set, lv)
+	_, err = out.finish(p)
 	return err
-}
-
-// decodeSparseRows decodes rows [from, to) of a sparse page as the reader
-// does: the value reader's rows, then levels and values. Without the leaf
-// type, placeholders before the first value give ErrUnsupported.
-func decodeSparseRows(p *SparsePage, bufs [][]byte, from, to uint64, lv *Levels, vals *Values) error {
-	return decodeSparseRowsLeaf(p, bufs, from, to, lv, vals, nil)
-}
-
-// decodeSparseRowsLeaf is decodeSparseRows with the leaf type.
-func decodeSparseRowsLeaf(p *SparsePage, bufs [][]byte, from, to uint64, lv *Levels, vals *Values, leaf arrow.DataType) error {
-	lo, hi, ok, err := p.ValueRows(from, to)
-	if err != nil {
-		return err
-	}
-	if !ok {
-		return p.AppendRows(from, to, 0, nil, lv, vals, leaf)
-	}
-	inner := &Values{}
-	var discard Levels
-	if p.Mini != nil {
-		span, err := p.Mini.ChunksForRows(lo, hi)
-		if err != nil {
-			return err
-		}
-		var chunks [][]byte
-		for c := span.First; c <= span.Last; c++ {
-			ch := p.Mini.Chunks[c]
-			chunks = append(chunks, bufs[1][ch.Offset:ch.Offset+ch.Size])
-		}
-		err = p.Mini.DecodeRows(span, chunks, lo, hi, &discard, inner, nil)
-		if err != nil {
-			return err
-		}
-	} else {
-		a, b, err := p.Full.RowBytes(lo, hi)
-		if err != nil {
-			return err
-		}
-		data := bufs[p.Layout.DataBuffer]
-		if b > uint64(len(data)) {
-			return ErrCorrupt
-		}
-		if err := p.Full.DecodeRows(data[a:b], &discard, inner); err != nil {
-			return err
-		}
-	}
-	return p.AppendRows(from, to, lo, inner, lv, vals, leaf)
 }
 
 // planarSeeds returns (layout, up to six buffers) of the planar pages of
@@ -147,7 +97,7 @@ func TestRealPlanarPagesDecode(t *testing.T) {
 	if len(seeds) < 20 {
 		t.Fatalf("only %d planar page seeds", len(seeds))
 	}
-	sparse, decoded := 0, 0
+	sparse, decoded, sparseDecoded := 0, 0, 0
 	for i, s := range seeds {
 		var pl pb23.PlanarLayout
 		if err := proto.Unmarshal(s[0], &pl); err != nil {
@@ -158,13 +108,16 @@ func TestRealPlanarPagesDecode(t *testing.T) {
 		}
 		err := decodePlanarPage(&pl, rows[i], trimBufs(s[1:]))
 		if err == nil {
+			if pl.GetStructure().GetSparse() != nil {
+				sparseDecoded++
+			}
 			decoded++
 		} else if !errors.Is(err, ErrUnsupported) {
 			t.Fatalf("page %d: %v", i, err)
 		}
 	}
-	if sparse < 10 || decoded < len(seeds)/2 {
-		t.Fatalf("%d sparse pages among %d seeds, %d decoded", sparse, len(seeds), decoded)
+	if sparse < 10 || decoded < len(seeds)/2 || sparseDecoded < 10 {
+		t.Fatalf("%d sparse pages among %d seeds, %d decoded (%d sparse)", sparse, len(seeds), decoded, sparseDecoded)
 	}
 }
 
@@ -176,10 +129,14 @@ func FuzzPlanarPage(f *testing.F) {
 		f.Add(s[0], uint16(min(rows[i], 1<<16-1)), s[1], s[2], s[3], s[4], s[5], s[6])
 	}
 	// The real indexed page is too large a seed: a small one built per its
-	// layout, and a fixed-size-list structure.
+	// layout, a fixed-size-list structure and a struct above a list (read
+	// as a tree, and by levels when its null row owns children). Every
+	// sparse page is read both ways and the reads must agree.
 	for _, mk := range []func() (*pb23.PlanarLayout, [][]byte){
 		func() (*pb23.PlanarLayout, [][]byte) { return indexedPage([]uint32{1, 0, 0, 1}) },
 		func() (*pb23.PlanarLayout, [][]byte) { return fslPage(2) },
+		func() (*pb23.PlanarLayout, [][]byte) { return structListPage(false) }, // tree read
+		func() (*pb23.PlanarLayout, [][]byte) { return structListPage(true) },  // levels read
 	} {
 		pl, bufs := mk()
 		lb, _ := proto.Marshal(pl)
@@ -191,7 +148,9 @@ func FuzzPlanarPage(f *testing.F) {
 		if proto.Unmarshal(lb, &pl) != nil {
 			return
 		}
-		_ = decodePlanarPage(&pl, uint64(rows), trimBufs([][]byte{b0, b1, b2, b3, b4, b5}))
+		if err := decodePlanarPage(&pl, uint64(rows), trimBufs([][]byte{b0, b1, b2, b3, b4, b5})); errors.Is(err, errPathsDiffer) {
+			t.Fatal(err)
+		}
 	})
 }
 

@@ -184,3 +184,95 @@ func TestPlanarCorruptPositionsNamed(t *testing.T) {
 		}
 	}
 }
+
+// TestIndexedTakeReadsOnlyItsItems: a take of consecutive rows of an
+// indexed page (one piece) whose items lie apart reads each item's bytes,
+// not the span between them, and the values match pylance's.
+func TestIndexedTakeReadsOnlyItsItems(t *testing.T) {
+	f, w := planarFile(t, "planar_indexed")
+	want := w[0].(map[string]any)
+	st, err := f.page(context.Background(), columnIndex(t, f, "s"), 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp := st.sparse
+	if sp == nil || sp.Full == nil || !sp.Direct() {
+		t.Fatal("s page 0 is not an indexed sparse page read as a tree")
+	}
+	takeCost(t, f, want, "s", rowsWhere(want, "s", true, 1)) // initializes the page
+	tested := 0
+	for r := uint64(0); r+1 < uint64(len(want["s"].([]any))); r++ {
+		a, b := sp.ItemRuns(r, r+1), sp.ItemRuns(r+1, r+2)
+		if len(a) != 1 || len(b) != 1 || a[0].Lo == b[0].Lo || max(a[0].Lo, b[0].Lo)-min(a[0].Lo, b[0].Lo) < 2 {
+			continue
+		}
+		var wantBytes int64
+		for _, run := range append(a, b...) {
+			lo, hi, err := sp.Full.RowBytes(run.Lo, run.Hi)
+			if err != nil {
+				t.Fatal(err)
+			}
+			wantBytes += int64(hi - lo)
+		}
+		lo, hi, _, _ := sp.ValueRows(r, r+2)
+		slo, shi, err := sp.Full.RowBytes(lo, hi)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if runs := sp.ItemRuns(r, r+2); len(runs) != 2 {
+			t.Fatalf("rows %d-%d: runs %v", r, r+1, runs)
+		}
+		if cost := takeCost(t, f, want, "s", []uint64{r, r + 1}); cost != wantBytes || cost >= int64(shi-slo) {
+			t.Fatalf("rows %d-%d: take read %d bytes, want %d (their two items; the span is %d)", r, r+1, cost, wantBytes, shi-slo)
+		}
+		tested++
+	}
+	if tested < 3 {
+		t.Fatalf("only %d row pairs with items apart", tested)
+	}
+}
+
+// TestSparse999ColdTakeReadsStructureAndOneChunk: on a fresh file, a take
+// of one valid row of a 99.9%-null sparse column reads at most the page's
+// structural plane and value metadata (chunk table, dictionary) plus the
+// row's one chunk; a take of null rows after it reads nothing.
+func TestSparse999ColdTakeReadsStructureAndOneChunk(t *testing.T) {
+	for _, col := range []string{"f64_p999", "dict_p999"} {
+		t.Run(col, func(t *testing.T) {
+			f, w := planarFile(t, "planar_sparse_scalars")
+			want := w[0].(map[string]any)
+			valid := rowsWhere(want, col, false, 1<<30)
+			if n := len(want[col].([]any)); len(valid) == 0 || len(valid)*100 > n {
+				t.Fatalf("%s: %d valid rows of %d (want at most 1%%)", col, len(valid), n)
+			}
+			row := valid[len(valid)/2]
+			cost := takeCost(t, f, want, col, []uint64{row})
+			st, err := f.page(context.Background(), columnIndex(t, f, col), 0, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sp := st.sparse
+			if sp == nil || sp.Mini == nil {
+				t.Fatalf("%s page 0 is not sparse with chunked values", col)
+			}
+			var limit int64
+			for i, b := range st.bufs {
+				if i != sp.Layout.DataBuffer {
+					limit += int64(b.Length)
+				}
+			}
+			lo, hi, _, _ := sp.ValueRows(row, row+1)
+			span, err := sp.Mini.ChunksForRows(lo, hi)
+			if err != nil || span.First != span.Last {
+				t.Fatalf("row %d: chunks %+v, %v", row, span, err)
+			}
+			limit += int64(sp.Mini.Chunks[span.First].Size)
+			if cost > limit || cost <= int64(sp.Mini.Chunks[span.First].Size) {
+				t.Fatalf("cold take of row %d read %d bytes, want at most %d (structure, metadata, one chunk) and more than the chunk", row, cost, limit)
+			}
+			if cost := takeCost(t, f, want, col, rowsWhere(want, col, true, 100)); cost != 0 {
+				t.Fatalf("a take of 100 null rows read %d bytes, want 0", cost)
+			}
+		})
+	}
+}

@@ -28,6 +28,12 @@ type piece struct {
 	// vlo, vhi are the value reader's rows a sparse planar piece needs
 	// (terminal slots or materialized values); hasData says any are.
 	vlo, vhi uint64
+	// runs are the items an indexed sparse piece reads when they are not
+	// consecutive: data holds the first run's bytes, more (and, once
+	// fetched, moreData) the others'.
+	runs     []layouts.ItemRun
+	more     []format.Range
+	moreData [][]byte
 }
 
 // pieces splits row ranges (in the order given) along page boundaries.
@@ -121,9 +127,34 @@ func planSparse(p *piece, st *pageState, resident []byte) error {
 	} else if blo, bhi, err = sp.Full.RowBytes(lo, hi); err != nil {
 		return err
 	}
+	if resident == nil && sp.Full != nil {
+		if runs := sp.ItemRuns(p.from, p.to); len(runs) > 1 {
+			return planItemRuns(p, sp, data, runs)
+		}
+	}
 	p.data = format.Range{Offset: data.Offset + blo, Length: bhi - blo}
 	if resident != nil {
 		p.local = resident[blo:bhi]
+	}
+	return nil
+}
+
+// planItemRuns plans an indexed piece whose rows use items apart: the
+// bytes of each run of consecutive items (the scheduler coalesces near
+// ones), not the span from the least to the greatest.
+func planItemRuns(p *piece, sp *layouts.SparsePage, data format.Range, runs []layouts.ItemRun) error {
+	p.runs = runs
+	for i, r := range runs {
+		lo, hi, err := sp.Full.RowBytes(r.Lo, r.Hi)
+		if err != nil {
+			return err
+		}
+		rg := format.Range{Offset: data.Offset + lo, Length: hi - lo}
+		if i == 0 {
+			p.data = rg
+		} else {
+			p.more = append(p.more, rg)
+		}
 	}
 	return nil
 }
@@ -152,6 +183,7 @@ func (f *File) readLeaf(ctx context.Context, leaf *layouts.Field, ranges []RowRa
 		}
 		if ps[i].hasData && ps[i].local == nil {
 			want = append(want, ps[i].data)
+			want = append(want, ps[i].more...)
 		}
 	}
 	got, err := f.fetch(ctx, want, ranges[0].From)
@@ -178,7 +210,8 @@ func (f *File) readLeaf(ctx context.Context, leaf *layouts.Field, ranges []RowRa
 		data := ps[i].local
 		if ps[i].hasData && data == nil {
 			data = got[next]
-			next++
+			ps[i].moreData = got[next+1 : next+1+len(ps[i].more)]
+			next += 1 + len(ps[i].more)
 		}
 		if err := f.decodeInto(ctx, leaf, &ps[i], data, &run, &out); err != nil {
 			return layouts.LeafData{}, f.pageErr(ps[i].page, err)
@@ -256,11 +289,14 @@ type levelRun struct {
 	page  *pageState
 	lv    layouts.Levels
 	memos *chunkMemos
+	// direct says the page's pieces append their structure to the
+	// output's node themselves (sparse pages built as trees): no levels.
+	direct bool
 }
 
 // flush unravels the gathered levels into out's structure.
 func (r *levelRun) flush(out *layouts.LeafData) error {
-	if r.page == nil {
+	if r.page == nil || r.direct {
 		return nil
 	}
 	node, err := layouts.UnravelAppend(out.Node, r.page.set(), r.lv)
@@ -287,8 +323,12 @@ func (f *File) decodeInto(ctx context.Context, leaf *layouts.Field, p *piece, da
 			return err
 		}
 		run.page = st
+		run.direct = st.blob == nil && !leaf.BlobV2 && st.sparse != nil && st.sparse.Direct()
 	}
 	vals := out.Values
+	if run.direct {
+		return decodeSparseDirect(st, p, data, out, leafType(leaf), run.memos)
+	}
 	switch {
 	case st.blob != nil:
 		lv, err := f.decodeBlobPiece(ctx, leaf, p, data, vals, run.memos)
@@ -323,19 +363,79 @@ func decodeRows(st *pageState, p *piece, data []byte, lv *layouts.Levels, vals *
 	return fmt.Errorf("%w: page without decoder", ErrUnsupported)
 }
 
-// decodeSparse decodes a piece of a sparse planar page: the value
-// reader's rows into a scratch accumulator, then levels and values.
+// decodeSparse decodes a piece of a sparse planar page into levels and
+// values (pages read by levels, and blob descriptors).
 func decodeSparse(st *pageState, p *piece, data []byte, lv *layouts.Levels, vals *layouts.Values, leaf arrow.DataType, memos *chunkMemos) error {
 	sp := st.sparse
 	if !p.hasData {
 		return sp.AppendRows(p.from, p.to, 0, nil, lv, vals, leaf)
 	}
+	if p.runs != nil {
+		return fmt.Errorf("%w: indexed item runs read through levels", ErrUnsupported)
+	}
 	var discard layouts.Levels
 	if sp.ChunkedDirect() {
-		sp.AppendLevels(p.from, p.to, lv)
+		if err := sp.AppendLevels(p.from, p.to, lv); err != nil {
+			return err
+		}
 		return sp.Mini.DecodeRows(p.span, sparseChunks(sp.Mini, p, data), p.vlo, p.vhi, &discard, vals, memos.of(st))
 	}
+	inner, err := decodeSparseInner(sp, p, data)
+	if err != nil {
+		return err
+	}
+	return sp.AppendRows(p.from, p.to, p.vlo, inner, lv, vals, leaf)
+}
+
+// decodeSparseDirect decodes a piece of a sparse page built as a tree: its
+// structure straight onto out's node, its values into out's values
+// (chunked values decode straight into them).
+func decodeSparseDirect(st *pageState, p *piece, data []byte, out *layouts.LeafData, leaf arrow.DataType, memos *chunkMemos) error {
+	sp := st.sparse
+	node, err := sp.AppendStructure(out.Node, p.from, p.to)
+	if err != nil {
+		return err
+	}
+	out.Node = node
+	if !p.hasData {
+		return sp.AppendValues(p.from, p.to, 0, nil, out.Values, leaf)
+	}
+	if sp.Mini != nil {
+		var discard layouts.Levels
+		return sp.Mini.DecodeRows(p.span, sparseChunks(sp.Mini, p, data), p.vlo, p.vhi, &discard, out.Values, memos.of(st))
+	}
+	if p.runs != nil {
+		return decodeItemRuns(sp, p, data, out.Values, leaf)
+	}
+	inner, err := decodeSparseInner(sp, p, data)
+	if err != nil {
+		return err
+	}
+	return sp.AppendValues(p.from, p.to, p.vlo, inner, out.Values, leaf)
+}
+
+// decodeItemRuns decodes the items of an indexed piece's runs, one run
+// after another, and appends the rows' values.
+func decodeItemRuns(sp *layouts.SparsePage, p *piece, data []byte, vals *layouts.Values, leaf arrow.DataType) error {
 	inner := &layouts.Values{}
+	var discard layouts.Levels
+	for i := range p.runs {
+		b := data
+		if i > 0 {
+			b = p.moreData[i-1]
+		}
+		if err := sp.Full.DecodeRows(b, &discard, inner); err != nil {
+			return fmt.Errorf("indexed items: %w", err)
+		}
+	}
+	return sp.AppendItemRuns(p.from, p.to, p.runs, inner, vals, leaf)
+}
+
+// decodeSparseInner decodes the value reader's rows a sparse piece needs
+// into a scratch accumulator.
+func decodeSparseInner(sp *layouts.SparsePage, p *piece, data []byte) (*layouts.Values, error) {
+	inner := &layouts.Values{}
+	var discard layouts.Levels
 	var err error
 	if sp.Mini != nil {
 		err = sp.Mini.DecodeRows(p.span, sparseChunks(sp.Mini, p, data), p.vlo, p.vhi, &discard, inner, nil)
@@ -343,9 +443,9 @@ func decodeSparse(st *pageState, p *piece, data []byte, lv *layouts.Levels, vals
 		err = sp.Full.DecodeRows(data, &discard, inner)
 	}
 	if err != nil {
-		return fmt.Errorf("sparse values: %w", err)
+		return nil, fmt.Errorf("sparse values: %w", err)
 	}
-	return sp.AppendRows(p.from, p.to, p.vlo, inner, lv, vals, leaf)
+	return inner, nil
 }
 
 // sparseChunks cuts a sparse piece's data into its value chunks.
