@@ -133,6 +133,13 @@ func LocalConfig(l *Limiter) Config {
 	return c
 }
 
+// CostModel reports whether c merges ranges by the coalescing cost model
+// (FirstByteLatency and Bandwidth set, as ObjectStoreConfig does): a
+// request then costs a first-byte wait, so callers gain by handing the
+// scheduler more ranges at once to merge (a scan submits the pages of
+// all its columns together), where locally each read stays its own.
+func (c Config) CostModel() bool { return breakEvenGap(c.withDefaults()) > 0 }
+
 func (c Config) withDefaults() Config {
 	d := ObjectStoreConfig(c.Limiter)
 	if c.CoalesceGap == 0 {

@@ -10,23 +10,32 @@ import (
 	"github.com/lancego/lancego/zonestats"
 )
 
-// scanAheadRemote is the most fragments after the one being yielded a
-// scan of a dataset on an object store reads at the same time. Each
-// fragment's scan requests its first pages when it starts, so the round
-// trips of the next fragments' data overlap the current one's transfer
-// and decode instead of following it (25 fragments of 1 MB behind a
-// 20 ms, 200 MB/s link, before the decode fixes of the same session:
-// 900 ms one after the other, 490 ms with 2 ahead, 290 ms with 4, 265 ms
-// with 8; after them 205 ms with 4 and 173 ms with 8, pylance 211 ms).
-const scanAheadRemote = 8
-
-// scanAheadBytes bounds the data files (by the sizes the manifest
-// records) of the fragments read ahead: each holds its file scan's
-// read-ahead and window of decoded batches, so large fragments are read
-// fewer at a time (at least one). A file of unrecorded size counts as
+// A scan of a dataset on an object store reads fragments ahead of the one
+// being yielded, as many as their data files fit in scanAheadBytes (by
+// the sizes the manifest records; always one), at most scanAheadRemote.
+// Each fragment's scan opens its data files and reads its deletion file
+// at once when it starts, then requests its first pages, so the round
+// trips of the next fragments overlap the current one's transfer and
+// decode instead of following it. A bound in bytes, not fragments: the
+// 25 fragments of 240 KB of the benchmark's dataset A start in one wave
+// (cold: their 50 opens and deletion files together), those of 1 MB
+// (dataset B) 8 at a time. Not more: the fragments ahead share the link,
+// so reading all of B's 25 at once delivered the first fragment's pages
+// only with the last ones, and its decode no longer overlapped the
+// transfer (20 ms, 200 MB/s proxy, load 0.1-2.4, best of 5: 189-214 ms
+// with all 25 ahead, 186-189 ms with 16 MiB, 164-180 ms with 8 MiB, as
+// with the former fixed 8 fragments; before any read-ahead 900 ms).
+//
+// Each fragment read ahead holds its file scan's read-ahead (within its
+// data files) and its window of decoded batches (a few batches, see
+// fileread's scanWindow, and aheadQueue), so what a scan holds stays
+// within about scanAheadBytes of stored bytes, decoded, plus a few
+// batches per fragment; scanAheadRemote bounds the fragments (and their
+// goroutines) when they are tiny. A file of unrecorded size counts as
 // scanAheadUnsized.
 const (
-	scanAheadBytes   = 64 << 20
+	scanAheadRemote  = 64
+	scanAheadBytes   = 8 << 20
 	scanAheadUnsized = 16 << 20
 )
 

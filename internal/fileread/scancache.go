@@ -10,6 +10,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/lancego/lancego/format"
 	"github.com/lancego/lancego/format/pb/encodings21pb"
+	lanceio "github.com/lancego/lancego/io"
 	"github.com/lancego/lancego/layouts"
 	"github.com/lancego/lancego/scheduler"
 	"github.com/lancego/lancego/searchcache"
@@ -28,6 +29,10 @@ type scanCache struct {
 	// flight (at most scanReadaheadBytes ahead), so a scan holds what the
 	// caller's budget allows. Larger pages are read batch by batch.
 	wholeMax, aheadMax uint64
+	// waveMax, when not 0 (a scheduler with a cost model reading an
+	// object that lends no views: an object store), makes the pages requested together one request of up to
+	// this many bytes, which the scheduler coalesces (scanwave.go).
+	waveMax uint64
 	// scanCtx is the context of the whole scan: page reads outlive the
 	// batch that started them (prefetch), so they are bound to the scan,
 	// whose close cancels what is still running.
@@ -91,12 +96,22 @@ type scanPage struct {
 	// map (no read, no copy). Other pages' values may alias their bytes,
 	// which are read into memory the collector owns.
 	reusable bool
+	// wave, when set, is the request the page was fetched in with other
+	// pages (scanwave.go), and waveIndex its range there; pending is then nil.
+	wave      *scanWave
+	waveIndex int
 }
 
 func newScanCache(ctx context.Context, f *File, end uint64) *scanCache {
 	quarter := uint64(f.inFlightBudget() / 4)
-	return &scanCache{f: f, end: end, scanCtx: ctx, pages: map[[2]int]*scanPage{},
+	c := &scanCache{f: f, end: end, scanCtx: ctx, pages: map[[2]int]*scanPage{},
 		wholeMax: quarter, aheadMax: min(quarter, scanReadaheadBytes), v20: newV20Scan(ctx, f)}
+	if os := f.objectSource(); os != nil && os.sched != nil && os.sched.Config().CostModel() {
+		if _, local := os.obj.(lanceio.Viewer); !local { // a mapped file keeps its views
+			c.waveMax = uint64(os.sched.Config().MaxRequestSize)
+		}
+	}
+	return c
 }
 
 // inFlightBudget returns the bytes-in-flight bound of the file's scheduler.
@@ -120,11 +135,24 @@ func (c *scanCache) big(col, index int) bool {
 
 // request starts fetching page index of column col unless already started.
 func (c *scanCache) request(ctx context.Context, col, index int) *scanPage {
-	key := [2]int{col, index}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	sp, req := c.reserve(col, index)
+	if req != nil {
+		c.submitPages(ctx, []*pageReq{req})
+	}
+	return sp
+}
+
+// reserve returns the entry of page index of column col, and when it is
+// new the request that fetches it (nil for a page already started, or one
+// whose buffers are invalid: its entry then holds the error). c.mu must
+// be held, until the request is submitted (submitPages), so that no
+// reader finds the entry before its fetch exists.
+func (c *scanCache) reserve(col, index int) (*scanPage, *pageReq) {
+	key := [2]int{col, index}
 	if sp, ok := c.pages[key]; ok {
-		return sp
+		return sp, nil
 	}
 	sp := &scanPage{}
 	c.pages[key] = sp
@@ -134,7 +162,7 @@ func (c *scanCache) request(ctx context.Context, col, index int) *scanPage {
 	span, ok := pageSpan(bufs)
 	if err != nil || !ok {
 		sp.err = err
-		return sp
+		return sp, nil
 	}
 	sp.span = span
 	mode := readPlain
@@ -144,10 +172,7 @@ func (c *scanCache) request(ctx context.Context, col, index int) *scanPage {
 			mode = readViewed
 		}
 	}
-	// The read lives as long as the scan but follows the chain of the
-	// strand that asked for it (its round-trip depth).
-	sp.pending, sp.bytes, sp.err = c.f.submit(scheduler.WithStrand(c.scanCtx, ctx), span, pg.GetPriority(), mode)
-	return sp
+	return sp, &pageReq{sp: sp, prio: pg.GetPriority(), mode: mode}
 }
 
 // viewedPage reports whether a scan reads a mini-block page through a view
@@ -177,17 +202,12 @@ func (c *scanCache) get(ctx context.Context, col, index int, leaf arrow.DataType
 		return st, nil, err
 	}
 	sp := c.request(ctx, col, index)
-	sp.once.Do(func() {
-		if sp.pending != nil && sp.err == nil {
-			got, err := sp.pending.Wait(ctx)
-			sp.bytes, sp.err = first(got), err
-		}
-	})
+	sp.once.Do(func() { sp.wait(ctx) })
 	if sp.err != nil {
 		return nil, nil, sp.err
 	}
-	if sp.pending != nil { // another strand may have waited for it
-		scheduler.Reached(ctx, sp.pending.Depth())
+	if p := sp.fetch(); p != nil { // another strand may have waited for it
+		scheduler.Reached(ctx, p.Depth())
 	}
 	key := searchcache.Key{File: c.f.src.Key(), Column: col, Page: index, Kind: "page"}
 	st, err := searchcache.GetOrLoad(ctx, c.f.cache, key, func(context.Context) (*pageState, int64, error) {
@@ -259,31 +279,49 @@ func (c *scanCache) start(ctx context.Context, cols []int, from uint64) {
 	if len(leaves) > 0 {
 		c.aheadMax = min(c.aheadMax, uint64(c.f.inFlightBudget()/4)/uint64(len(leaves)))
 	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var reqs []*pageReq
 	for _, leaf := range leaves {
 		starts := c.f.pageStarts(leaf.Column)
 		i := sort.Search(len(starts)-1, func(i int) bool { return starts[i+1] > from })
 		if i >= len(starts)-1 || starts[i] >= c.end || c.big(leaf.Column, i) {
 			continue
 		}
-		c.request(ctx, leaf.Column, i)
-		c.prefetch(ctx, leaf.Column, i)
+		if _, req := c.reserve(leaf.Column, i); req != nil {
+			reqs = append(reqs, req)
+		}
+		reqs = c.reserveAhead(leaf.Column, i, reqs)
 	}
+	c.submitPages(ctx, reqs) // on an object store, adjacent pages of all columns in one request
 }
 
 // prefetch requests the pages after index of column col that the scan will
 // reach, up to the read-ahead bounds (always the next page).
 func (c *scanCache) prefetch(ctx context.Context, col, index int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.submitPages(ctx, c.reserveAhead(col, index, nil))
+}
+
+// reserveAhead appends to reqs the requests of the pages after index of
+// column col not yet started, up to the read-ahead bounds (always the
+// next page). c.mu must be held.
+func (c *scanCache) reserveAhead(col, index int, reqs []*pageReq) []*pageReq {
 	pages := c.f.meta.Columns[col].GetPages()
 	var ahead uint64
 	for next := index + 1; next < len(pages) && next-index <= scanReadaheadMaxPages && pages[next].GetPriority() < c.end; next++ {
 		if c.big(col, next) {
-			return
+			break
 		}
 		if ahead += pageBytes(pages[next]); ahead > c.aheadMax && next > index+1 {
-			return // always one page ahead, more while within the bound
+			break // always one page ahead, more while within the bound
 		}
-		c.request(ctx, col, next)
+		if _, req := c.reserve(col, next); req != nil {
+			reqs = append(reqs, req)
+		}
 	}
+	return reqs
 }
 
 // pageBytes is the summed size of a page's buffers.
@@ -311,21 +349,32 @@ func (c *scanCache) releaseBefore(row uint64) {
 // close releases every page and cancels fetches still running.
 func (c *scanCache) close() { c.releaseBefore(^uint64(0)) }
 
+// close ends the page's fetch: its own, or its share of a wave's (the
+// wave ends with its last page). c.mu must be held.
 func (sp *scanPage) close() {
+	unused := false
+	sp.once.Do(func() { unused = true })
+	if sp.wave != nil {
+		sp.wave.drop()
+		return
+	}
 	if sp.pending == nil {
 		return
 	}
-	unused := false
-	sp.once.Do(func() { unused = true })
-	if unused { // never waited for: cancel the reads
-		sp.pending.Cancel()
-		return
+	endFetch(sp.pending, unused, sp.reusable)
+}
+
+// endFetch ends a scan's request: canceled when never waited for (unused),
+// else its bytes released, and its buffers recycled when reusable.
+func endFetch(p *scheduler.Pending, unused, reusable bool) {
+	switch {
+	case unused:
+		p.Cancel()
+	case reusable:
+		p.Recycle()
+	default:
+		p.Release()
 	}
-	if sp.reusable {
-		sp.pending.Recycle()
-		return
-	}
-	sp.pending.Release()
 }
 
 func first(b [][]byte) []byte {
@@ -349,14 +398,28 @@ const (
 // bytes go where mode says, or reads it at once when the source has no
 // scheduler (or r is in the tail).
 func (f *File) submit(ctx context.Context, r format.Range, priority uint64, mode readMode) (*scheduler.Pending, []byte, error) {
-	os := f.objectSource()
-	if ts, ok := f.src.(*tailSource); os == nil || ok && r.Offset >= ts.start {
+	if f.readsAtOnce(r) {
 		got, err := f.src.Fetch(ctx, []format.Range{r}, priority)
 		return nil, first(got), err
 	}
-	rs, err := toSchedRanges([]format.Range{r})
+	p, err := f.submitRanges(ctx, []format.Range{r}, priority, mode)
+	return p, nil, err
+}
+
+// readsAtOnce reports whether r is read without the scheduler: the source
+// has none, or r is in the tail read at open.
+func (f *File) readsAtOnce(r format.Range) bool {
+	ts, ok := f.src.(*tailSource)
+	return f.objectSource() == nil || ok && r.Offset >= ts.start
+}
+
+// submitRanges submits rs as one request to the file's scheduler (which
+// must exist, see readsAtOnce), its bytes going where mode says.
+func (f *File) submitRanges(ctx context.Context, rs []format.Range, priority uint64, mode readMode) (*scheduler.Pending, error) {
+	os := f.objectSource()
+	srs, err := toSchedRanges(rs)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	submit := os.sched.Submit
 	switch mode {
@@ -365,6 +428,5 @@ func (f *File) submit(ctx context.Context, r format.Range, priority uint64, mode
 	case readViewed:
 		submit = os.sched.SubmitViewed
 	}
-	p, err := submit(ctx, os.obj, rs, priority)
-	return p, nil, err
+	return submit(ctx, os.obj, srs, priority)
 }
