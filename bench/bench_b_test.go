@@ -140,3 +140,33 @@ func BenchmarkScanV20(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkTakeColumn takes 10,000 random rows of one column at a time
+// (the takecol step); LANCE_BENCH_FILE, when set, names another Lance file
+// to take from (e.g. the dict step's), with LANCE_BENCH_ROWS its rows.
+func BenchmarkTakeColumn(b *testing.B) {
+	d, path := benchDataset(b, TableDataset, 1_000_000)
+	cols, rows := d.Columns, d.Rows
+	if p := os.Getenv("LANCE_BENCH_FILE"); p != "" {
+		path, cols, rows = p, DictColumns, 1_000_000
+	}
+	for _, c := range cols {
+		b.Run(c, func(b *testing.B) {
+			sets := IndexSets(rows, 10000, 8, 10000)
+			ctx := context.Background()
+			f, err := lance.Open(ctx, path)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer f.Close()
+			if err := takeOnce(ctx, f, sets[0], []string{c}); err != nil {
+				b.Fatal(err)
+			}
+			for i := 0; b.Loop(); i++ {
+				if err := takeOnce(ctx, f, sets[i%8], []string{c}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -62,6 +62,9 @@ type ScanSpec struct {
 	Warmups int
 	IO      lanceio.Config
 	Options []lance.Option
+	// Dictionary scans with ScanOptions.Dictionary (dictionary pages come
+	// back as Arrow dictionary arrays, not expanded).
+	Dictionary bool
 	// Mark, if set, is called right before and after each timed run (the
 	// object-store runs reset and read the proxy's counters there).
 	Mark func(start bool)
