@@ -136,7 +136,7 @@ func timeOneOpen(ctx context.Context, s ScanSpec, run func(*lance.File) (int, er
 
 func drainScan(ctx context.Context, f *lance.File, s ScanSpec) (int, error) {
 	rows := 0
-	for rec, err := range f.Batches(ctx, lance.ScanOptions{Columns: []string{s.Column}, BatchSize: s.BatchSize}) {
+	for rec, err := range f.Batches(ctx, lance.ScanOptions{Columns: []string{s.Column}, BatchSize: s.BatchSize, Dictionary: s.Dictionary}) {
 		if err != nil {
 			return rows, err
 		}

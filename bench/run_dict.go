@@ -66,7 +66,7 @@ func (r *runner) dictReads(ctx context.Context, tag, path string, d *Dataset) er
 		return fmt.Errorf("%s pylance scan: %w", tag, err)
 	}
 	for _, c := range d.Columns {
-		for _, asDict := range []bool{false} {
+		for _, asDict := range []bool{false, true} {
 			wl := tag + "/scan/" + c
 			if asDict {
 				wl = tag + "/scandict/" + c

@@ -137,6 +137,12 @@ func planSparse(p *piece, st *pageState, resident []byte) error {
 // fault if the file shrinks while open: the read turns such a fault into
 // an error (lanceio.ErrShortRead) rather than crashing.
 func (f *File) readLeaf(ctx context.Context, leaf *layouts.Field, ranges []RowRange, sc *scanCache) (ld layouts.LeafData, err error) {
+	return f.readLeafWith(ctx, leaf, ranges, sc, nil)
+}
+
+// readLeafWith is readLeaf; with dict, the leaf's dictionary pages are
+// decoded to their indices (a dictionary scan), recorded in dict.
+func (f *File) readLeafWith(ctx context.Context, leaf *layouts.Field, ranges []RowRange, sc *scanCache, dict *dictRead) (ld layouts.LeafData, err error) {
 	if sc != nil {
 		defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 		defer f.recoverFault(leaf, &err)
@@ -171,7 +177,7 @@ func (f *File) readLeaf(ctx context.Context, leaf *layouts.Field, ranges []RowRa
 	if !ascending(ranges) {
 		arena = nil // out of order: keep every chunk decoded
 	}
-	run := levelRun{memos: newChunkMemos(arena)}
+	run := levelRun{memos: newChunkMemos(arena), dict: dict}
 	defer run.memos.release()
 	next := 0
 	for i := range ps {
@@ -256,6 +262,7 @@ type levelRun struct {
 	page  *pageState
 	lv    layouts.Levels
 	memos *chunkMemos
+	dict  *dictRead // a dictionary scan's: decode indices, not values
 }
 
 // flush unravels the gathered levels into out's structure.
@@ -290,6 +297,8 @@ func (f *File) decodeInto(ctx context.Context, leaf *layouts.Field, p *piece, da
 	}
 	vals := out.Values
 	switch {
+	case run.dict != nil:
+		return decodeIndices(st, p, data, &run.lv, vals, run.memos, run.dict)
 	case st.blob != nil:
 		lv, err := f.decodeBlobPiece(ctx, leaf, p, data, vals, run.memos)
 		layouts.AppendLevels(&run.lv, lv)
