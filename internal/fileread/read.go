@@ -133,9 +133,10 @@ func planSparse(p *piece, st *pageState, resident []byte) error {
 // A scan passes its scanCache, which reads whole pages; a take passes nil
 // and reads only the chunks or rows it needs.
 //
-// A scan's page bytes may be views of a memory-mapped local file, which
-// fault if the file shrinks while open: the read turns such a fault into
-// an error (lanceio.ErrShortRead) rather than crashing.
+// A scan's page bytes, and a take's of mini-block pages (fetchTake), may
+// be views of a memory-mapped local file, which fault if the file shrinks
+// while open: the read turns such a fault into an error
+// (lanceio.ErrShortRead) rather than crashing.
 func (f *File) readLeaf(ctx context.Context, leaf *layouts.Field, ranges []RowRange, sc *scanCache) (ld layouts.LeafData, err error) {
 	return f.readLeafWith(ctx, leaf, ranges, sc, nil)
 }
@@ -143,10 +144,10 @@ func (f *File) readLeaf(ctx context.Context, leaf *layouts.Field, ranges []RowRa
 // readLeafWith is readLeaf; with dict, the leaf's dictionary pages are
 // decoded to their indices (a dictionary scan), recorded in dict.
 func (f *File) readLeafWith(ctx context.Context, leaf *layouts.Field, ranges []RowRange, sc *scanCache, dict *dictRead) (ld layouts.LeafData, err error) {
-	if sc != nil {
-		defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
-		defer f.recoverFault(leaf, &err)
-	}
+	// Page bytes may be views of a memory map (a scan's, or a take's, see
+	// fetchTake).
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer f.recoverFault(leaf, &err)
 	ps, err := f.pieces(ctx, leaf, ranges, sc)
 	if err != nil {
 		return layouts.LeafData{}, err
@@ -160,8 +161,15 @@ func (f *File) readLeafWith(ctx context.Context, leaf *layouts.Field, ranges []R
 			want = append(want, ps[i].data)
 		}
 	}
-	got, err := f.fetch(ctx, want, ranges[0].From)
-	if err != nil {
+	var got [][]byte
+	if sc == nil {
+		var release func()
+		got, release, err = f.fetchTake(ctx, ps, want, ranges[0].From)
+		if err != nil {
+			return layouts.LeafData{}, err
+		}
+		defer release() // after the memos and levels below are dropped
+	} else if got, err = f.fetch(ctx, want, ranges[0].From); err != nil {
 		return layouts.LeafData{}, err
 	}
 	out := layouts.LeafData{Values: &layouts.Values{}}
