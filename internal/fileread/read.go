@@ -41,15 +41,23 @@ func (f *File) pieces(ctx context.Context, leaf *layouts.Field, ranges []RowRang
 	}
 	out := make([]piece, 0, len(ranges)) // one per range unless one crosses pages
 	seen := pageLookups{}
+	cur, curPick := -1, pagePick{} // the last page used: a take's next row is mostly on it
 	for _, r := range ranges {
 		for row := r.From; row < r.To; {
-			i := sort.Search(len(pages), func(i int) bool { return starts[i+1] > row }) // page holding row
+			i := cur
+			if i < 0 || row < starts[i] || row >= starts[i+1] {
+				i = sort.Search(len(pages), func(i int) bool { return starts[i+1] > row }) // page holding row
+			}
 			if i == len(pages) {
 				return nil, fmt.Errorf("%w: row %d beyond column %d", ErrInvalidArgument, row, leaf.Column)
 			}
-			pp, err := seen.get(ctx, f, sc, leaf, i)
-			if err != nil {
-				return nil, err
+			pp := curPick
+			if i != cur {
+				var err error
+				if pp, err = seen.get(ctx, f, sc, leaf, i); err != nil {
+					return nil, err
+				}
+				cur, curPick = i, pp
 			}
 			end := min(r.To, starts[i+1])
 			out = append(out, piece{page: pp.st, from: row - starts[i], to: end - starts[i], pageData: pp.data})
@@ -158,7 +166,10 @@ func (f *File) readLeafWith(ctx context.Context, leaf *layouts.Field, ranges []R
 			return layouts.LeafData{}, f.pageErr(ps[i].page, err)
 		}
 		if ps[i].hasData && ps[i].local == nil {
-			want = append(want, ps[i].data)
+			// Rows taken one by one from one chunk need its bytes once.
+			if n := len(want); n == 0 || want[n-1] != ps[i].data {
+				want = append(want, ps[i].data)
+			}
 		}
 	}
 	var got [][]byte
@@ -187,12 +198,14 @@ func (f *File) readLeafWith(ctx context.Context, leaf *layouts.Field, ranges []R
 	}
 	run := levelRun{memos: newChunkMemos(arena), dict: dict}
 	defer run.memos.release()
-	next := 0
+	next := -1
 	for i := range ps {
 		data := ps[i].local
 		if ps[i].hasData && data == nil {
+			if next < 0 || want[next] != ps[i].data {
+				next++
+			}
 			data = got[next]
-			next++
 		}
 		if err := f.decodeInto(ctx, leaf, &ps[i], data, &run, &out); err != nil {
 			return layouts.LeafData{}, f.pageErr(ps[i].page, err)
