@@ -170,3 +170,29 @@ func BenchmarkTakeColumn(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkScanDict scans each column of the dict step's file named by
+// LANCE_BENCH_FILE (skipped without it), expanded and, with /dict, as
+// Arrow dictionary arrays.
+func BenchmarkScanDict(b *testing.B) {
+	path := os.Getenv("LANCE_BENCH_FILE")
+	if path == "" {
+		b.Skip("LANCE_BENCH_FILE not set")
+	}
+	for _, c := range DictColumns {
+		for _, asDict := range []bool{false, true} {
+			name := c
+			if asDict {
+				name += "/dict"
+			}
+			b.Run(name, func(b *testing.B) {
+				spec := ScanSpec{URL: path, Column: c, BatchSize: ScanBatchSize, Reps: 1, Dictionary: asDict}
+				for b.Loop() {
+					if _, err := OursScan(context.Background(), spec); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
