@@ -311,6 +311,7 @@ func (v *Values) gatherVariable(dict, idx *codecs.Block, from, to, w uint64) err
 			shortCopy(data[n:n+16], dict.Data[lo:lo+16])
 			data = data[:n+int(hi-lo)]
 		} else {
+			data = v.roomFor(data, int(hi-lo))
 			data = append(data, dict.Data[lo:hi]...)
 		}
 		last += int64(hi - lo)
@@ -366,6 +367,7 @@ func (v *Values) gatherFlat32(dict, idx *codecs.Block, from, to uint64) error {
 			wordCopy32(data[m:m+32], src[lo:lo+32])
 			data = data[:m+l]
 		} else {
+			data = v.roomFor(data, l)
 			data = append(data, src[lo:hi]...)
 		}
 		last += int64(l)
@@ -374,6 +376,20 @@ func (v *Values) gatherFlat32(dict, idx *codecs.Block, from, to uint64) error {
 	v.Data, v.Offsets = data, offs
 	v.N += int(to - from)
 	return nil
+}
+
+// roomFor returns data (v's data with values appended since) with room
+// for n more bytes, grown through growData: from the allocator and at
+// least doubling, where append grows large slices by a quarter (a take
+// gathering 10,000 long strings one row at a time allocated 7x its
+// output). The bytes up to len(data) and v's other fields are unchanged.
+func (v *Values) roomFor(data []byte, n int) []byte {
+	if cap(data)-len(data) >= n {
+		return data
+	}
+	v.Data = data
+	v.growData(n)
+	return v.Data
 }
 
 // wordCopy32 copies 32 bytes as four words (see shortCopy).
