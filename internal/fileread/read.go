@@ -39,7 +39,7 @@ func (f *File) pieces(ctx context.Context, leaf *layouts.Field, ranges []RowRang
 			return nil, err
 		}
 	}
-	out := make([]piece, 0, len(ranges)) // one per range unless one crosses pages
+	out := f.pieceBuf(len(ranges)) // one per range unless one crosses pages
 	seen := pageLookups{}
 	cur, curPick := -1, pagePick{} // the last page used: a take's next row is mostly on it
 	for _, r := range ranges {
@@ -65,6 +65,27 @@ func (f *File) pieces(ctx context.Context, leaf *layouts.Field, ranges []RowRang
 		}
 	}
 	return out, nil
+}
+
+// pieceBuf returns an empty piece list with room for n, reused from an
+// earlier read when one is kept.
+func (f *File) pieceBuf(n int) []piece {
+	if p, ok := f.pieceBufs.Get().(*[]piece); ok && cap(*p) >= n {
+		return (*p)[:0]
+	}
+	return make([]piece, 0, n)
+}
+
+// putPieceBuf keeps ps for a later read, cleared so that it holds on to
+// no page or bytes; lists of fewer than 256 pieces are not worth keeping.
+func (f *File) putPieceBuf(ps []piece) {
+	if cap(ps) < 256 {
+		return
+	}
+	ps = ps[:cap(ps)]
+	clear(ps)
+	ps = ps[:0]
+	f.pieceBufs.Put(&ps)
 }
 
 // planPiece computes the data bytes a piece needs.
@@ -160,6 +181,7 @@ func (f *File) readLeafWith(ctx context.Context, leaf *layouts.Field, ranges []R
 	if err != nil {
 		return layouts.LeafData{}, err
 	}
+	defer func() { f.putPieceBuf(ps) }()
 	var want []format.Range
 	for i := range ps {
 		if err := planPiece(&ps[i]); err != nil {
