@@ -131,6 +131,9 @@ func decodeIndices(st *pageState, p *piece, data []byte, lv *layouts.Levels, val
 // of type dt.
 func (f *File) readDictField(ctx context.Context, c int, dt *arrow.DictionaryType, ranges []RowRange, nrows uint64, sc *scanCache) (arrow.Array, error) {
 	top := f.fields[c]
+	if nrows == 0 {
+		return array.MakeArrayOfNull(f.cfg.Mem, dt, 0), nil
+	}
 	d := &dictRead{}
 	ld, err := f.readLeafWith(ctx, top, ranges, sc, d)
 	if err != nil {
@@ -311,8 +314,12 @@ func fixIndices(v *layouts.Values, validity []byte, segs []dictSeg, dicts []arro
 	}
 	pos := map[*pageState]int{}
 	bases := make([]uint32, len(dicts))
-	for i := 1; i < len(dicts); i++ {
-		bases[i] = bases[i-1] + uint32(dicts[i-1].Len())
+	total := uint64(0)
+	for i, d := range dicts {
+		bases[i] = uint32(total)
+		if total += uint64(d.Len()); total >= 1<<31 {
+			return fmt.Errorf("%w: a batch's dictionaries hold %d entries, beyond 32-bit indices", layouts.ErrCorrupt, total)
+		}
 	}
 	for _, s := range segs {
 		if _, ok := pos[s.st]; !ok {
