@@ -140,3 +140,59 @@ func BenchmarkScanV20(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkTakeColumn takes 10,000 random rows of one column at a time
+// (the takecol step); LANCE_BENCH_FILE, when set, names another Lance file
+// to take from (e.g. the dict step's), with LANCE_BENCH_ROWS its rows.
+func BenchmarkTakeColumn(b *testing.B) {
+	d, path := benchDataset(b, TableDataset, 1_000_000)
+	cols, rows := d.Columns, d.Rows
+	if p := os.Getenv("LANCE_BENCH_FILE"); p != "" {
+		path, cols, rows = p, DictColumns, 1_000_000
+	}
+	for _, c := range cols {
+		b.Run(c, func(b *testing.B) {
+			sets := IndexSets(rows, 10000, 8, 10000)
+			ctx := context.Background()
+			f, err := lance.Open(ctx, path)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer f.Close()
+			if err := takeOnce(ctx, f, sets[0], []string{c}); err != nil {
+				b.Fatal(err)
+			}
+			for i := 0; b.Loop(); i++ {
+				if err := takeOnce(ctx, f, sets[i%8], []string{c}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkScanDict scans each column of the dict step's file named by
+// LANCE_BENCH_FILE (skipped without it), expanded and, with /dict, as
+// Arrow dictionary arrays.
+func BenchmarkScanDict(b *testing.B) {
+	path := os.Getenv("LANCE_BENCH_FILE")
+	if path == "" {
+		b.Skip("LANCE_BENCH_FILE not set")
+	}
+	for _, c := range DictColumns {
+		for _, asDict := range []bool{false, true} {
+			name := c
+			if asDict {
+				name += "/dict"
+			}
+			b.Run(name, func(b *testing.B) {
+				spec := ScanSpec{URL: path, Column: c, BatchSize: ScanBatchSize, Reps: 1, Dictionary: asDict}
+				for b.Loop() {
+					if _, err := OursScan(context.Background(), spec); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}

@@ -28,7 +28,16 @@ const (
 	TableDataset = "table"
 	// VectorDataset holds float32[768] embeddings.
 	VectorDataset = "vectors"
+	// DictDataset holds low-cardinality string columns (8 and 2,000
+	// distinct values, short and 300–700-byte strings), which pylance
+	// writes as dictionary pages (issue #19).
+	DictDataset = "dict"
 )
+
+// DictColumns are the columns of DictDataset: dict<N>_<short|long> has N
+// distinct values, short ones 8–24 characters, long ones 300–700 bytes
+// (see dictIndex for how rows draw them).
+var DictColumns = []string{"dict8_short", "dict2000_short", "dict8_long", "dict2000_long"}
 
 // EmbeddingDim is the width of the embedding column.
 const EmbeddingDim = 768
@@ -64,6 +73,13 @@ func (d *Dataset) manifestPath() string { return filepath.Join(d.Dir, d.Name+".j
 
 // Schema returns the Arrow schema of a data set.
 func Schema(name string) *arrow.Schema {
+	if name == DictDataset {
+		fields := make([]arrow.Field, len(DictColumns))
+		for i, c := range DictColumns {
+			fields[i] = arrow.Field{Name: c, Type: arrow.BinaryTypes.String}
+		}
+		return arrow.NewSchema(fields, nil)
+	}
 	if name == VectorDataset {
 		return arrow.NewSchema([]arrow.Field{
 			{Name: "emb", Type: arrow.FixedSizeListOf(EmbeddingDim, arrow.PrimitiveTypes.Float32)},
@@ -162,6 +178,8 @@ type generator struct {
 	rng    *rand.Rand
 	sorted int64
 	words  []string
+	// vocab holds each dictionary column's distinct values.
+	vocab map[string][]string
 }
 
 func newGenerator(name string, seed uint64) *generator {
@@ -232,7 +250,69 @@ func (g *generator) fill(col string, b array.Builder, n int) {
 		g.fillNullableString(b.(*array.StringBuilder), n)
 	case "emb":
 		g.fillEmbeddings(b.(*array.FixedSizeListBuilder), n)
+	case "dict8_short", "dict2000_short", "dict8_long", "dict2000_long":
+		vocab := g.dictVocab(col)
+		sb := b.(*array.StringBuilder)
+		for range n {
+			sb.Append(vocab[g.dictIndex(len(vocab))])
+		}
 	}
+}
+
+// Dictionary columns of more than dictHot values draw dictHotShare of
+// their rows from the first dictHot values and the rest uniformly from the
+// others (a skewed categorical, as real ones are). With 2,000 uniform
+// values pylance does not dictionary-encode its 458,752-row pages of short
+// strings: its sampling gate projects the unique share of a 4,096-value
+// sample (about 0.43) onto the page, beyond its 100,000-entry cap.
+const (
+	dictHot      = 100
+	dictHotShare = 0.9
+)
+
+// dictIndex draws a value index of a dictionary column of n values.
+func (g *generator) dictIndex(n int) int {
+	if n <= dictHot {
+		return g.rng.IntN(n)
+	}
+	if g.rng.Float64() < dictHotShare {
+		return g.rng.IntN(dictHot)
+	}
+	return dictHot + g.rng.IntN(n-dictHot)
+}
+
+// dictVocab returns the distinct values of dictionary column col, made
+// once per generator from a seed of its own (so every batch draws from the
+// same values).
+func (g *generator) dictVocab(col string) []string {
+	if v, ok := g.vocab[col]; ok {
+		return v
+	}
+	n, long := 8, strings.HasSuffix(col, "_long")
+	if strings.HasPrefix(col, "dict2000") {
+		n = 2000
+	}
+	vg := &generator{rng: rand.New(rand.NewPCG(uint64(n), map[bool]uint64{false: 1, true: 2}[long])), words: g.words}
+	seen := map[string]bool{}
+	out := make([]string, 0, n)
+	for len(out) < n {
+		var s string
+		if long {
+			l := 300 + vg.rng.IntN(401)
+			s = vg.text(l)[:l]
+		} else {
+			s = vg.ident(8 + vg.rng.IntN(17))
+		}
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	if g.vocab == nil {
+		g.vocab = map[string][]string{}
+	}
+	g.vocab[col] = out
+	return out
 }
 
 func (g *generator) fillList(lb *array.ListBuilder, n int) {

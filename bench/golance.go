@@ -64,6 +64,9 @@ type ScanSpec struct {
 	Warmups int
 	IO      lanceio.Config
 	Options []lance.Option
+	// Dictionary scans with ScanOptions.Dictionary (dictionary pages come
+	// back as Arrow dictionary arrays, not expanded).
+	Dictionary bool
 	// Mark, if set, is called right before and after each timed run (the
 	// object-store runs reset and read the proxy's counters there).
 	Mark func(start bool)
@@ -135,7 +138,7 @@ func timeOneOpen(ctx context.Context, s ScanSpec, run func(*lance.File) (int, er
 
 func drainScan(ctx context.Context, f *lance.File, s ScanSpec) (int, error) {
 	rows := 0
-	for rec, err := range f.Batches(ctx, lance.ScanOptions{Columns: []string{s.Column}, BatchSize: s.BatchSize}) {
+	for rec, err := range f.Batches(ctx, lance.ScanOptions{Columns: []string{s.Column}, BatchSize: s.BatchSize, Dictionary: s.Dictionary}) {
 		if err != nil {
 			return rows, err
 		}

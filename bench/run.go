@@ -49,7 +49,7 @@ type Config struct {
 	// the proxy in this process and reports pylance's client CPU only.
 	ProxyExe string
 	// Only, when non-empty, runs just these steps (memcpy, write, open,
-	// scan, take, memory, filter, v20, v23, codecs, s3); the data sets are always made, and
+	// scan, take, memory, filter, v20, v23, dict, takecol, codecs, s3); the table and vectors data sets are always made (dict makes its own), and
 	// the pylance files are written untimed when "write" is skipped.
 	Only []string
 	// Progress receives one line per step (stderr in the CLI).
@@ -183,7 +183,7 @@ func Run(ctx context.Context, cfg Config) (*Results, error) {
 		fn   func(context.Context) error
 	}{
 		{"memcpy", r.memcpy}, {"data", r.datasets}, {"write", r.writes}, {"open", r.opens},
-		{"scan", r.scans}, {"take", r.takes}, {"memory", r.memory}, {"filter", r.filter}, {"v20", r.v20}, {"v23", r.v23}, {"codecs", r.codecs}, {"s3", r.objectStore},
+		{"scan", r.scans}, {"take", r.takes}, {"memory", r.memory}, {"filter", r.filter}, {"v20", r.v20}, {"v23", r.v23}, {"dict", r.dict}, {"takecol", r.takecols}, {"codecs", r.codecs}, {"s3", r.objectStore},
 	}
 	for _, s := range steps {
 		if err := ctx.Err(); err != nil {

@@ -42,51 +42,80 @@ func TestAppendGatherVariable(t *testing.T) {
 	}
 	vals = append(vals, []byte("0123456789abcdefX")) // 17 bytes, last: no slack after it
 	rng := rand.New(rand.NewPCG(3, 4))
-	for _, bits := range []int{32, 64} {
-		for _, reserve := range []bool{false, true} {
-			t.Run(fmt.Sprintf("offsets %d reserve %v", bits, reserve), func(t *testing.T) {
-				dict := gatherDict(vals, bits)
-				var v Values
-				v.InitShape(dict)
-				var want [][]byte
-				for c := range 3 {
-					idx := make([]byte, 2*500)
-					for i := range 500 {
-						k := rng.IntN(len(vals))
-						if i == 499 {
-							k = len(vals) - 1
+	for _, ib := range []int{16, 32} { // 32-bit indices into 32-bit offsets: gatherFlat32
+		for _, bits := range []int{32, 64} {
+			for _, reserve := range []bool{false, true} {
+				t.Run(fmt.Sprintf("indices %d offsets %d reserve %v", ib, bits, reserve), func(t *testing.T) {
+					dict := gatherDict(vals, bits)
+					var v Values
+					v.InitShape(dict)
+					var want [][]byte
+					for c := range 3 {
+						idx := make([]byte, ib/8*500)
+						for i := range 500 {
+							k := rng.IntN(len(vals))
+							if i == 499 {
+								k = len(vals) - 1
+							}
+							if ib == 16 {
+								binary.LittleEndian.PutUint16(idx[2*i:], uint16(k))
+							} else {
+								binary.LittleEndian.PutUint32(idx[4*i:], uint32(k))
+							}
+							want = append(want, vals[k])
 						}
-						binary.LittleEndian.PutUint16(idx[2*i:], uint16(k))
-						want = append(want, vals[k])
+						b := &codecs.Block{Kind: codecs.KindFixed, NumValues: 500, BitsPerValue: uint64(ib), Data: idx}
+						if size, wantSize := gatherSize(dict, b, 0, 500), sizeOf(want[c*500:]); size != wantSize {
+							t.Fatalf("gatherSize = %d, want %d", size, wantSize)
+						}
+						if reserve && c == 0 {
+							v.reserveGather(dict, 3*500, 3*gatherSize(dict, b, 0, 500))
+						}
+						if err := v.AppendGather(dict, b, 0, 500); err != nil {
+							t.Fatal(err)
+						}
 					}
-					b := &codecs.Block{Kind: codecs.KindFixed, NumValues: 500, BitsPerValue: 16, Data: idx}
-					if size, wantSize := gatherSize(dict, b, 0, 500), sizeOf(want[c*500:]); size != wantSize {
-						t.Fatalf("gatherSize = %d, want %d", size, wantSize)
+					if v.N != len(want) || len(v.Offsets) != len(want)+1 {
+						t.Fatalf("%d values, %d offsets; want %d", v.N, len(v.Offsets), len(want))
 					}
-					if reserve && c == 0 {
-						v.reserveGather(dict, 3*500, 3*gatherSize(dict, b, 0, 500))
+					for i, w := range want {
+						if got := v.Data[v.Offsets[i]:v.Offsets[i+1]]; !bytes.Equal(got, w) {
+							t.Fatalf("value %d = %q, want %q", i, got, w)
+						}
 					}
-					if err := v.AppendGather(dict, b, 0, 500); err != nil {
-						t.Fatal(err)
+					n, data := v.N, len(v.Data)
+					bad := &codecs.Block{Kind: codecs.KindFixed, NumValues: 2, BitsPerValue: 16, Data: []byte{1, 0, 200, 0}}
+					if ib == 32 {
+						bad = &codecs.Block{Kind: codecs.KindFixed, NumValues: 2, BitsPerValue: 32, Data: []byte{1, 0, 0, 0, 200, 0, 0, 0}}
 					}
-				}
-				if v.N != len(want) || len(v.Offsets) != len(want)+1 {
-					t.Fatalf("%d values, %d offsets; want %d", v.N, len(v.Offsets), len(want))
-				}
-				for i, w := range want {
-					if got := v.Data[v.Offsets[i]:v.Offsets[i+1]]; !bytes.Equal(got, w) {
-						t.Fatalf("value %d = %q, want %q", i, got, w)
+					if err := v.AppendGather(dict, bad, 0, 2); !errors.Is(err, ErrCorrupt) {
+						t.Fatalf("index 200 of %d: %v", len(vals), err)
 					}
-				}
-				n, data := v.N, len(v.Data)
-				bad := &codecs.Block{Kind: codecs.KindFixed, NumValues: 2, BitsPerValue: 16, Data: []byte{1, 0, 200, 0}}
-				if err := v.AppendGather(dict, bad, 0, 2); !errors.Is(err, ErrCorrupt) {
-					t.Fatalf("index 200 of %d: %v", len(vals), err)
-				}
-				if v.N != n || len(v.Data) != data || len(v.Offsets) != n+1 {
-					t.Errorf("a failed gather changed the values: %d values, %d bytes, %d offsets", v.N, len(v.Data), len(v.Offsets))
-				}
-			})
+					if v.N != n || len(v.Data) != data || len(v.Offsets) != n+1 {
+						t.Errorf("a failed gather changed the values: %d values, %d bytes, %d offsets", v.N, len(v.Data), len(v.Offsets))
+					}
+				})
+			}
+		}
+	}
+}
+
+// TestGatherFlat32Corrupt: a 32-bit dictionary whose offsets decrease or
+// pass its data is not trusted by the fast gather; the checked one
+// reports it.
+func TestGatherFlat32Corrupt(t *testing.T) {
+	for name, offs := range map[string][]uint32{"decreasing": {0, 4, 2, 6}, "beyond": {0, 2, 4, 99}} {
+		dict := &codecs.Block{Kind: codecs.KindVariable, NumValues: 3, Data: []byte("abcdefgh"), OffsetBits: 32}
+		for _, o := range offs {
+			dict.Offsets = binary.LittleEndian.AppendUint32(dict.Offsets, o)
+		}
+		if checkedOffsets32(dict) {
+			t.Fatalf("%s offsets accepted", name)
+		}
+		idx := &codecs.Block{Kind: codecs.KindFixed, NumValues: 3, BitsPerValue: 32, Data: []byte{0, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0}}
+		var v Values
+		if err := v.AppendGather(dict, idx, 0, 3); !errors.Is(err, ErrCorrupt) {
+			t.Fatalf("%s offsets: %v, want ErrCorrupt", name, err)
 		}
 	}
 }

@@ -177,8 +177,14 @@ func nthRowStart(rep []uint16, at int, k uint64, maxRep uint16) int {
 }
 
 // gatheredBytes is the dictionary bytes values [vlo, vhi) of the decoded
-// chunks gather.
+// chunks gather: counted when the dictionary has more entries than the
+// values, else estimated from its mean entry (a pass over the indices
+// was ~7% of a scan of short dictionary strings; a gather that needs more
+// grows its bytes by doubling).
 func (p *MiniBlockPage) gatheredBytes(blocks []DecodedChunk, vlo, vhi uint64) uint64 {
+	if d := p.Dictionary; d.NumValues > 0 && d.NumValues <= vhi-vlo {
+		return (vhi - vlo) * uint64(len(d.Data)) / d.NumValues * 9 / 8
+	}
 	var base, total uint64
 	for i := range blocks {
 		b := &blocks[i].Values

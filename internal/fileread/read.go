@@ -34,6 +34,9 @@ type piece struct {
 	runs     []layouts.ItemRun
 	more     []format.Range
 	moreData [][]byte
+	// wantAt is the index of data's bytes among the leaf's fetched ranges
+	// (-1: none fetched for this piece).
+	wantAt int
 }
 
 // pieces splits row ranges (in the order given) along page boundaries.
@@ -45,17 +48,25 @@ func (f *File) pieces(ctx context.Context, leaf *layouts.Field, ranges []RowRang
 			return nil, err
 		}
 	}
-	out := make([]piece, 0, len(ranges)) // one per range unless one crosses pages
+	out := f.pieceBuf(len(ranges)) // one per range unless one crosses pages
 	seen := pageLookups{}
+	cur, curPick := -1, pagePick{} // the last page used: a take's next row is mostly on it
 	for _, r := range ranges {
 		for row := r.From; row < r.To; {
-			i := sort.Search(len(pages), func(i int) bool { return starts[i+1] > row }) // page holding row
+			i := cur
+			if i < 0 || row < starts[i] || row >= starts[i+1] {
+				i = sort.Search(len(pages), func(i int) bool { return starts[i+1] > row }) // page holding row
+			}
 			if i == len(pages) {
 				return nil, fmt.Errorf("%w: row %d beyond column %d", ErrInvalidArgument, row, leaf.Column)
 			}
-			pp, err := seen.get(ctx, f, sc, leaf, i)
-			if err != nil {
-				return nil, err
+			pp := curPick
+			if i != cur {
+				var err error
+				if pp, err = seen.get(ctx, f, sc, leaf, i); err != nil {
+					return nil, err
+				}
+				cur, curPick = i, pp
 			}
 			end := min(r.To, starts[i+1])
 			out = append(out, piece{page: pp.st, from: row - starts[i], to: end - starts[i], pageData: pp.data})
@@ -63,6 +74,27 @@ func (f *File) pieces(ctx context.Context, leaf *layouts.Field, ranges []RowRang
 		}
 	}
 	return out, nil
+}
+
+// pieceBuf returns an empty piece list with room for n, reused from an
+// earlier read when one is kept.
+func (f *File) pieceBuf(n int) []piece {
+	if p, ok := f.pieceBufs.Get().(*[]piece); ok && cap(*p) >= n {
+		return (*p)[:0]
+	}
+	return make([]piece, 0, n)
+}
+
+// putPieceBuf keeps ps for a later read, cleared so that it holds on to
+// no page or bytes; lists of fewer than 256 pieces are not worth keeping.
+func (f *File) putPieceBuf(ps []piece) {
+	if cap(ps) < 256 {
+		return
+	}
+	ps = ps[:cap(ps)]
+	clear(ps)
+	ps = ps[:0]
+	f.pieceBufs.Put(&ps)
 }
 
 // planPiece computes the data bytes a piece needs.
@@ -164,30 +196,55 @@ func planItemRuns(p *piece, sp *layouts.SparsePage, data format.Range, runs []la
 // A scan passes its scanCache, which reads whole pages; a take passes nil
 // and reads only the chunks or rows it needs.
 //
-// A scan's page bytes may be views of a memory-mapped local file, which
-// fault if the file shrinks while open: the read turns such a fault into
-// an error (lanceio.ErrShortRead) rather than crashing.
+// A scan's page bytes, and a take's of mini-block pages (fetchTake), may
+// be views of a memory-mapped local file, which fault if the file shrinks
+// while open: the read turns such a fault into an error
+// (lanceio.ErrShortRead) rather than crashing.
 func (f *File) readLeaf(ctx context.Context, leaf *layouts.Field, ranges []RowRange, sc *scanCache) (ld layouts.LeafData, err error) {
-	if sc != nil {
-		defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
-		defer f.recoverFault(leaf, &err)
-	}
+	return f.readLeafWith(ctx, leaf, ranges, sc, nil)
+}
+
+// readLeafWith is readLeaf; with dict, the leaf's dictionary pages are
+// decoded to their indices (a dictionary scan), recorded in dict.
+func (f *File) readLeafWith(ctx context.Context, leaf *layouts.Field, ranges []RowRange, sc *scanCache, dict *dictRead) (ld layouts.LeafData, err error) {
+	// Page bytes may be views of a memory map (a scan's, or a take's, see
+	// fetchTake).
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer f.recoverFault(leaf, &err)
 	ps, err := f.pieces(ctx, leaf, ranges, sc)
 	if err != nil {
 		return layouts.LeafData{}, err
 	}
+	defer func() { f.putPieceBuf(ps) }()
 	var want []format.Range
+	last := -1 // the piece whose data was appended last
 	for i := range ps {
+		ps[i].wantAt = -1
 		if err := planPiece(&ps[i]); err != nil {
 			return layouts.LeafData{}, f.pageErr(ps[i].page, err)
 		}
-		if ps[i].hasData && ps[i].local == nil {
-			want = append(want, ps[i].data)
-			want = append(want, ps[i].more...)
+		if !ps[i].hasData || ps[i].local != nil {
+			continue
 		}
+		// Rows taken one by one from one chunk need its bytes once (a
+		// piece reading item runs never shares its ranges).
+		if last >= 0 && len(ps[i].more) == 0 && len(ps[last].more) == 0 && ps[last].data == ps[i].data {
+			ps[i].wantAt = ps[last].wantAt
+			continue
+		}
+		ps[i].wantAt, last = len(want), i
+		want = append(want, ps[i].data)
+		want = append(want, ps[i].more...)
 	}
-	got, err := f.fetch(ctx, want, ranges[0].From)
-	if err != nil {
+	var got [][]byte
+	if sc == nil {
+		var release func()
+		got, release, err = f.fetchTake(ctx, ps, want, ranges[0].From)
+		if err != nil {
+			return layouts.LeafData{}, err
+		}
+		defer release() // after the memos and levels below are dropped
+	} else if got, err = f.fetch(ctx, want, ranges[0].From); err != nil {
 		return layouts.LeafData{}, err
 	}
 	out := layouts.LeafData{Values: &layouts.Values{}}
@@ -203,15 +260,14 @@ func (f *File) readLeaf(ctx context.Context, leaf *layouts.Field, ranges []RowRa
 	if !ascending(ranges) {
 		arena = nil // out of order: keep every chunk decoded
 	}
-	run := levelRun{memos: newChunkMemos(arena)}
+	run := levelRun{memos: newChunkMemos(arena), dict: dict}
 	defer run.memos.release()
-	next := 0
 	for i := range ps {
 		data := ps[i].local
 		if ps[i].hasData && data == nil {
-			data = got[next]
-			ps[i].moreData = got[next+1 : next+1+len(ps[i].more)]
-			next += 1 + len(ps[i].more)
+			at := ps[i].wantAt
+			data = got[at]
+			ps[i].moreData = got[at+1 : at+1+len(ps[i].more)]
 		}
 		if err := f.decodeInto(ctx, leaf, &ps[i], data, &run, &out); err != nil {
 			return layouts.LeafData{}, f.pageErr(ps[i].page, err)
@@ -292,6 +348,7 @@ type levelRun struct {
 	// direct says the page's pieces append their structure to the
 	// output's node themselves (sparse pages built as trees): no levels.
 	direct bool
+	dict   *dictRead // a dictionary scan's: decode indices, not values
 }
 
 // flush unravels the gathered levels into out's structure.
@@ -330,6 +387,8 @@ func (f *File) decodeInto(ctx context.Context, leaf *layouts.Field, p *piece, da
 		return decodeSparseDirect(st, p, data, out, leafType(leaf), run.memos)
 	}
 	switch {
+	case run.dict != nil:
+		return decodeIndices(st, p, data, &run.lv, vals, run.memos, run.dict)
 	case st.blob != nil:
 		lv, err := f.decodeBlobPiece(ctx, leaf, p, data, vals, run.memos)
 		layouts.AppendLevels(&run.lv, lv)

@@ -34,6 +34,17 @@ type ScanOptions struct {
 	// references an error; by default such a seed is ignored (never used
 	// to prune) and File.ZoneSeeds reports why.
 	StrictZoneSeeds bool
+	// Dictionary returns each projected string or binary column whose
+	// every page is a dictionary page (Lance writes low-cardinality strings
+	// so from 2.1 on) as Arrow dictionary<int32, T> arrays instead of
+	// expanding the strings: the indices are unpacked straight into the
+	// batch's index buffer, the dictionary is the page's, decoded once per
+	// page and handed to Arrow without a copy (a batch spanning pages gets
+	// their dictionaries concatenated). The schema of the scan reports
+	// those columns' dictionary types; other columns are read as usual.
+	// Not combined with Filter (ErrInvalidArgument); 2.0 and legacy files
+	// are read as usual.
+	Dictionary bool
 }
 
 // projection resolves column names to top-level field indices.
@@ -73,7 +84,7 @@ func (f *File) readBatch(ctx context.Context, cols []int, schema *arrow.Schema, 
 			}
 		}
 	}()
-	if err := f.readFields(ctx, cols, ranges, nrows, sc, arrays); err != nil {
+	if err := f.readFieldsAs(ctx, cols, schema, ranges, nrows, sc, arrays); err != nil {
 		return nil, err
 	}
 	return array.NewRecordBatch(schema, arrays, int64(nrows)), nil
@@ -89,14 +100,29 @@ const maxFieldReaders = 64
 // maxFieldReaders at a time): their fetches overlap and their decoding
 // uses every core. It returns after every goroutine it started has finished.
 func (f *File) readFields(ctx context.Context, cols []int, ranges []RowRange, nrows uint64, sc *scanCache, out []arrow.Array) error {
+	return f.readFieldsAs(ctx, cols, nil, ranges, nrows, sc, out)
+}
+
+// readFieldsAs is readFields into the types of schema (nil: the file's):
+// a column schema gives a dictionary type its file type is not is read by
+// a dictionary scan (readDictField).
+func (f *File) readFieldsAs(ctx context.Context, cols []int, schema *arrow.Schema, ranges []RowRange, nrows uint64, sc *scanCache, out []arrow.Array) error {
+	read := func(ctx context.Context, i int) (arrow.Array, error) {
+		if schema != nil {
+			if dt, ok := schema.Field(i).Type.(*arrow.DictionaryType); ok && f.fields[cols[i]].Type.ID() != arrow.DICTIONARY {
+				return f.readDictField(ctx, cols[i], dt, ranges, nrows, sc)
+			}
+		}
+		return f.readField(ctx, cols[i], ranges, nrows, sc)
+	}
 	if len(cols) == 1 {
-		a, err := f.readField(ctx, cols[0], ranges, nrows, sc)
+		a, err := read(ctx, 0)
 		out[0] = a
 		return err
 	}
 	return FanOut(ctx, len(cols), func(ctx context.Context, i int) error {
 		var err error
-		out[i], err = f.readField(ctx, cols[i], ranges, nrows, sc)
+		out[i], err = read(ctx, i)
 		return err
 	})
 }
@@ -183,10 +209,14 @@ func (f *File) Batches(ctx context.Context, opts ScanOptions) iter.Seq2[arrow.Re
 		ctx, end := f.track(ctx)
 		defer end()
 		if opts.Filter != nil {
+			if opts.Dictionary {
+				yield(nil, errDictFilter())
+				return
+			}
 			f.filteredBatches(ctx, opts, yield)
 			return
 		}
-		cols, schema, err := f.projection(opts.Columns)
+		cols, schema, err := f.scanProjection(opts)
 		if err != nil {
 			yield(nil, err)
 			return
@@ -363,9 +393,12 @@ func (f *File) scanBounds(opts ScanOptions) (from, to, size uint64, err error) {
 // Scan returns a RecordReader over the file's rows for opts. The reader
 // uses ctx for all its reads; Release it when done.
 func (f *File) Scan(ctx context.Context, opts ScanOptions) (array.RecordReader, error) {
-	_, schema, err := f.projection(opts.Columns)
+	_, schema, err := f.scanProjection(opts)
 	if err != nil {
 		return nil, err
+	}
+	if opts.Dictionary && opts.Filter != nil {
+		return nil, errDictFilter()
 	}
 	if _, _, _, err := f.scanBounds(opts); err != nil {
 		return nil, err
