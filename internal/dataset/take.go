@@ -195,11 +195,8 @@ func (ds *Dataset) readFragment(ctx context.Context, i int, p *dsProjection, ran
 	defer releaseAll(cols)
 	err = fileread.FanOut(ctx, len(files), func(ctx context.Context, k int) error {
 		fc := files[k]
-		if err := fileread.WarmForTake(ctx, fc.file, fc.cols, ranges); err != nil {
-			return err
-		}
 		got := make([]arrow.Array, len(fc.cols))
-		if err := fileread.ReadFields(ctx, fc.file, fc.cols, ranges, n, got); err != nil {
+		if err := fileread.TakeFields(ctx, fc.file, fc.cols, ranges, n, got); err != nil {
 			releaseAll(got)
 			return err
 		}
