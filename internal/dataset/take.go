@@ -406,7 +406,8 @@ func (ds *Dataset) liveLoc(ctx context.Context, i int, row uint64, missing error
 // takeLocs reads the located rows: each fragment's rows in one read, all
 // fragments concurrently, then puts the rows in the order asked.
 func (ds *Dataset) takeLocs(ctx context.Context, p *dsProjection, locs []rowLoc) (arrow.RecordBatch, error) {
-	slot := map[int]int{} // fragment -> position in frags
+	ctx = fileread.WithTakeBudget(ctx) // one whole-page budget for all its data files
+	slot := map[int]int{}              // fragment -> position in frags
 	var frags []int
 	var rows [][]uint64
 	at := make([]int64, len(locs)) // each requested row's index in the concatenation

@@ -38,7 +38,8 @@ func OpenLegacyObject(ctx context.Context, url string, obj lanceio.Object, tail 
 // the top-level fields cols of f into out, one array per field: a take.
 // It first initializes, in one round, the pages the rows touch (and the
 // rest of a column's pages when that is cheap), reading the touched pages
-// whole when the cost model says that saves a round trip (take_whole.go).
+// whole when the cost model says that saves a round trip and ctx carries
+// a take budget (WithTakeBudget; take_whole.go).
 func TakeFields(ctx context.Context, f *File, cols []int, ranges []RowRange, nrows uint64, out []arrow.Array) error {
 	ctx, err := f.warmForTake(ctx, cols, ranges)
 	if err != nil {

@@ -26,6 +26,7 @@ func buildArray(mem memory.Allocator, f *layouts.Field, data []layouts.LeafData)
 func (f *File) Take(ctx context.Context, rows []uint64, columns []string) (arrow.RecordBatch, error) {
 	ctx, end := f.track(ctx)
 	defer end()
+	ctx = WithTakeBudget(ctx)
 	cols, schema, err := f.projection(columns)
 	if err != nil {
 		return nil, err

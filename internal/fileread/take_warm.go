@@ -54,7 +54,7 @@ func (f *File) warmForTake(ctx context.Context, cols []int, ranges []RowRange) (
 			}
 		}
 	}
-	whole, err := f.planWhole(touched, cachedData)
+	whole, err := f.planWhole(ctx, touched, cachedData)
 	if err != nil {
 		return nil, err
 	}

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"sync"
+	"sync/atomic"
 
 	"github.com/lancego/lancego/format"
 	"github.com/lancego/lancego/searchcache"
@@ -18,8 +20,44 @@ import (
 // scheduler coalesces adjacent pages, so a one-row take of a file whose
 // columns hold one page each is one request), initializes them from those
 // bytes (their metadata is cached as usual, their data is not) and
-// decodes its rows from the same bytes: one round trip. Local files (no
-// cost model) keep reading metadata, then chunks.
+// decodes its rows from the same bytes: one round trip. The budget is
+// per take operation (WithTakeBudget), shared by the files a dataset's
+// take reads. Local files (no cost model) and reads that are not takes
+// (a dataset's filtered scans) keep reading metadata, then chunks.
+
+// takeBudget is the whole-page budget of one take operation, shared by
+// the files it reads (a dataset's take reads many at once): set on first
+// use to the first file's wholeBudget (a dataset's files share one
+// scheduler), then drawn from by each file's planWhole.
+type takeBudget struct {
+	once sync.Once
+	left atomic.Int64
+}
+
+type takeBudgetKey struct{}
+
+// WithTakeBudget returns ctx for one take operation: the takes of data
+// files under it (TakeFields; File.Take sets its own) may read the pages
+// they touch whole, all of them within one cost-model budget. Without it
+// (filtered scans reading like takes) pages are initialized as before.
+func WithTakeBudget(ctx context.Context) context.Context {
+	return context.WithValue(ctx, takeBudgetKey{}, &takeBudget{})
+}
+
+// reserve takes n bytes from the budget (of total, if not yet set), or
+// reports that they do not fit.
+func (b *takeBudget) reserve(total, n uint64) bool {
+	b.once.Do(func() { b.left.Store(int64(min(total, 1<<62))) })
+	for {
+		cur := b.left.Load()
+		if n > uint64(max(cur, 0)) {
+			return false
+		}
+		if b.left.CompareAndSwap(cur, cur-int64(n)) {
+			return true
+		}
+	}
+}
 
 // takePages holds the data buffers of the pages one take of one file read
 // whole (wholeRead); pageLookups.get hands them to the take's pieces.
@@ -74,11 +112,13 @@ type wholeJob struct {
 
 // planWhole decides whether the take reads its touched uncached pages
 // whole: it returns their jobs when the bytes beyond their metadata fit
-// wholeBudget together and no touched page needs a data request anyway
-// (cachedData: a cached page whose data is not resident), else nil.
-func (f *File) planWhole(touched []pageJob, cachedData bool) ([]wholeJob, error) {
+// what is left of the take's budget (WithTakeBudget, of wholeBudget
+// bytes) and no touched page needs a data request anyway (cachedData: a
+// cached page whose data is not resident), else nil.
+func (f *File) planWhole(ctx context.Context, touched []pageJob, cachedData bool) ([]wholeJob, error) {
+	tb, _ := ctx.Value(takeBudgetKey{}).(*takeBudget)
 	budget := f.wholeBudget()
-	if budget == 0 || cachedData || len(touched) == 0 {
+	if tb == nil || budget == 0 || cachedData || len(touched) == 0 {
 		return nil, nil
 	}
 	jobs := make([]wholeJob, 0, len(touched))
@@ -101,6 +141,9 @@ func (f *File) planWhole(touched []pageJob, cachedData bool) ([]wholeJob, error)
 			return nil, nil
 		}
 		jobs = append(jobs, wholeJob{pageJob: j, st: st, span: span, whole: true})
+	}
+	if !tb.reserve(budget, extra) {
+		return nil, nil
 	}
 	return jobs, nil
 }

@@ -127,3 +127,51 @@ func TestColdTakeReadsSmallPagesWhole(t *testing.T) {
 		}
 	})
 }
+
+// TestTakeBudgetIsShared checks that the files of one take operation draw
+// on one whole-page budget (WithTakeBudget): a second file whose pages no
+// longer fit reads metadata, then chunks; and that a read without a take
+// budget (a dataset's filtered scan) never reads pages whole.
+func TestTakeBudgetIsShared(t *testing.T) {
+	ctx := context.Background()
+	path := writeWideFile(t, 80_000)
+	open := func() *File {
+		f, err := Open(ctx, path, WithSchedulerConfig(scheduler.ObjectStoreConfig(nil)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { f.Close() })
+		return f
+	}
+	take := func(ctx context.Context, f *File) (trips, bytes int64) {
+		before := f.Stats()
+		ctx, end := scheduler.Track(ctx) // one operation, as a dataset's take fan-out is
+		out := make([]arrow.Array, 3)
+		err := TakeFields(ctx, f, []int{0, 1, 2}, []RowRange{{7, 8}}, 1, out)
+		end()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, a := range out {
+			a.Release()
+		}
+		after := f.Stats()
+		return after.RoundTrips - before.RoundTrips, after.BytesRead - before.BytesRead
+	}
+	b := &takeBudget{}
+	f1, f2 := open(), open()
+	if !b.reserve(f1.wholeBudget(), f1.wholeBudget()-(100<<10)) { // leave 100 KB: less than one file's pages
+		t.Fatal("reserve of less than the budget failed")
+	}
+	tctx := context.WithValue(ctx, takeBudgetKey{}, b)
+	if trips, bytes := take(tctx, f1); trips != 2 || bytes > 64<<10 {
+		t.Errorf("take beyond the shared budget: %d round trips, %d bytes; want 2, no whole pages", trips, bytes)
+	}
+	if trips, bytes := take(ctx, f2); trips != 2 || bytes > 64<<10 {
+		t.Errorf("read without a take budget: %d round trips, %d bytes; want 2, no whole pages", trips, bytes)
+	}
+	f3 := open()
+	if trips, _ := take(WithTakeBudget(ctx), f3); trips != 1 {
+		t.Errorf("take with a fresh budget: %d round trips, want 1", trips)
+	}
+}
