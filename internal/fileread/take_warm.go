@@ -36,12 +36,13 @@ func (f *File) warmForTake(ctx context.Context, cols []int, ranges []RowRange) (
 		return ctx, nil // 2.0 and legacy reads have no page state to warm
 	}
 	var touched, rest []pageJob
+	mayWhole := f.mayReadWhole(ctx)
 	cachedData := false
 	for _, c := range cols {
 		for _, leaf := range f.leaves[c] {
 			starts := f.pageStarts(leaf.Column)
 			pages := pagesOf(ranges, starts)
-			cachedData = cachedData || f.touchesCachedData(leaf.Column, pages)
+			cachedData = cachedData || (mayWhole && f.touchesCachedData(leaf.Column, pages))
 			need := f.uncachedPages(leaf.Column, pages)
 			if len(need) == 0 {
 				continue
@@ -54,12 +55,14 @@ func (f *File) warmForTake(ctx context.Context, cols []int, ranges []RowRange) (
 			}
 		}
 	}
-	whole, err := f.planWhole(ctx, touched, cachedData)
-	if err != nil {
-		return nil, err
-	}
-	if whole != nil {
-		return f.wholeRead(ctx, whole, rest)
+	if mayWhole {
+		whole, err := f.planWhole(ctx, touched, cachedData)
+		if err != nil {
+			return nil, err
+		}
+		if whole != nil {
+			return f.wholeRead(ctx, whole, rest)
+		}
 	}
 	return ctx, f.initPages(ctx, append(touched, rest...))
 }

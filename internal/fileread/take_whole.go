@@ -101,6 +101,13 @@ func (f *File) wholeBudget() uint64 {
 	return uint64(min(b, float64(f.inFlightBudget()/4)))
 }
 
+// mayReadWhole reports whether a take of f under ctx may read pages whole:
+// it runs under a take budget and f's store has a cost model.
+func (f *File) mayReadWhole(ctx context.Context) bool {
+	tb, _ := ctx.Value(takeBudgetKey{}).(*takeBudget)
+	return tb != nil && f.wholeBudget() > 0
+}
+
 // wholeJob is a page of a take's warm-up with its state (not yet
 // initialized) and the bytes to fetch for it.
 type wholeJob struct {
