@@ -29,6 +29,14 @@ const (
 	// pages up to this far ahead of the one it decodes, so it needs one
 	// wave per window of this many bytes.
 	ScanReadaheadBytes = 32 << 20
+	// MaxDatasetOpenRequests is the most requests, at the proxy, of
+	// opening a dataset's latest version (issue #20: list + manifest).
+	MaxDatasetOpenRequests = 2
+	// MaxDatasetColdTakeRequests is the most requests, at the proxy, of a
+	// one-row take right after the open (issue #20): the data file's tail
+	// and the data, plus its fragment's deletion file (the benchmark's
+	// dataset has one in every fragment).
+	MaxDatasetColdTakeRequests = 3
 )
 
 // MaxScanRoundTrips is the most round trips Check lets a scan with bound
@@ -48,7 +56,9 @@ func MaxBytes(b Bound) float64 {
 // that misses its gate: a warm take above MaxWarmTakeRoundTrips round
 // trips, a cold take above MaxColdTakeRoundTrips, a scan above
 // MaxScanRoundTrips, a scan or take reading
-// more than MaxBytes of its lower bound, or such a figure missing. The
+// more than MaxBytes of its lower bound, a dataset open or cold take
+// above MaxDatasetOpenRequests or MaxDatasetColdTakeRequests requests
+// (checkDataset), or such a figure missing. The
 // open is not checked for bytes: it reads a 64 KiB suffix in one request,
 // since the metadata's size is unknown before (pylance reads the same).
 // No object-store figure at all is a failure too.
@@ -61,6 +71,10 @@ func (r *Results) Check() []string {
 			continue
 		}
 		n++
+		if strings.HasPrefix(wl, S3DatasetPrefix) {
+			bad = append(bad, checkDataset(wl, ours)...)
+			continue
+		}
 		if strings.HasPrefix(wl, "s3/take/") {
 			bad = append(bad, checkTake(wl, ours)...)
 		}
@@ -94,6 +108,25 @@ func checkTake(wl string, m Measure) []string {
 		bad = append(bad, fmt.Sprintf("%s: cold take %.0f round trips after open, want 1 to %d", wl, m.ColdRoundTrips, MaxColdTakeRoundTrips))
 	}
 	return bad
+}
+
+// checkDataset checks the requests of a dataset workload behind the
+// proxy: the open and the cold one-row take within their bounds (0 or
+// less: not counted, a failure too).
+func checkDataset(wl string, m Measure) []string {
+	limit := 0
+	switch strings.TrimPrefix(wl, S3DatasetPrefix) {
+	case "open":
+		limit = MaxDatasetOpenRequests
+	case "cold_take":
+		limit = MaxDatasetColdTakeRequests
+	default:
+		return nil
+	}
+	if m.Requests <= 0 || m.Requests > float64(limit) {
+		return []string{fmt.Sprintf("%s: %.0f requests at the proxy, want 1 to %d", wl, m.Requests, limit)}
+	}
+	return nil
 }
 
 func notAvailable(r *Results) []string {

@@ -39,6 +39,12 @@ func TestCheckGates(t *testing.T) {
 		{"scan round trips not counted", "s3/scan/table/f64", with(scan, func(m *Measure) { m.RoundTrips = 0 }), true, "scan 0.00 round trips"},
 		{"open reads its 64 KiB suffix unchecked", "s3/open/table", Measure{Requests: 1, BytesRead: 65536, RoundTrips: 1}, false, "no object-store figures"},
 		{"local figures are not gated", "take/table/100", with(take, func(m *Measure) { m.RoundTrips = 5 }), false, "no object-store figures"},
+		{"dataset cold take at its bound", S3DatasetPrefix + "cold_take", Measure{Requests: 3}, false, ""},
+		{"dataset cold take one request over", S3DatasetPrefix + "cold_take", Measure{Requests: 4}, false, "4 requests at the proxy, want 1 to 3"},
+		{"dataset cold take not counted", S3DatasetPrefix + "cold_take", Measure{Requests: -1}, false, "-1 requests"},
+		{"dataset open in three requests", S3DatasetPrefix + "open", Measure{Requests: 3}, false, "want 1 to 2"},
+		{"dataset scan requests not gated", S3DatasetPrefix + "scan", Measure{Requests: 75}, false, ""},
+		{"local dataset figures are not gated", DatasetPrefix + "cold_take", Measure{Requests: 9}, false, "no object-store figures"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -59,6 +59,7 @@ func (r *Results) WriteMarkdown(w io.Writer) {
 	r.writeTable(w)
 	r.s3Table(w)
 	r.s3CPUTable(w)
+	r.datasetTable(w)
 	r.targetTable(w)
 	if len(r.NotAvailable) > 0 || len(r.Errors) > 0 {
 		fmt.Fprintf(w, "\n## Not measured\n\n")
@@ -106,7 +107,7 @@ func (r *Results) localTable(w io.Writer) {
 	fmt.Fprintf(w, "## Local files (warm OS page cache)\n\n")
 	fmt.Fprintf(w, "| workload | lancego | pylance | pqarrow | pyarrow | vs pylance | vs pqarrow | vs pyarrow |\n|---|---|---|---|---|---|---|---|\n")
 	for _, wl := range r.workloads() {
-		if strings.HasPrefix(wl, "s3/") || strings.HasPrefix(wl, "memory/") {
+		if strings.HasPrefix(wl, "s3/") || strings.HasPrefix(wl, "memory/") || isDatasetWorkload(wl) {
 			continue
 		}
 		f := r.Figures[wl]
@@ -135,7 +136,7 @@ func (r *Results) s3Table(w io.Writer) {
 		"metadata region) in one request per contiguous run, time = latency + bytes / bandwidth.\n\n")
 	fmt.Fprintf(w, "| workload | lancego | pylance | vs pylance | lancego req · MB · round trips | pylance req · MB | bound req · MB · ms | lancego / bound time |\n|---|---|---|---|---|---|---|---|\n")
 	for _, wl := range r.workloads() {
-		if !strings.HasPrefix(wl, "s3/") {
+		if !strings.HasPrefix(wl, "s3/") || isDatasetWorkload(wl) {
 			continue
 		}
 		f, b := r.Figures[wl], r.Bounds[wl]
@@ -146,6 +147,35 @@ func (r *Results) s3Table(w io.Writer) {
 			ratioCell(v, okr), ioCell(ours, ok1), ioCell(theirs, ok2), b.Requests, float64(b.Bytes)/1e6, b.Seconds*1e3,
 			ratioCell(ratio(ours.Seconds, b.Seconds), ok1))
 	}
+}
+
+// datasetTable lists the dataset workloads (issue #20), locally and
+// behind the proxy, with the requests of one run of each reader.
+func (r *Results) datasetTable(w io.Writer) {
+	var rows []string
+	for _, wl := range r.workloads() {
+		if !isDatasetWorkload(wl) {
+			continue
+		}
+		ours, ok1 := r.Figures[wl][EngineLanceGo]
+		theirs, ok2 := r.Figures[wl][EnginePylance]
+		v, okr := r.RatiosVsLance[wl]
+		rows = append(rows, fmt.Sprintf("| `%s` | %s | %s | %s | %s / %s |", wl, cell(ours, ok1), cell(theirs, ok2),
+			ratioCell(v, okr), reqCell(ours, ok1), reqCell(theirs, ok2)))
+	}
+	if len(rows) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\n## Datasets (pylance-written, fragments with deletion files; `s3/` behind the same proxy)\n\n"+
+		"Ratio = pylance time / ours. Requests of one run: our Stats locally, the proxy's count on S3 (both readers).\n\n")
+	fmt.Fprintf(w, "| workload | lancego | pylance | vs pylance | requests ours / pylance |\n|---|---|---|---|---|\n%s\n", strings.Join(rows, "\n"))
+}
+
+func reqCell(m Measure, ok bool) string {
+	if !ok || m.Requests < 0 {
+		return "–"
+	}
+	return fmt.Sprintf("%.0f", m.Requests)
 }
 
 // s3CPUTable lists the CPU per request of the S3 takes: each reader's

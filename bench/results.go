@@ -179,6 +179,14 @@ func summaryKey(wl string) string {
 		return "scan_min_v20"
 	case strings.HasPrefix(wl, "v20/take/"):
 		return "take_v20"
+	case strings.HasPrefix(wl, DatasetPrefix+"take_"), wl == DatasetPrefix+"cold_take":
+		return "dataset_take"
+	case strings.HasPrefix(wl, S3DatasetPrefix+"take_"), wl == S3DatasetPrefix+"cold_take":
+		return "dataset_take_s3"
+	case wl == DatasetPrefix+"scan" || strings.HasPrefix(wl, DatasetPrefix+"filter_"):
+		return "dataset_scan"
+	case wl == S3DatasetPrefix+"scan" || strings.HasPrefix(wl, S3DatasetPrefix+"filter_"):
+		return "dataset_scan_s3"
 	}
 	return ""
 }
@@ -200,6 +208,16 @@ func (r *Results) targets() {
 	}
 	if v, ok := lr["scan_min"]; ok {
 		add("scan_min vs pylance", ">= 1.0x rows/s for every column", v, v >= 1, "")
+	}
+	for _, k := range []string{"dataset_take", "dataset_take_s3"} { // issue #20
+		if v, ok := lr[k]; ok {
+			add(k+" vs pylance", ">= 2x (slowest dataset take)", v, v >= 2, "")
+		}
+	}
+	for _, k := range []string{"dataset_scan", "dataset_scan_s3"} {
+		if v, ok := lr[k]; ok {
+			add(k+" vs pylance", ">= 1x (slowest dataset scan or filtered scan)", v, v >= 1, "")
+		}
 	}
 	if v, ok := lr["scan_min_s3"]; ok { // issue #18: object stores at the round-trip bound
 		add("scan_min_s3 vs pylance", ">= 1.5x rows/s for every column", v, v >= 1.5, "")
@@ -228,6 +246,14 @@ func (r *Results) ioTargets(add func(string, string, float64, bool, string)) {
 		}
 		if strings.Contains(wl, "open/") {
 			add(wl+" requests", "== 1", m.Requests, m.Requests == 1, "")
+		}
+		if wl == S3DatasetPrefix+"open" {
+			add(wl+" requests at the proxy", fmt.Sprintf("<= %d (list + manifest)", MaxDatasetOpenRequests), m.Requests,
+				m.Requests > 0 && m.Requests <= MaxDatasetOpenRequests, "")
+		}
+		if wl == S3DatasetPrefix+"cold_take" {
+			add(wl+" requests at the proxy", fmt.Sprintf("<= %d (tail + data + deletion file)", MaxDatasetColdTakeRequests), m.Requests,
+				m.Requests > 0 && m.Requests <= MaxDatasetColdTakeRequests, "")
 		}
 		if strings.HasPrefix(wl, "s3/take/") && m.RoundTrips > 0 {
 			add(wl+" round trips", "== 1 (warm take: one wave of data requests)", m.RoundTrips, m.RoundTrips <= 1, "")

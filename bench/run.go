@@ -49,11 +49,20 @@ type Config struct {
 	// the proxy in this process and reports pylance's client CPU only.
 	ProxyExe string
 	// Only, when non-empty, runs just these steps (memcpy, write, open,
-	// scan, take, memory, filter, v20, v23, dict, takecol, codecs, s3); the table and vectors data sets are always made (dict makes its own), and
+	// scan, take, memory, filter, v20, v23, dict, takecol, codecs, s3,
+	// datasets); the table and vectors data sets are always made (dict
+	// makes its own), and
 	// the pylance files are written untimed when "write" is skipped.
 	Only []string
 	// Progress receives one line per step (stderr in the CLI).
 	Progress io.Writer
+	// Datasets, when set, runs the dataset workloads of step "datasets"
+	// (issue #20; `lance bench-datasets`' machinery, in cmd/lance) for
+	// this run's Config, with python the interpreter with pylance, and
+	// returns their figures (workload -> engine -> Measure): workloads
+	// named DatasetPrefix+op locally and S3DatasetPrefix+op behind the
+	// proxy, Requests counted at the proxy there.
+	Datasets func(ctx context.Context, cfg Config, python string) (map[string]map[string]Measure, error)
 }
 
 func (c *Config) defaults() {
@@ -184,6 +193,7 @@ func Run(ctx context.Context, cfg Config) (*Results, error) {
 	}{
 		{"memcpy", r.memcpy}, {"data", r.datasets}, {"write", r.writes}, {"open", r.opens},
 		{"scan", r.scans}, {"take", r.takes}, {"memory", r.memory}, {"filter", r.filter}, {"v20", r.v20}, {"v23", r.v23}, {"dict", r.dict}, {"takecol", r.takecols}, {"codecs", r.codecs}, {"s3", r.objectStore},
+		{"datasets", r.datasetWorkloads},
 	}
 	for _, s := range steps {
 		if err := ctx.Err(); err != nil {

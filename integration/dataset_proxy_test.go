@@ -5,10 +5,15 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	lance "github.com/lancego/lancego"
 	"github.com/lancego/lancego/bench"
@@ -18,7 +23,8 @@ import (
 // the server sees them, at the benchmark's S3 proxy (no latency added),
 // not with our own Stats: opening the latest version costs at most 2
 // (list + manifest), a cold take of one row at most 2 more (data file
-// tail + data) plus 1 for a deletion file, and --stats (Dataset.Stats)
+// tail + data) plus 1 for a deletion file, also on data files larger
+// than an open reads whole (bLikeDataset), and --stats (Dataset.Stats)
 // counts exactly what the proxy saw. Pylance's requests for the same
 // reads, counted at the same proxy, are logged beside ours when LANCE_PY
 // is set (not checked: they are its business).
@@ -40,6 +46,7 @@ func TestDatasetRequestsAtProxy(t *testing.T) {
 		{filepath.Join("..", "testdata", "datasets", "small"), []uint64{0, 11}},
 		{filepath.Join("..", "testdata", "datasets", "stable_small"), []uint64{0, 11}},
 		{filepath.Join(pylanceDatasets(t), "2.1", "history"), []uint64{0, 299}},
+		{bLikeDataset(t), []uint64{0, 123_456}},
 	}
 	for _, set := range sets {
 		name := filepath.Base(set.dir)
@@ -64,6 +71,72 @@ func TestDatasetRequestsAtProxy(t *testing.T) {
 			}
 		})
 	}
+}
+
+// bLikeDataset builds, in a temporary folder, a dataset like the dataset
+// benchmark's "B": fragments of 80,000 rows of id int64, name (a
+// dictionary string) and score f64, data files of ~940 KB (more than the
+// 256 KiB an open reads whole, so a take reads their pages), a deletion
+// file in each. Pylance writes it (bench/dataset_driver.py make) when
+// LANCE_PY is set, else our writer does.
+func bLikeDataset(t *testing.T) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "b_like")
+	const rows, perFrag = 160_000, 80_000
+	if py := pythonPath(); py != "" {
+		cmd := exec.Command(py, filepath.Join("..", "bench", "dataset_driver.py"), "make", dir, fmt.Sprint(rows), fmt.Sprint(perFrag))
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("pylance: %v\n%s", err, out)
+		}
+		return checkBigDataFiles(t, dir)
+	}
+	ctx := context.Background()
+	schema := arrow.NewSchema([]arrow.Field{
+		{Name: "id", Type: arrow.PrimitiveTypes.Int64, Nullable: true},
+		{Name: "name", Type: arrow.BinaryTypes.String, Nullable: true},
+		{Name: "score", Type: arrow.PrimitiveTypes.Float64, Nullable: true},
+	}, nil)
+	b := array.NewRecordBuilder(memory.DefaultAllocator, schema)
+	defer b.Release()
+	for i := range rows {
+		b.Field(0).(*array.Int64Builder).Append(int64(i))
+		b.Field(1).(*array.StringBuilder).Append(fmt.Sprintf("name-%d", i%1000))
+		b.Field(2).(*array.Float64Builder).Append(float64(i) / 2)
+	}
+	rec := b.NewRecordBatch()
+	defer rec.Release()
+	rdr, err := array.NewRecordReader(schema, []arrow.RecordBatch{rec})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rdr.Release()
+	ds, err := lance.CreateDataset(ctx, dir, rdr, lance.WithMaxRowsPerFile(perFrag))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ds.Close()
+	del, err := ds.Delete(ctx, "name = 'name-7'")
+	if err != nil {
+		t.Fatal(err)
+	}
+	del.Close()
+	return checkBigDataFiles(t, dir)
+}
+
+// checkBigDataFiles fails the test unless every data file of the dataset
+// at dir is larger than the 256 KiB an open reads whole; it returns dir.
+func checkBigDataFiles(t *testing.T, dir string) string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(dir, "data", "*.lance"))
+	if err != nil || len(files) < 2 {
+		t.Fatalf("%s: data files %v (%v), want 2 or more", dir, files, err)
+	}
+	for _, f := range files {
+		if fi, err := os.Stat(f); err != nil || fi.Size() <= 256<<10 {
+			t.Fatalf("%s: want more than 256 KiB (%v)", f, err)
+		}
+	}
+	return dir
 }
 
 // proxiedColdTake opens url (through the proxy) and takes offset off

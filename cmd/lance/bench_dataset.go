@@ -185,9 +185,9 @@ func benchDatasetOps(n uint64) []benchOp {
 	}
 	return []benchOp{{Op: "open"}, {Op: "scan"}, {Op: "take", Offsets: offsets(100)}, {Op: "take", Offsets: offsets(10_000)},
 		{Op: "cold_take", Offsets: offsets(1)},
-		{Op: "filter", Filter: fmt.Sprintf("id >= %d AND id < %d", n/4, n/4+n/50), Label: "filtered scan 2%"},
-		{Op: "filter", Filter: "name = 'name-7'", Label: "filtered scan scattered"},
-		{Op: "filter", Filter: fmt.Sprintf("score >= %d", n/4), Label: "filtered scan half"}}
+		{Op: "filter", Filter: fmt.Sprintf("id >= %d AND id < %d", n/4, n/4+n/50), Label: "filtered scan 2%", Key: "filter_2pct"},
+		{Op: "filter", Filter: "name = 'name-7'", Label: "filtered scan scattered", Key: "filter_scattered"},
+		{Op: "filter", Filter: fmt.Sprintf("score >= %d", n/4), Label: "filtered scan half", Key: "filter_half"}}
 }
 
 type benchOp struct {
@@ -195,6 +195,18 @@ type benchOp struct {
 	Offsets []uint64 `json:"offsets,omitempty"`
 	Filter  string   `json:"filter,omitempty"`
 	Label   string   `json:"-"`
+	Key     string   `json:"-"` // the workload name in `lance bench` (filters; else from Op)
+}
+
+// key names op as a `lance bench` workload (after bench.DatasetPrefix).
+func (o benchOp) key() string {
+	switch {
+	case o.Key != "":
+		return o.Key
+	case o.Op == "take":
+		return fmt.Sprintf("take_%d", len(o.Offsets))
+	}
+	return o.Op
 }
 
 func (o benchOp) name() string {

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"hash/crc32"
 	"io"
 	"io/fs"
 	"os"
@@ -39,7 +40,10 @@ func startDatasetProxy(ctx context.Context, root string, latency time.Duration, 
 	if !ok {
 		return nil, fmt.Errorf("--s3 needs an S3 server: run `bash .ci/objectstores.sh start` and `eval \"$(bash .ci/objectstores.sh env)\"`")
 	}
-	key := "lancego-bench-datasets/" + filepath.Base(root)
+	// the local folder's hash in the key: runs from other folders (another
+	// checkout's benchmark at the same time) do not overwrite this one's
+	abs, _ := filepath.Abs(root)
+	key := fmt.Sprintf("lancego-bench-datasets/%08x-%s", crc32.ChecksumIEEE([]byte(abs)), filepath.Base(root))
 	if err := uploadTree(ctx, env.URL(env.Endpoint, key), root); err != nil {
 		return nil, fmt.Errorf("upload %s: %w", root, err)
 	}

@@ -195,11 +195,8 @@ func (ds *Dataset) readFragment(ctx context.Context, i int, p *dsProjection, ran
 	defer releaseAll(cols)
 	err = fileread.FanOut(ctx, len(files), func(ctx context.Context, k int) error {
 		fc := files[k]
-		if err := fileread.WarmForTake(ctx, fc.file, fc.cols, ranges); err != nil {
-			return err
-		}
 		got := make([]arrow.Array, len(fc.cols))
-		if err := fileread.ReadFields(ctx, fc.file, fc.cols, ranges, n, got); err != nil {
+		if err := fileread.TakeFields(ctx, fc.file, fc.cols, ranges, n, got); err != nil {
 			releaseAll(got)
 			return err
 		}
@@ -409,7 +406,8 @@ func (ds *Dataset) liveLoc(ctx context.Context, i int, row uint64, missing error
 // takeLocs reads the located rows: each fragment's rows in one read, all
 // fragments concurrently, then puts the rows in the order asked.
 func (ds *Dataset) takeLocs(ctx context.Context, p *dsProjection, locs []rowLoc) (arrow.RecordBatch, error) {
-	slot := map[int]int{} // fragment -> position in frags
+	ctx = fileread.WithTakeBudget(ctx) // one whole-page budget for all its data files
+	slot := map[int]int{}              // fragment -> position in frags
 	var frags []int
 	var rows [][]uint64
 	at := make([]int64, len(locs)) // each requested row's index in the concatenation

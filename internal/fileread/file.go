@@ -5,8 +5,8 @@
 // read-ahead, takes, filtered scans pruned by zone seeds, blobs, and the
 // 2.0 and legacy (v1) read paths. The root package re-exports File,
 // Open, the options and Stats; internal/dataset opens a dataset's data
-// files through OpenObject and reads them with ReadFields, WarmForTake
-// and SurvivingRows.
+// files through OpenObject and reads them with TakeFields and
+// SurvivingRows.
 package fileread
 
 import (

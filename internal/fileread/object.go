@@ -34,17 +34,18 @@ func OpenLegacyObject(ctx context.Context, url string, obj lanceio.Object, tail 
 	return newLegacyFileIDs(ctx, url, withTail(src, tail), tail, fields, ids, cfg)
 }
 
-// ReadFields reads rows ranges (nrows in all, in the order of ranges) of
-// the top-level fields cols of f into out, one array per field: a take,
-// after WarmForTake.
-func ReadFields(ctx context.Context, f *File, cols []int, ranges []RowRange, nrows uint64, out []arrow.Array) error {
+// TakeFields reads rows ranges (nrows in all, in the order of ranges) of
+// the top-level fields cols of f into out, one array per field: a take.
+// It first initializes, in one round, the pages the rows touch (and the
+// rest of a column's pages when that is cheap), reading the touched pages
+// whole when the cost model says that saves a round trip and ctx carries
+// a take budget (WithTakeBudget; take_whole.go).
+func TakeFields(ctx context.Context, f *File, cols []int, ranges []RowRange, nrows uint64, out []arrow.Array) error {
+	ctx, err := f.warmForTake(ctx, cols, ranges)
+	if err != nil {
+		return err
+	}
 	return f.readFields(ctx, cols, ranges, nrows, nil, out)
-}
-
-// WarmForTake initializes, in one round, the pages of cols a take of
-// ranges touches (and the rest of a column's pages when that is cheap).
-func WarmForTake(ctx context.Context, f *File, cols []int, ranges []RowRange) error {
-	return f.warmForTake(ctx, cols, ranges)
 }
 
 // SurvivingRows returns the rows of [from, to) of f in zones its zone

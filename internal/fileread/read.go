@@ -557,7 +557,8 @@ func (m *chunkMemos) release() {
 	clear(m.pages)
 }
 
-// pagePick is a page's state and, during a scan, its data buffer.
+// pagePick is a page's state and, during a scan or a take that read the
+// page whole, its data buffer.
 type pagePick struct {
 	st   *pageState
 	data []byte
@@ -578,6 +579,7 @@ func (m pageLookups) get(ctx context.Context, f *File, sc *scanCache, leaf *layo
 		sc.prefetch(ctx, leaf.Column, i)
 	} else {
 		pp.st, err = f.page(ctx, leaf.Column, i, leafType(leaf))
+		pp.data = takeData(ctx, f, leaf.Column, i) // a page a take read whole
 	}
 	if err == nil {
 		m[i] = pp

@@ -21,10 +21,12 @@ func buildArray(mem memory.Allocator, f *layouts.Field, data []layouts.LeafData)
 // With the metadata of the pages it touches in the search cache, a take
 // issues all its data requests in one wave (one round trip, see
 // Stats.RoundTrips); else the missing metadata of every column first, in
-// one wave, then the data.
+// one wave, then the data; on an object store, pages small by the cost
+// model are read whole in the first wave instead (one wave in all).
 func (f *File) Take(ctx context.Context, rows []uint64, columns []string) (arrow.RecordBatch, error) {
 	ctx, end := f.track(ctx)
 	defer end()
+	ctx = WithTakeBudget(ctx)
 	cols, schema, err := f.projection(columns)
 	if err != nil {
 		return nil, err
@@ -40,7 +42,8 @@ func (f *File) Take(ctx context.Context, rows []uint64, columns []string) (arrow
 		}
 		ranges = append(ranges, RowRange{r, r + 1})
 	}
-	if err := f.warmForTake(ctx, cols, ranges); err != nil {
+	ctx, err = f.warmForTake(ctx, cols, ranges)
+	if err != nil {
 		return nil, err
 	}
 	return f.readBatch(ctx, cols, schema, ranges, nil)

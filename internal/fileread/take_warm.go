@@ -28,28 +28,69 @@ type pageJob struct {
 // pages a take of ranges touches in the leaves of cols, plus every other
 // page of a column when that is cheap (eagerInitBytes). Without it a take
 // would initialize its pages one after another: a round trip each on an
-// object store.
-func (f *File) warmForTake(ctx context.Context, cols []int, ranges []RowRange) error {
+// object store. On an object store, when the touched pages are small by
+// the cost model (planWhole), they are read whole in that round and the
+// returned context carries their bytes for the take's reads (take_whole.go).
+func (f *File) warmForTake(ctx context.Context, cols []int, ranges []RowRange) (context.Context, error) {
 	if f.v20 != nil || f.legacy != nil {
-		return nil // 2.0 and legacy reads have no page state to warm
+		return ctx, nil // 2.0 and legacy reads have no page state to warm
 	}
-	var jobs []pageJob
+	var touched, rest []pageJob
+	mayWhole := f.mayReadWhole(ctx)
+	cachedData := false
 	for _, c := range cols {
 		for _, leaf := range f.leaves[c] {
 			starts := f.pageStarts(leaf.Column)
-			need := f.uncachedPages(leaf.Column, pagesOf(ranges, starts))
+			pages := pagesOf(ranges, starts)
+			cachedData = cachedData || (mayWhole && f.touchesCachedData(leaf.Column, pages))
+			need := f.uncachedPages(leaf.Column, pages)
 			if len(need) == 0 {
 				continue
 			}
-			if all := f.uncachedPages(leaf.Column, allPages(len(starts)-1)); f.initCost(leaf.Column, all) <= eagerInitBytes {
-				need = all
-			}
 			for _, i := range need {
-				jobs = append(jobs, pageJob{leaf, i})
+				touched = append(touched, pageJob{leaf, i})
+			}
+			if all := f.uncachedPages(leaf.Column, allPages(len(starts)-1)); f.initCost(leaf.Column, all) <= eagerInitBytes {
+				rest = appendOthers(rest, leaf, all, need)
 			}
 		}
 	}
-	return f.initPages(ctx, jobs)
+	if mayWhole {
+		whole, err := f.planWhole(ctx, touched, cachedData)
+		if err != nil {
+			return nil, err
+		}
+		if whole != nil {
+			return f.wholeRead(ctx, whole, rest)
+		}
+	}
+	return ctx, f.initPages(ctx, append(touched, rest...))
+}
+
+// appendOthers appends to jobs the pages of all (of leaf) not in need.
+func appendOthers(jobs []pageJob, leaf *layouts.Field, all, need []int) []pageJob {
+	skip := make(map[int]bool, len(need))
+	for _, i := range need {
+		skip[i] = true
+	}
+	for _, i := range all {
+		if !skip[i] {
+			jobs = append(jobs, pageJob{leaf, i})
+		}
+	}
+	return jobs
+}
+
+// touchesCachedData reports whether any of pages of col is cached without
+// its data (a take of it reads data after its warm-up in any case).
+func (f *File) touchesCachedData(col int, pages []int) bool {
+	for _, i := range pages {
+		v, ok := f.cache.Get(searchcache.Key{File: f.src.Key(), Column: col, Page: i, Kind: "page"})
+		if st, _ := v.(*pageState); ok && st != nil && st.resident == nil && st.cnst == nil {
+			return true
+		}
+	}
+	return false
 }
 
 // warmPages initializes concurrently the uninitialized pages of leaf that
