@@ -7,8 +7,8 @@ import (
 )
 
 // fetchTake fetches a take's data ranges of one leaf. When every piece is
-// on a mini-block page (whose decoders copy values and levels out of the
-// chunks, never alias them) and the ranges lie in the file's object below
+// on a mini-block page or a copying full-zip page (whose decoders copy
+// values and levels out of the bytes, never alias them) and the ranges lie in the file's object below
 // the tail read at open, they are requested as views of a local file's
 // memory map (scheduler SubmitViewed; elsewhere the scheduler reads them
 // as usual): a take of 10,000 rows touches most chunks of a column, and
@@ -40,11 +40,16 @@ func (f *File) fetchTake(ctx context.Context, ps []piece, want []format.Range, p
 	return got, p.Release, nil
 }
 
-// viewableTake reports whether every piece is on a plain mini-block page.
+// viewableTake reports whether every piece is on a plain mini-block page
+// or a full-zip page whose decoder copies what it keeps
+// (layouts.FullZipPage.CopiesValues).
 func viewableTake(ps []piece) bool {
 	for i := range ps {
 		st := ps[i].page
-		if st.mini == nil || st.blob != nil || st.sparse != nil {
+		if st.blob != nil || st.sparse != nil {
+			return false
+		}
+		if st.mini == nil && (st.full == nil || !st.full.CopiesValues()) {
 			return false
 		}
 	}
