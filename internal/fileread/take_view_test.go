@@ -130,3 +130,27 @@ func takeThenClose(ctx context.Context, t *testing.T, path string, rows []uint64
 	_, got := recordsJSON(t, schema, []arrow.RecordBatch{rec})
 	return got, mapped
 }
+
+// TestMergeFetched checks that fetched buffers return to their places
+// among the viewed ones.
+func TestMergeFetched(t *testing.T) {
+	b := func(s string) []byte { return []byte(s) }
+	for _, tc := range []struct {
+		views, fetched [][]byte
+		idx            []int
+		want           string
+	}{
+		{[][]byte{b("a"), b("c")}, [][]byte{b("B")}, []int{1}, "aBc"},
+		{[][]byte{b("b")}, [][]byte{b("A"), b("C")}, []int{0, 2}, "AbC"},
+		{[][]byte{b("a"), b("b")}, [][]byte{b("C"), b("D")}, []int{2, 3}, "abCD"},
+		{nil, [][]byte{b("A")}, []int{0}, "A"},
+	} {
+		var got []byte
+		for _, p := range mergeFetched(tc.views, tc.fetched, tc.idx) {
+			got = append(got, p...)
+		}
+		if string(got) != tc.want {
+			t.Errorf("mergeFetched(%q, %q, %v) = %q, want %q", tc.views, tc.fetched, tc.idx, got, tc.want)
+		}
+	}
+}
