@@ -69,8 +69,10 @@ func DecodeInlineBitpackingRange(dst, src []byte, t int, numValues, lo, hi uint6
 }
 
 // fewValues is the count of asked values in one block from which
-// unpacking the whole block costs less than reading them one by one.
-const fewValues = 96
+// unpacking the whole block costs less than reading them one by one: with
+// the block in cache a 64-bit block (width 21 or 64) unpacks in ~550 ns
+// and a value alone reads in ~10 ns.
+const fewValues = 48
 
 // decodeInlineViaFull decodes all values and keeps [lo, hi).
 func decodeInlineViaFull(dst, src []byte, t int, numValues, lo, hi uint64) ([]byte, error) {
