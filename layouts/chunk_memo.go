@@ -108,14 +108,14 @@ func (a *ChunkArena) ReclaimLevels() {
 type ChunkMemo struct {
 	chunks chunkStore
 	arena  *ChunkArena
-	// indexes holds row indexes of list chunks (see chunkIndex).
-	indexes map[int]*chunkIndex
+	// cur is where the last rows located in a list chunk ended.
+	cur listCursor
 }
 
 // NewChunkMemo returns an empty memo that borrows from arena (nil: decode
 // into fresh memory and keep every chunk until the read ends).
 func NewChunkMemo(arena *ChunkArena) *ChunkMemo {
-	m := &ChunkMemo{arena: arena}
+	m := &ChunkMemo{arena: arena, cur: listCursor{chunk: -1}}
 	if arena != nil {
 		m.chunks.list, arena.memoList = arena.memoList, nil
 	}
@@ -136,7 +136,7 @@ func (m *ChunkMemo) Release() {
 		return
 	}
 	m.chunks.removeAll(m.arena.putChunk)
-	clear(m.indexes)
+	m.cur = listCursor{chunk: -1}
 	if m.arena != nil && m.arena.memoList == nil {
 		m.arena.memoList, m.chunks.list = m.chunks.list, nil
 	}
@@ -148,82 +148,43 @@ func (m *ChunkMemo) evictBefore(first int) {
 		return
 	}
 	m.chunks.removeBefore(first, m.arena.putChunk)
-	for i := range m.indexes {
-		if i < first {
-			delete(m.indexes, i)
-		}
-	}
 }
 
-// chunkIndex locates rows in one list chunk's levels: rows[k] is the entry
-// where the chunk's k-th row start is, vis[e] the number of visible values
-// in entries [0, e).
-type chunkIndex struct {
-	rows []int32
-	vis  []int32
+// listCursor remembers where the last rows located in a list chunk
+// ended: row start row (counted from the chunk's first row) is at entry
+// entry, with vis visible values before it. Rows taken in ascending order
+// resume the chunk's scan there, so a chunk a take visits many times is
+// scanned about once in all, with nothing allocated.
+type listCursor struct {
+	chunk      int // -1: none
+	row        uint64
+	entry, vis int
 }
 
-// index returns chunk i's index over its levels lv, built the second
-// time the chunk is asked for (nil the first time: a chunk a take touches
-// once is searched directly, which costs less than indexing it).
-func (m *ChunkMemo) index(i int, lv Levels, set LayerSet) *chunkIndex {
-	if ix, ok := m.indexes[i]; ok && ix != nil {
-		return ix
-	} else if !ok {
-		if m.indexes == nil {
-			m.indexes = map[int]*chunkIndex{}
-		}
-		m.indexes[i] = nil
-		return nil
+// locateList returns the entries [lo, hi) and visible values [vlo, vhi)
+// of rows [want, want+n) of chunk i (counted from its first row) in its
+// levels lv, resuming from the memo's cursor when it is on chunk i at or
+// before want, and leaves the cursor at the end of the rows found.
+func (m *ChunkMemo) locateList(i int, lv Levels, want, n uint64, set LayerSet) (lo, hi, vlo, vhi int, err error) {
+	c := listCursor{chunk: i}
+	if m != nil && m.cur.chunk == i && m.cur.row <= want && m.cur.entry <= lv.N {
+		c = m.cur
 	}
-	ix := newChunkIndex(lv, set)
-	m.indexes[i] = ix
-	return ix
-}
-
-// newChunkIndex indexes one chunk's row starts and visible values, without
-// a branch per entry.
-func newChunkIndex(lv Levels, set LayerSet) *chunkIndex {
-	ix := &chunkIndex{vis: make([]int32, lv.N+1)}
-	if lv.Rep != nil {
-		rep := lv.Rep[:lv.N]
-		n := 0
-		for _, r := range rep {
-			n += b2i(r == set.MaxRep)
-		}
-		rows := make([]int32, n+1) // each entry writes a slot; row starts keep theirs
-		k := 0
-		for e, r := range rep {
-			rows[k] = int32(e)
-			k += b2i(r == set.MaxRep)
-		}
-		ix.rows = rows[:n]
-	}
-	var v int32
-	if lv.Def == nil {
-		for e := range lv.N {
-			ix.vis[e+1] = int32(e + 1)
-		}
-		return ix
-	}
-	for e, d := range lv.Def[:lv.N] {
-		v += int32(b2i(d <= set.MaxVisibleDef))
-		ix.vis[e+1] = v
-	}
-	return ix
-}
-
-// locate returns the entries and visible values of n rows starting at
-// the chunk's row want (entryRange's and visibleBefore's answers).
-func (ix *chunkIndex) locate(want, n uint64, entries int) (lo, hi, vlo, vhi int, err error) {
-	if want >= uint64(len(ix.rows)) {
+	if lo = nthRowStart(lv.Rep[:lv.N], c.entry, want-c.row, set.MaxRep); lo < 0 {
 		return 0, 0, 0, 0, fmt.Errorf("%w: row %d not found in its chunk", ErrCorrupt, want)
 	}
-	lo, hi = int(ix.rows[want]), entries
-	if want+n < uint64(len(ix.rows)) {
-		hi = int(ix.rows[want+n])
+	vlo = c.vis + visibleBefore(sliceLevels(lv, c.entry, lo), lo-c.entry, set.MaxVisibleDef)
+	if hi = nthRowStart(lv.Rep[:lv.N], lo, n, set.MaxRep); hi < 0 {
+		hi = lv.N // the last row ends with the chunk
 	}
-	return lo, hi, int(ix.vis[lo]), int(ix.vis[hi]), nil
+	vhi = vlo + visibleBefore(sliceLevels(lv, lo, hi), hi-lo, set.MaxVisibleDef)
+	if m != nil {
+		m.cur = listCursor{chunk: i, row: want, entry: lo, vis: vlo}
+		if hi < lv.N {
+			m.cur = listCursor{chunk: i, row: want + n, entry: hi, vis: vhi}
+		}
+	}
+	return lo, hi, vlo, vhi, nil
 }
 
 func (a *ChunkArena) putChunk(dc DecodedChunk) {

@@ -252,6 +252,14 @@ func (p *FullZipPage) appendZipped(fixed, offs, data []byte, validPos []int, vis
 	return nil
 }
 
+// CopiesValues reports whether DecodeRows copies everything it keeps out
+// of the bytes it is given (values and levels), so the bytes may be a
+// view released once it returns: every page but one of fixed-width values
+// without control words, whose bytes are handed on uncopied.
+func (p *FullZipPage) CopiesValues() bool {
+	return p.cwBytes != 0 || p.valueBytes == 0
+}
+
 // decodePlainFixed handles pages without control words: the bytes are the
 // values back to back, handed to the codec (and on to Arrow) uncopied.
 func (p *FullZipPage) decodePlainFixed(b []byte, lv *Levels, vals *Values) error {

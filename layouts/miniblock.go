@@ -47,6 +47,9 @@ type MiniBlockPage struct {
 	// only the values a read keeps are decompressed.
 	fsst      *codecs.FSSTTable
 	fsstInner *pb.CompressiveEncoding
+	// rowEnds[i] is Chunks[i].FirstRow + Chunks[i].RowsStarting: the
+	// chunk search of a take reads 8 bytes a chunk, not a whole chunk entry.
+	rowEnds []uint64
 }
 
 // MiniBlockMeta are the initialization buffers of a mini-block page.
@@ -89,6 +92,7 @@ func NewMiniBlockPage(l *pb.MiniBlockLayout, numRows, dataSize uint64, meta Mini
 	if err := p.assignRows(meta.RepIndex); err != nil {
 		return nil, err
 	}
+	p.indexRowEnds()
 	if f := l.GetValueCompression().GetFsst(); f != nil && l.GetDictionary() == nil {
 		if p.fsst, err = codecs.ParseFSSTTable(f.GetSymbolTable()); err != nil {
 			return nil, err
@@ -192,6 +196,14 @@ func (p *MiniBlockPage) assignRows(repIndex []byte) error {
 		prevTrailer = c.Trailer
 	}
 	return p.checkRowTotal(row)
+}
+
+// indexRowEnds fills rowEnds from the chunks' rows.
+func (p *MiniBlockPage) indexRowEnds() {
+	p.rowEnds = make([]uint64, len(p.Chunks))
+	for i, c := range p.Chunks {
+		p.rowEnds[i] = c.FirstRow + c.RowsStarting
+	}
 }
 
 func (p *MiniBlockPage) checkRowTotal(rows uint64) error {

@@ -3,6 +3,7 @@ package layouts
 import (
 	"encoding/binary"
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/lancego/lancego/codecs"
@@ -18,7 +19,10 @@ func (p *MiniBlockPage) ChunksForRows(from, to uint64) (ChunkSpan, error) {
 		return ChunkSpan{}, fmt.Errorf("%w: rows [%d,%d) of a page of %d", ErrCorrupt, from, to, p.NumRows)
 	}
 	first := p.chunkStartingRow(from)
-	last := p.chunkStartingRow(to - 1)
+	last := first
+	if to-1 >= p.chunkRowEnd(first) {
+		last = p.chunkStartingRow(to - 1)
+	}
 	// Only the last row starting in a chunk can continue past it.
 	if c := p.Chunks[last]; to-1 != c.FirstRow+c.RowsStarting-1 {
 		return ChunkSpan{First: first, Last: last}, nil
@@ -34,14 +38,21 @@ func (p *MiniBlockPage) ChunksForRows(from, to uint64) (ChunkSpan, error) {
 
 // chunkStartingRow returns the chunk in which row r starts.
 func (p *MiniBlockPage) chunkStartingRow(r uint64) int {
-	i := sort.Search(len(p.Chunks), func(i int) bool {
-		c := p.Chunks[i]
-		return c.FirstRow+c.RowsStarting > r
-	})
+	var i int
+	if len(p.rowEnds) == len(p.Chunks) {
+		i, _ = slices.BinarySearch(p.rowEnds, r+1) // the first end > r
+	} else {
+		i = sort.Search(len(p.Chunks), func(i int) bool { return p.chunkRowEnd(i) > r })
+	}
 	if i == len(p.Chunks) {
 		i--
 	}
 	return i
+}
+
+// chunkRowEnd is one past the last row starting in chunk i.
+func (p *MiniBlockPage) chunkRowEnd(i int) uint64 {
+	return p.Chunks[i].FirstRow + p.Chunks[i].RowsStarting
 }
 
 // DecodedChunk is one chunk's levels and values.

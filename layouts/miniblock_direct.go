@@ -30,10 +30,11 @@ func (p *MiniBlockPage) directWidth() (t int, flat bool) {
 	return 0, false
 }
 
-// decodeDirectRows is DecodeRows for pages with a direct width t: chunks
-// wholly inside [from, to) are unpacked into vals' own buffer (no chunk
-// block, no copy); the chunks at the edges go through the memo. Flat
-// chunks are copied into vals whole or in part, without the memo.
+// decodeDirectRows is DecodeRows for pages with a direct width t: the
+// asked values of each chunk are unpacked straight into vals' own buffer
+// (no chunk block, no copy, no memo: a chunk's block headers are read
+// again per call, which costs less than decoding the chunk whole). Flat
+// chunks are copied into vals whole or in part.
 func (p *MiniBlockPage) decodeDirectRows(t int, flat bool, span ChunkSpan, chunks [][]byte, from, to uint64, lv *Levels, vals *Values, memo *ChunkMemo) error {
 	memo.evictBefore(span.First)
 	shape := codecs.Block{Kind: codecs.KindFixed, BitsPerValue: uint64(t)}
@@ -59,17 +60,7 @@ func (p *MiniBlockPage) decodeDirectRows(t int, flat bool, span ChunkSpan, chunk
 			}
 			continue
 		}
-		if lo == 0 && hi == c.NumValues {
-			if err := p.unpackChunkInto(ci, b, t, vals); err != nil {
-				return err
-			}
-			continue
-		}
-		dc, err := p.decodeChunkMemo(ci, b, memo)
-		if err != nil {
-			return err
-		}
-		if err := vals.appendBlock(&dc.Values, lo, hi, false); err != nil {
+		if err := p.unpackChunkInto(ci, b, t, lo, hi, vals); err != nil {
 			return err
 		}
 	}
@@ -112,18 +103,25 @@ func (p *MiniBlockPage) directBuffer(i int, b []byte, vals *Values, w int) ([]by
 	return bufs[0], nil
 }
 
-// unpackChunkInto appends all values of chunk i to vals' data.
-func (p *MiniBlockPage) unpackChunkInto(i int, b []byte, t int, vals *Values) error {
+// unpackChunkInto appends values [lo, hi) of chunk i to vals' data,
+// decoding only the blocks, or within a block only the values, asked for
+// (a row taken alone reads its value straight from the packed bits).
+func (p *MiniBlockPage) unpackChunkInto(i int, b []byte, t int, lo, hi uint64, vals *Values) error {
 	c := p.Chunks[i]
 	buf, err := p.directBuffer(i, b, vals, t/8)
 	if err != nil {
 		return err
 	}
-	data, err := codecs.DecodeInlineBitpacking(vals.Data, buf, t, c.NumValues)
+	var data []byte
+	if lo == 0 && hi == c.NumValues {
+		data, err = codecs.DecodeInlineBitpacking(vals.Data, buf, t, c.NumValues)
+	} else {
+		data, err = codecs.DecodeInlineBitpackingRange(vals.Data, buf, t, c.NumValues, lo, hi)
+	}
 	if err != nil {
 		return fmt.Errorf("chunk %d values: %w", i, err)
 	}
 	vals.Data = data
-	vals.N += int(c.NumValues)
+	vals.N += int(hi - lo)
 	return nil
 }

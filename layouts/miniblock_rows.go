@@ -122,26 +122,19 @@ func (p *MiniBlockPage) visibleIn(dc DecodedChunk) int {
 // locateRows returns the level entries [lo, hi) of rows [from, to) in all
 // (the levels of span's single chunk) and the visible values [vlo, vhi)
 // they hold. Without lists every entry is a row and carries a value
-// (levels above the maximum are rejected when unraveled). With lists, a
-// memoized chunk's row starts and visible-value counts are indexed once,
-// so rows taken one by one do not rescan the chunk each time.
+// (levels above the maximum are rejected when unraveled). With lists, the
+// memo's cursor lets rows taken one by one in ascending order resume the
+// chunk's scan where the last ones ended instead of rescanning it.
 func (p *MiniBlockPage) locateRows(span ChunkSpan, all Levels, from, to uint64, memo *ChunkMemo) (lo, hi, vlo, vhi int, err error) {
 	first := p.Chunks[span.First]
 	if !p.Set.HasLists() {
 		lo, hi, err = p.entryRange(all, first, from, to)
 		return lo, hi, lo, hi, err
 	}
-	if memo != nil {
-		if ix := memo.index(span.First, all, p.Set); ix != nil {
-			return ix.locate(from-first.FirstRow, to-from, all.N)
-		}
+	if from < first.FirstRow || to < from || len(all.Rep) < all.N {
+		return 0, 0, 0, 0, fmt.Errorf("%w: rows [%d,%d) outside chunk %d", ErrCorrupt, from, to, span.First)
 	}
-	if lo, hi, err = p.entryRange(all, first, from, to); err != nil {
-		return 0, 0, 0, 0, err
-	}
-	vlo = visibleBefore(all, lo, p.Set.MaxVisibleDef)
-	vhi = vlo + visibleBefore(sliceLevels(all, lo, hi), hi-lo, p.Set.MaxVisibleDef)
-	return lo, hi, vlo, vhi, nil
+	return memo.locateList(span.First, all, from-first.FirstRow, to-from, p.Set)
 }
 
 // entryRange finds the level entries of rows [from, to) in the levels of

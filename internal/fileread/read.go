@@ -196,10 +196,10 @@ func planItemRuns(p *piece, sp *layouts.SparsePage, data format.Range, runs []la
 // A scan passes its scanCache, which reads whole pages; a take passes nil
 // and reads only the chunks or rows it needs.
 //
-// A scan's page bytes, and a take's of mini-block pages (fetchTake), may
-// be views of a memory-mapped local file, which fault if the file shrinks
-// while open: the read turns such a fault into an error
-// (lanceio.ErrShortRead) rather than crashing.
+// A scan's page bytes, and a take's of mini-block and copying full-zip
+// pages (fetchTake), may be views of a memory-mapped local file, which
+// fault if the file shrinks while open: the read turns such a fault into
+// an error (lanceio.ErrShortRead) rather than crashing.
 func (f *File) readLeaf(ctx context.Context, leaf *layouts.Field, ranges []RowRange, sc *scanCache) (ld layouts.LeafData, err error) {
 	return f.readLeafWith(ctx, leaf, ranges, sc, nil)
 }

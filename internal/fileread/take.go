@@ -31,7 +31,7 @@ func (f *File) Take(ctx context.Context, rows []uint64, columns []string) (arrow
 	if err != nil {
 		return nil, err
 	}
-	var ranges []RowRange
+	ranges := make([]RowRange, 0, takeRangesCap(rows)) // one allocation, not append's doublings
 	for _, r := range rows {
 		if r >= f.NumRows() {
 			return nil, fmt.Errorf("%w: row %d of a file of %d rows", ErrInvalidArgument, r, f.NumRows())
@@ -47,4 +47,17 @@ func (f *File) Take(ctx context.Context, rows []uint64, columns []string) (arrow
 		return nil, err
 	}
 	return f.readBatch(ctx, cols, schema, ranges, nil)
+}
+
+// takeRangesCap is the number of runs of consecutive indices in rows (the
+// ranges a take asks for), counted in one pass so the ranges are
+// allocated once at their size.
+func takeRangesCap(rows []uint64) int {
+	n := 0
+	for i, r := range rows {
+		if i == 0 || rows[i-1]+1 != r {
+			n++
+		}
+	}
+	return n
 }
