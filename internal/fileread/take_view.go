@@ -52,6 +52,15 @@ func (f *File) fetchTake(ctx context.Context, ps []piece, want []format.Range, p
 	if err != nil {
 		return nil, nil, err
 	}
+	// The other ranges go out before the views are awaited: both are one
+	// wave (one round trip), not a chain.
+	var fetched [][]byte
+	if len(rest) > 0 {
+		if fetched, err = f.fetch(ctx, rest, priority); err != nil {
+			p.Release()
+			return nil, nil, err
+		}
+	}
 	views, err := p.Wait(ctx)
 	if err != nil {
 		p.Release()
@@ -59,11 +68,6 @@ func (f *File) fetchTake(ctx context.Context, ps []piece, want []format.Range, p
 	}
 	if len(rest) == 0 {
 		return views, p.Release, nil
-	}
-	fetched, err := f.fetch(ctx, rest, priority)
-	if err != nil {
-		p.Release()
-		return nil, nil, err
 	}
 	return mergeFetched(views, fetched, restIdx), p.Release, nil
 }
