@@ -42,37 +42,18 @@ func (r *runner) writes(ctx context.Context) error {
 	return nil
 }
 
-// writeDataset times the writes of one data set.
+// writeDataset times the writes of one data set at 2.1 (pylance's file
+// is the one every reader then reads) and, for the table, at 2.2 too (the
+// version pipelines write today).
 func (r *runner) writeDataset(ctx context.Context, d *Dataset) error {
-	wl := "write/" + d.Name
 	recs, err := LoadRecords(d)
 	if err != nil {
 		return err
 	}
 	defer ReleaseAll(recs)
-	var ours, theirs []float64
-	var last Measure
-	var pw pyWrite
-	for round := 0; round < r.cfg.writeRounds(); round++ {
-		if pw, err = r.pyWrites(ctx, d, d.LancePath(), 1); err != nil {
-			return err
-		}
-		theirs = append(theirs, pw.Runs...)
-		warm := 0
-		if round == 0 {
-			warm = r.cfg.writeWarmups()
-		}
-		if last, ours, err = r.oursWrites(ctx, d, recs, d.GoLancePath(), warm, ours); err != nil {
-			r.res.NotAvailable[wl+"/"+EngineLanceGo] = err.Error()
-			break
-		}
-	}
-	pm := spreadMeasure(theirs, Measure{Rows: pw.Rows, FileBytes: pw.Bytes})
-	om := spreadMeasure(ours, last)
-	r.tmpfsRound(ctx, d, recs, &pm, &om)
-	r.res.put(wl, EnginePylance, pm.fill(r.arrowTotal(d)))
-	if len(ours) > 0 {
-		r.res.put(wl, EngineLanceGo, om.fill(r.arrowTotal(d)))
+	wl := "write/" + d.Name
+	if err := r.timeWrites(ctx, d, recs, wl, "2.1", d.LancePath(), d.GoLancePath()); err != nil {
+		return err
 	}
 	m, err := WriteParquet(d)
 	if err != nil {
@@ -80,14 +61,56 @@ func (r *runner) writeDataset(ctx context.Context, d *Dataset) error {
 	}
 	r.res.put(wl, EnginePqarrow, m.fill(r.arrowTotal(d)))
 	r.logf("%s: %s", wl, r.res.line(wl))
+	if d.Name != TableDataset {
+		return nil
+	}
+	wl22 := wl + "@2.2"
+	py22, go22 := filepath.Join(d.Dir, d.Name+".pylance-2.2.lance"), filepath.Join(d.Dir, d.Name+".go-2.2.lance")
+	defer os.Remove(py22)
+	defer os.Remove(go22)
+	if err := r.timeWrites(ctx, d, recs, wl22, "2.2", py22, go22); err != nil {
+		return err
+	}
+	r.logf("%s: %s", wl22, r.res.line(wl22))
+	return nil
+}
+
+// timeWrites runs the alternating rounds and the tmpfs round of one
+// version and records both engines' figures under wl.
+func (r *runner) timeWrites(ctx context.Context, d *Dataset, recs []arrow.RecordBatch, wl, version, pyOut, goOut string) error {
+	var ours, theirs []float64
+	var last Measure
+	var pw pyWrite
+	var err error
+	for round := 0; round < r.cfg.writeRounds(); round++ {
+		if pw, err = r.pyWrites(ctx, d, pyOut, version, 1); err != nil {
+			return err
+		}
+		theirs = append(theirs, pw.Runs...)
+		warm := 0
+		if round == 0 {
+			warm = r.cfg.writeWarmups()
+		}
+		if last, ours, err = r.oursWrites(ctx, d, recs, goOut, version, warm, ours); err != nil {
+			r.res.NotAvailable[wl+"/"+EngineLanceGo] = err.Error()
+			break
+		}
+	}
+	pm := spreadMeasure(theirs, Measure{Rows: pw.Rows, FileBytes: pw.Bytes})
+	om := spreadMeasure(ours, last)
+	r.tmpfsRound(ctx, d, recs, version, &pm, &om)
+	r.res.put(wl, EnginePylance, pm.fill(r.arrowTotal(d)))
+	if len(ours) > 0 {
+		r.res.put(wl, EngineLanceGo, om.fill(r.arrowTotal(d)))
+	}
 	return nil
 }
 
 // pyWrites runs pylance's warm-ups and reps timed writes of d to out in
 // one process.
-func (r *runner) pyWrites(ctx context.Context, d *Dataset, out string, reps int) (pyWrite, error) {
+func (r *runner) pyWrites(ctx context.Context, d *Dataset, out, version string, reps int) (pyWrite, error) {
 	var pw pyWrite
-	op := PyOp{"op": "write", "ipc": d.IPCPath(), "out": out, "version": "2.1",
+	op := PyOp{"op": "write", "ipc": d.IPCPath(), "out": out, "version": version,
 		"warmups": r.cfg.writeWarmups(), "reps": reps}
 	err := r.py.RunOne(ctx, nil, op, &pw)
 	return pw, err
@@ -95,13 +118,13 @@ func (r *runner) pyWrites(ctx context.Context, d *Dataset, out string, reps int)
 
 // oursWrites makes warm untimed writes then one timed write of recs to
 // path and appends its time to times.
-func (r *runner) oursWrites(ctx context.Context, d *Dataset, recs []arrow.RecordBatch, path string, warm int, times []float64) (Measure, []float64, error) {
+func (r *runner) oursWrites(ctx context.Context, d *Dataset, recs []arrow.RecordBatch, path, version string, warm int, times []float64) (Measure, []float64, error) {
 	for i := 0; i < warm; i++ {
-		if _, err := oursWriteRecords(ctx, d, recs, path, "2.1"); err != nil {
+		if _, err := oursWriteRecords(ctx, d, recs, path, version); err != nil {
 			return Measure{}, times, err
 		}
 	}
-	m, err := oursWriteRecords(ctx, d, recs, path, "2.1")
+	m, err := oursWriteRecords(ctx, d, recs, path, version)
 	if err != nil {
 		return Measure{}, times, err
 	}
@@ -111,7 +134,7 @@ func (r *runner) oursWrites(ctx context.Context, d *Dataset, recs []arrow.Record
 // tmpfsRound writes d once more with each engine into tmpfs (after their
 // warm-ups) and records the times; it skips without a tmpfs folder with
 // room for both files.
-func (r *runner) tmpfsRound(ctx context.Context, d *Dataset, recs []arrow.RecordBatch, pm, om *Measure) {
+func (r *runner) tmpfsRound(ctx context.Context, d *Dataset, recs []arrow.RecordBatch, version string, pm, om *Measure) {
 	if !tmpfsHasRoom(3 * (pm.FileBytes + om.FileBytes)) {
 		r.res.NotAvailable["write/"+d.Name+"/tmpfs"] = "no tmpfs folder with room at " + tmpfsDir
 		return
@@ -121,12 +144,12 @@ func (r *runner) tmpfsRound(ctx context.Context, d *Dataset, recs []arrow.Record
 		return
 	}
 	defer os.RemoveAll(dir)
-	if pw, err := r.pyWrites(ctx, d, filepath.Join(dir, "pylance.lance"), 3); err == nil {
+	if pw, err := r.pyWrites(ctx, d, filepath.Join(dir, "pylance.lance"), version, 3); err == nil {
 		pm.TmpfsSeconds = medianOf(pw.Runs)
 	}
-	_, times, err := r.oursWrites(ctx, d, recs, filepath.Join(dir, "go.lance"), 1, nil)
+	_, times, err := r.oursWrites(ctx, d, recs, filepath.Join(dir, "go.lance"), version, 1, nil)
 	for i := 0; err == nil && i < 2; i++ {
-		_, times, err = r.oursWrites(ctx, d, recs, filepath.Join(dir, "go.lance"), 0, times)
+		_, times, err = r.oursWrites(ctx, d, recs, filepath.Join(dir, "go.lance"), version, 0, times)
 	}
 	if err == nil {
 		om.TmpfsSeconds = medianOf(times)
