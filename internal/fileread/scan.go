@@ -178,11 +178,7 @@ func (f *File) readField(ctx context.Context, c int, ranges []RowRange, nrows ui
 	if err != nil {
 		return nil, fmt.Errorf("lance: %s: field %q: %w", f.url, top.Name, err)
 	}
-	if n := a.Len(); uint64(n) != nrows {
-		a.Release()
-		return nil, fmt.Errorf("lance: %s: field %q: %w: decoded %d rows, want %d", f.url, top.Name, layouts.ErrCorrupt, n, nrows)
-	}
-	return a, nil
+	return f.checkFieldRows(top, a, nrows)
 }
 
 // readLeaves reads the leaves of one top-level field into data (in leaf
@@ -466,4 +462,14 @@ func (r *scanReader) Release() {
 		}
 		r.stop()
 	}
+}
+
+// checkFieldRows returns a, the decoded array of top-level field top, if
+// it holds nrows rows, else releases it and reports the file corrupt.
+func (f *File) checkFieldRows(top *layouts.Field, a arrow.Array, nrows uint64) (arrow.Array, error) {
+	if n := a.Len(); uint64(n) != nrows {
+		a.Release()
+		return nil, fmt.Errorf("lance: %s: field %q: %w: decoded %d rows, want %d", f.url, top.Name, layouts.ErrCorrupt, n, nrows)
+	}
+	return a, nil
 }

@@ -144,11 +144,7 @@ func (f *File) readDictField(ctx context.Context, c int, dt *arrow.DictionaryTyp
 	if err != nil {
 		return nil, fmt.Errorf("lance: %s: field %q: %w", f.url, top.Name, err)
 	}
-	if n := a.Len(); uint64(n) != nrows {
-		a.Release()
-		return nil, fmt.Errorf("lance: %s: field %q: %w: decoded %d rows, want %d", f.url, top.Name, layouts.ErrCorrupt, n, nrows)
-	}
-	return a, nil
+	return f.checkFieldRows(top, a, nrows)
 }
 
 // buildDictArray checks and shifts the indices of ld and builds the

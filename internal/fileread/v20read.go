@@ -432,9 +432,5 @@ func (f *File) buildLeaves(top *layouts.Field, leaves []layouts.LeafData, nrows 
 	if err != nil {
 		return nil, fmt.Errorf("lance: %s: field %q: %w", f.url, top.Name, err)
 	}
-	if n := a.Len(); uint64(n) != nrows {
-		a.Release()
-		return nil, fmt.Errorf("lance: %s: field %q: %w: decoded %d rows, want %d", f.url, top.Name, layouts.ErrCorrupt, n, nrows)
-	}
-	return a, nil
+	return f.checkFieldRows(top, a, nrows)
 }

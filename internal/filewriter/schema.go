@@ -171,7 +171,7 @@ func protoMetadata(f arrow.Field) map[string][]byte {
 
 // addLeaf records a physical column for the last field of path.
 func (b *schemaBuilder) addLeaf(f arrow.Field, path []arrow.Field, child []int) error {
-	params, err := parseEncodingParams(inheritEncodingKeys(f, path), b.env)
+	params, err := parseEncodingParams(leafEncodingKeys(f, path), b.env)
 	if err != nil {
 		return fmt.Errorf("field %q: %w", f.Name, err)
 	}
@@ -191,7 +191,7 @@ func (b *schemaBuilder) addLeaf(f arrow.Field, path []arrow.Field, child []int) 
 
 func isLargeBinary(dt arrow.DataType) bool { return dt.ID() == arrow.LARGE_BINARY }
 
-// inheritEncodingKeys gives a leaf the lance-encoding:* settings Lance
+// leafEncodingKeys gives a leaf the lance-encoding:* settings Lance
 // reads for it: the structural choice (structural-encoding) comes from the
 // top-level field alone, as Lance's structural encoder is handed the root
 // field's metadata (a list's structural-encoding applies to its items; an
@@ -199,7 +199,7 @@ func isLargeBinary(dt arrow.DataType) bool { return dt.ID() == arrow.LARGE_BINAR
 // (compression, bss, rle-threshold, dict-*, ...) is read from the leaf's
 // own field only: a compression key on a list or struct field does not
 // reach its children (pylance 14.0.2 checked in TestEncodingKeyMatrix).
-func inheritEncodingKeys(f arrow.Field, path []arrow.Field) arrow.Field {
+func leafEncodingKeys(f arrow.Field, path []arrow.Field) arrow.Field {
 	root := f
 	if len(path) > 0 {
 		root = path[0]
