@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"testing"
+	"time"
 
 	lance "github.com/lancego/lancego"
 )
@@ -187,12 +188,56 @@ func BenchmarkScanDict(b *testing.B) {
 			}
 			b.Run(name, func(b *testing.B) {
 				spec := ScanSpec{URL: path, Column: c, BatchSize: ScanBatchSize, Reps: 1, Dictionary: asDict}
+				cpu0 := ProcessCPU()
 				for b.Loop() {
 					if _, err := OursScan(context.Background(), spec); err != nil {
 						b.Fatal(err)
 					}
 				}
+				reportCPU(b, cpu0)
 			})
 		}
+	}
+}
+
+// BenchmarkTakeDict takes 100 and 10,000 random rows of each column of
+// the dict step's file named by LANCE_BENCH_FILE (skipped without it), one
+// column at a time, as the dict step does.
+func BenchmarkTakeDict(b *testing.B) {
+	path := os.Getenv("LANCE_BENCH_FILE")
+	if path == "" {
+		b.Skip("LANCE_BENCH_FILE not set")
+	}
+	for _, c := range DictColumns {
+		for _, k := range dictTakeSizes {
+			b.Run(c+"/"+itoa(k), func(b *testing.B) {
+				sets := IndexSets(1_000_000, k, 16, uint64(k))
+				ctx := context.Background()
+				f, err := lance.Open(ctx, path)
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer f.Close()
+				if err := takeOnce(ctx, f, sets[0], []string{c}); err != nil {
+					b.Fatal(err)
+				}
+				cpu0 := ProcessCPU()
+				for i := 0; b.Loop(); i++ {
+					if err := takeOnce(ctx, f, sets[i%16], []string{c}); err != nil {
+						b.Fatal(err)
+					}
+				}
+				reportCPU(b, cpu0)
+			})
+		}
+	}
+}
+
+// reportCPU reports the process CPU time (all threads, user + system)
+// per iteration since cpu0, which a loaded machine disturbs less than
+// the wall time.
+func reportCPU(b *testing.B, cpu0 time.Duration) {
+	if cpu := ProcessCPU() - cpu0; cpu > 0 && b.N > 0 {
+		b.ReportMetric(float64(cpu.Microseconds())/1e3/float64(b.N), "cpu-ms/op")
 	}
 }

@@ -41,7 +41,10 @@ type MiniBlockPage struct {
 	Chunks  []MiniBlockChunk
 	// Dictionary holds the decoded dictionary items, if the page has one.
 	Dictionary *codecs.Block
-	wordSize   int
+	// dict is Dictionary prepared for expanding gathers (variable-width
+	// dictionaries with sound offsets; nil otherwise).
+	dict     *dictTable
+	wordSize int
 	// fsst, when the values are FSST strings (without a dictionary), is the
 	// page's symbol table: chunks then decode to compressed strings and
 	// only the values a read keeps are decompressed.
@@ -105,6 +108,10 @@ func NewMiniBlockPage(l *pb.MiniBlockLayout, numRows, dataSize uint64, meta Mini
 			return nil, fmt.Errorf("dictionary: %w", err)
 		}
 		p.Dictionary = &d
+		p.dict = newDictTable(p.Dictionary)
+		if p.dict != nil && p.dict.offs[0] == 0 {
+			d.Data = p.dict.data[:len(p.dict.data)-dictPad] // the same bytes: keep one copy
+		}
 	}
 	return p, nil
 }

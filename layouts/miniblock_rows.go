@@ -175,6 +175,9 @@ func nthRowStart(rep []uint16, at int, k uint64, maxRep uint16) int {
 // was ~7% of a scan of short dictionary strings; a gather that needs more
 // grows its bytes by doubling).
 func (p *MiniBlockPage) gatheredBytes(blocks []DecodedChunk, vlo, vhi uint64) uint64 {
+	if t := p.dict; t != nil && t.maxLen <= dictPad {
+		return (vhi-vlo)*uint64(wordsFor(t.maxLen)) + dictPad // what gatherWords reserves
+	}
 	if d := p.Dictionary; d.NumValues > 0 && d.NumValues <= vhi-vlo {
 		return (vhi - vlo) * uint64(len(d.Data)) / d.NumValues * 9 / 8
 	}
@@ -210,7 +213,7 @@ func (p *MiniBlockPage) appendValues(blocks []DecodedChunk, vlo, vhi uint64, val
 		if lo < hi {
 			var err error
 			if p.Dictionary != nil {
-				err = vals.AppendGather(p.Dictionary, b, lo-base, hi-base)
+				err = vals.appendDict(p.dict, p.Dictionary, b, lo-base, hi-base)
 			} else if p.fsst != nil {
 				err = p.appendFSST(vals, b, lo-base, hi-base)
 			} else {

@@ -34,6 +34,9 @@ type Values struct {
 	mem    memory.Allocator
 	owned  []byte
 	handed bool
+	// ownedOffs, when set (growOffsetsMem), is the allocation from mem
+	// Offsets started in; Free gives it back.
+	ownedOffs []byte
 }
 
 // uninitAllocator is an allocator that can skip zeroing (bufpool.Pool).
@@ -50,7 +53,12 @@ func (v *Values) SetAllocator(mem memory.Allocator) { v.mem = mem }
 // Free gives back memory reserved from the allocator and not handed to
 // an Arrow buffer; v must not be used afterwards.
 func (v *Values) Free() {
-	if v == nil || v.owned == nil {
+	if v == nil {
+		return
+	}
+	v.freeOffsets()
+	v.Offsets = nil
+	if v.owned == nil {
 		return
 	}
 	v.mem.Free(v.owned)
@@ -430,7 +438,7 @@ func (v *Values) reserveGather(dict *codecs.Block, n, size uint64) {
 	if v.Kind != codecs.KindVariable || dict.Kind != codecs.KindVariable || n == 0 || n > 1<<28 {
 		return
 	}
-	v.Offsets = growOffsets(v.Offsets, int(n))
+	v.growOffsetsMem(int(n))
 	v.growData(int(min(size, maxGatherReserve)))
 }
 
