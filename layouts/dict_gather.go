@@ -26,6 +26,17 @@ type dictTable struct {
 	data   []byte   // the values' bytes, then dictPad zero bytes
 	n      uint32   // entries
 	maxLen uint32   // longest entry
+	mean   uint32   // mean entry length, rounded up
+}
+
+// bytesFor returns the bytes to reserve for n values gathered from t: what
+// gatherWords needs when every value fits a block, else the mean entry's
+// share with an eighth more (a gather needing more grows by doubling).
+func (t *dictTable) bytesFor(n uint64) uint64 {
+	if t.maxLen <= dictPad {
+		return n*uint64(wordsFor(t.maxLen)) + dictPad
+	}
+	return n*uint64(t.mean)*9/8 + dictPad
 }
 
 // newDictTable prepares d, or returns nil when d is not a variable-width
@@ -47,6 +58,9 @@ func newDictTable(d *codecs.Block) *dictTable {
 			t.maxLen = max(t.maxLen, uint32(o-prev))
 		}
 		t.offs[i], prev = uint32(o), o
+	}
+	if t.n > 0 {
+		t.mean = uint32((prev - uint64(t.offs[0]) + uint64(t.n) - 1) / uint64(t.n))
 	}
 	t.data = make([]byte, prev+dictPad)
 	copy(t.data, d.Data[t.offs[0]:prev])
@@ -82,6 +96,7 @@ func (v *Values) gatherTable(t *dictTable, ix []byte) error {
 	}
 	v.Offsets = offs[:len(offs)+n]
 	v.N += n
+	v.gathered = t
 	return nil
 }
 

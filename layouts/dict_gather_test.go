@@ -162,3 +162,28 @@ func FuzzDictGather(f *testing.F) {
 		}
 	})
 }
+
+// TestReserveAfterDictGather: once a value was gathered through a table
+// (a take's first row), Reserve sizes the rest from the dictionary, so
+// rows gathered one by one afterwards never move the bytes.
+func TestReserveAfterDictGather(t *testing.T) {
+	for _, maxLen := range []int{20, 600} {
+		vals := [][]byte{bytes.Repeat([]byte{'a'}, maxLen/2), bytes.Repeat([]byte{'b'}, maxLen)}
+		dict := gatherDict(vals, 32)
+		tab := newDictTable(dict)
+		var v Values
+		if err := v.appendDict(tab, dict, idx32(0), 0, 1); err != nil {
+			t.Fatal(err)
+		}
+		v.Reserve(1000)
+		data, offs := cap(v.Data), cap(v.Offsets)
+		for i := range 1000 {
+			if err := v.appendDict(tab, dict, idx32(uint32(i%2)), 0, 1); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if cap(v.Data) != data || cap(v.Offsets) != offs {
+			t.Errorf("max %d: bytes %d -> %d, offsets %d -> %d after Reserve", maxLen, data, cap(v.Data), offs, cap(v.Offsets))
+		}
+	}
+}

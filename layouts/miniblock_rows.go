@@ -176,7 +176,7 @@ func nthRowStart(rep []uint16, at int, k uint64, maxRep uint16) int {
 // grows its bytes by doubling).
 func (p *MiniBlockPage) gatheredBytes(blocks []DecodedChunk, vlo, vhi uint64) uint64 {
 	if t := p.dict; t != nil && t.maxLen <= dictPad {
-		return (vhi-vlo)*uint64(wordsFor(t.maxLen)) + dictPad // what gatherWords reserves
+		return t.bytesFor(vhi - vlo) // what gatherWords needs
 	}
 	if d := p.Dictionary; d.NumValues > 0 && d.NumValues <= vhi-vlo {
 		return (vhi - vlo) * uint64(len(d.Data)) / d.NumValues * 9 / 8

@@ -37,6 +37,9 @@ type Values struct {
 	// ownedOffs, when set (growOffsetsMem), is the allocation from mem
 	// Offsets started in; Free gives it back.
 	ownedOffs []byte
+	// gathered is the dictionary the last table gather expanded: Reserve
+	// sizes the bytes of values still to come from it.
+	gathered *dictTable
 }
 
 // uninitAllocator is an allocator that can skip zeroing (bufpool.Pool).
@@ -548,8 +551,16 @@ func (v *Values) emptyLike() *Values {
 }
 
 // Reserve makes room for n more values of the shape already accumulated
-// (fixed-width values only; others are left to grow as they append).
-func (v *Values) Reserve(n uint64) { v.reserve(n) }
+// (fixed-width values, and strings gathered from a dictionary, sized from
+// it; others are left to grow as they append).
+func (v *Values) Reserve(n uint64) {
+	if t := v.gathered; t != nil && v.Kind == codecs.KindVariable && n > 0 && n <= 1<<28 {
+		v.growOffsetsMem(int(n))
+		v.growData(int(min(t.bytesFor(n), maxGatherReserve)))
+		return
+	}
+	v.reserve(n)
+}
 
 // reserve grows the accumulator's capacity for n more fixed-width values so
 // that a batch's chunks append without repeated reallocation.
