@@ -103,17 +103,28 @@ func NewMiniBlockPage(l *pb.MiniBlockLayout, numRows, dataSize uint64, meta Mini
 		p.fsstInner = f.GetValues()
 	}
 	if l.GetDictionary() != nil {
-		d, err := codecs.DecodeBlock(l.GetDictionary(), meta.Dictionary, l.GetNumDictionaryItems())
-		if err != nil {
-			return nil, fmt.Errorf("dictionary: %w", err)
-		}
-		p.Dictionary = &d
-		p.dict = newDictTable(p.Dictionary)
-		if p.dict != nil && p.dict.offs[0] == 0 {
-			d.Data = p.dict.data[:len(p.dict.data)-dictPad] // the same bytes: keep one copy
+		if err := p.initDictionary(l, meta.Dictionary); err != nil {
+			return nil, err
 		}
 	}
 	return p, nil
+}
+
+// initDictionary decodes the page's dictionary and prepares it for
+// expanding gathers (newDictTable), the table's padded bytes then backing
+// Dictionary too (one copy of the bytes per page).
+func (p *MiniBlockPage) initDictionary(l *pb.MiniBlockLayout, buf []byte) error {
+	d, err := codecs.DecodeBlock(l.GetDictionary(), buf, l.GetNumDictionaryItems())
+	if err != nil {
+		return fmt.Errorf("dictionary: %w", err)
+	}
+	p.Dictionary = &d
+	p.dict = newDictTable(p.Dictionary)
+	if p.dict != nil && p.dict.offs[0] == 0 {
+		n := len(p.dict.data) - dictPad
+		d.Data = p.dict.data[:n:n]
+	}
+	return nil
 }
 
 func (p *MiniBlockPage) parseChunks(words []byte, dataSize uint64) error {

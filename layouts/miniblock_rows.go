@@ -24,6 +24,9 @@ func (p *MiniBlockPage) DecodeRows(span ChunkSpan, chunks [][]byte, from, to uin
 	if t, flat := p.directWidth(); t > 0 {
 		return p.decodeDirectRows(t, flat, span, chunks, from, to, lv, vals, memo)
 	}
+	if ok, flat := p.dictDirect(); ok && to-from > 1 {
+		return p.decodeDictDirectRows(flat, span, chunks, from, to, lv, vals, memo)
+	}
 	memo.evictBefore(span.First)
 	var inline [2]DecodedChunk // most pieces touch one or two chunks
 	blocks := inline[:0]
