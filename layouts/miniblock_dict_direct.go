@@ -41,7 +41,7 @@ func (p *MiniBlockPage) decodeDictDirectRows(flat bool, span ChunkSpan, chunks [
 	if err := vals.checkShape(p.Dictionary); err != nil {
 		return err
 	}
-	if to-from > 1 { // a batch: its bytes at once (a take's rows are sized by Reserve)
+	if to-from > 1 && to-from <= 1<<28 { // a batch: its bytes at once
 		vals.growOffsetsMem(int(to - from))
 		vals.growData(int(min(p.dict.bytesFor(to-from), maxGatherReserve)))
 	}
