@@ -60,7 +60,6 @@ func (v *Values) Free() {
 		return
 	}
 	v.freeOffsets()
-	v.Offsets = nil
 	if v.owned == nil {
 		return
 	}

@@ -38,10 +38,11 @@ func (v *Values) growOffsetsMem(n int) {
 	v.Offsets, v.ownedOffs = grown, b
 }
 
-// freeOffsets gives the offsets' allocation back to the allocator.
+// freeOffsets gives the offsets' allocation back to the allocator (and
+// drops Offsets, which lived in it).
 func (v *Values) freeOffsets() {
 	if v.ownedOffs != nil {
 		v.mem.Free(v.ownedOffs)
-		v.ownedOffs = nil
+		v.ownedOffs, v.Offsets = nil, nil
 	}
 }
