@@ -62,21 +62,26 @@ func defPacking(p *MiniBlockPage) (int, bool) {
 }
 
 // ChunkOfRow returns the chunk holding page row row on a page without
-// lists (CanGather), trying chunk hint first, and false when no chunk
-// holds it.
+// lists (CanGather), trying chunk hint and the one after it first (a
+// sorted take's next row), and false when no chunk holds it.
 func (p *MiniBlockPage) ChunkOfRow(row uint64, hint int) (int, bool) {
-	in := func(i int) bool {
-		c := &p.Chunks[i]
-		return row >= c.FirstRow && row-c.FirstRow < c.NumValues
-	}
-	if hint >= 0 && hint < len(p.Chunks) && in(hint) {
-		return hint, true
+	for i := hint; i >= 0 && i < len(p.Chunks) && i <= hint+1; i++ {
+		if p.chunkHolds(i, row) {
+			return i, true
+		}
 	}
 	if len(p.Chunks) == 0 || row >= p.NumRows {
 		return 0, false
 	}
 	i := p.chunkStartingRow(row)
-	return i, in(i)
+	return i, p.chunkHolds(i, row)
+}
+
+// chunkHolds reports whether the values of chunk i (one a row: no lists)
+// include page row row.
+func (p *MiniBlockPage) chunkHolds(i int, row uint64) bool {
+	c := &p.Chunks[i]
+	return row >= c.FirstRow && row-c.FirstRow < c.NumValues
 }
 
 // GatherChunkRows appends the levels and values of page rows rows (in the

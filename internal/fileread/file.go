@@ -55,6 +55,8 @@ type File struct {
 	// gatherRows keeps the row lists of finished takes (*[]uint64): the
 	// rows their pieces gather from mini-block chunks (take_gather.go).
 	gatherRows sync.Pool
+	// takeRanges keeps the row ranges of finished takes (*[]RowRange).
+	takeRanges sync.Pool
 }
 
 // Open opens the Lance file at url: a local path or file:// URL, or an

@@ -241,8 +241,8 @@ func (f *File) readLeafWith(ctx context.Context, leaf *layouts.Field, ranges []R
 	if err != nil {
 		return layouts.LeafData{}, err
 	}
-	var want []format.Range
-	last := -1 // the piece whose data was appended last
+	want := make([]format.Range, 0, len(ps)) // one per piece at most, bar item runs
+	last := -1                               // the piece whose data was appended last
 	for i := range ps {
 		ps[i].wantAt = -1
 		if err := planPiece(&ps[i]); err != nil {

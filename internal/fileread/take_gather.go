@@ -42,7 +42,7 @@ func addGather(out []piece, rows *[]uint64, pp pagePick, from, to uint64) ([]pie
 	if !ok {
 		return out, false
 	}
-	if ch := m.Chunks[c]; to-ch.FirstRow > ch.NumValues {
+	if ch := &m.Chunks[c]; to-ch.FirstRow > ch.NumValues {
 		return out, false
 	}
 	start := len(*rows)
@@ -51,12 +51,14 @@ func addGather(out []piece, rows *[]uint64, pp pagePick, from, to uint64) ([]pie
 	}
 	if last != nil && c == last.span.First && sameTail(*rows, last.rows, start) {
 		last.rows = (*rows)[start-len(last.rows):]
-		last.to = max(last.to, to)
-		last.from = min(last.from, from)
+		last.from, last.to = min(last.from, from), max(last.to, to)
 		return out, true
 	}
-	return append(out, piece{page: pp.st, from: from, to: to, pageData: pp.data,
-		span: layouts.ChunkSpan{First: c, Last: c}, rows: (*rows)[start:]}), true
+	out = append(out, piece{})
+	p := &out[len(out)-1] // set in place: the piece is large
+	p.page, p.from, p.to, p.pageData = pp.st, from, to, pp.data
+	p.span, p.rows = layouts.ChunkSpan{First: c, Last: c}, (*rows)[start:]
+	return out, true
 }
 
 // sameTail reports whether prev ends at index start of rows (the rows
