@@ -174,6 +174,23 @@ func (r *OutOfLineBitpacked) Value(k uint64) uint64 {
 	return fastLanesValueShift(r.src[at:at+r.blockSize], r.shift, r.w, v)
 }
 
+// AppendUint16s appends values rows[i]-base, each below Len (the caller
+// checks), to dst as 16-bit words: the definition levels of a take's rows
+// in one call rather than a call a row.
+func (r *OutOfLineBitpacked) AppendUint16s(dst []uint16, rows []uint64, base uint64) []uint16 {
+	for _, row := range rows {
+		k := row - base
+		b, v := k/FastLanesBlockValues, int(k%FastLanesBlockValues)
+		if b == r.full && r.rawTail {
+			dst = append(dst, uint16(readUint(r.src[r.full*uint64(r.blockSize):], v, r.t)))
+			continue
+		}
+		at := int(b) * r.blockSize
+		dst = append(dst, uint16(fastLanesValueShift(r.src[at:at+r.blockSize], r.shift, r.w, v)))
+	}
+	return dst
+}
+
 // fastLanesValueShift is fastLanesValue for t = 1<<shift, with shifts and
 // masks in place of the divisions (t is a power of two).
 func fastLanesValueShift(packed []byte, shift uint, w, i int) uint64 {

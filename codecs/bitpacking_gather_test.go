@@ -129,6 +129,15 @@ func TestOutOfLineBitpacked(t *testing.T) {
 						t.Fatalf("t=%d w=%d n=%d value %d: %#x, decode %#x", tw, w, n, k, got, want)
 					}
 				}
+				if tw == 16 {
+					rows := gatherRowSets(rng, n, 50)[1] // shuffled, with repeats
+					got := r.AppendUint16s([]uint16{7}, rows, 50)
+					for i, row := range rows {
+						if want := uint16(readUint(full, int(row-50), 16)); got[i+1] != want {
+							t.Fatalf("w=%d n=%d: AppendUint16s row %d: %d, decode %d", w, n, row, got[i+1], want)
+						}
+					}
+				}
 				bads := [][]byte{append(src[:len(src):len(src)], 0)}
 				if len(src) > 0 {
 					bads = append(bads, src[:len(src)-1])

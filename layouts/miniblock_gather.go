@@ -196,10 +196,7 @@ func appendGatheredLevels(lv *Levels, def *codecs.OutOfLineBitpacked, rows []uin
 	if lv.Def == nil {
 		lv.Def = make([]uint16, lv.N, lv.N+len(rows))
 	}
-	lv.Def = slices.Grow(lv.Def, len(rows))
-	for _, r := range rows {
-		lv.Def = append(lv.Def, uint16(def.Value(r-base)))
-	}
+	lv.Def = def.AppendUint16s(slices.Grow(lv.Def, len(rows)), rows, base)
 	if lv.Rep != nil {
 		lv.Rep = append(lv.Rep, make([]uint16, len(rows))...)
 	}

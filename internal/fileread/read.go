@@ -58,7 +58,8 @@ func (f *File) pieces(ctx context.Context, leaf *layouts.Field, ranges []RowRang
 	seen := pageLookups{}
 	cur, curPick := -1, pagePick{} // the last page used: a take's next row is mostly on it
 	curGather := false
-	for _, r := range ranges {
+	for k := 0; k < len(ranges); k++ {
+		r := ranges[k]
 		for row := r.From; row < r.To; {
 			i := cur
 			if i < 0 || row < starts[i] || row >= starts[i+1] {
@@ -77,11 +78,11 @@ func (f *File) pieces(ctx context.Context, leaf *layouts.Field, ranges []RowRang
 				curGather = gathered != nil && gatherPage(pp.st)
 			}
 			end := min(r.To, starts[i+1])
-			if curGather && end-row <= maxGatherRun {
-				var ok bool
-				if out, ok = addGather(out, gathered, pp, row-starts[i], end-starts[i]); ok {
-					row = end
-					continue
+			if curGather && row == r.From {
+				var n int
+				if out, n = addGathers(out, gathered, pp, ranges[k:], starts[i], starts[i+1]); n > 0 {
+					k += n - 1 // the ranges gathered; the loop moves past the last
+					break
 				}
 			}
 			out = append(out, piece{page: pp.st, from: row - starts[i], to: end - starts[i], pageData: pp.data})

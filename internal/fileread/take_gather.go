@@ -25,40 +25,66 @@ func gatherPage(st *pageState) bool {
 	return st.blob == nil && st.sparse == nil && st.mini != nil && st.mini.CanGather()
 }
 
-// addGather adds page rows [from, to) of page pp to a take's pieces as
-// rows gathered from their chunk: onto the last piece when it gathers
-// from the same chunk, else as a new piece whose span is that chunk. It
-// returns false, adding nothing, when the rows are not all in one chunk.
-// rows holds every gathered row of the read; a piece's rows are its tail.
-func addGather(out []piece, rows *[]uint64, pp pagePick, from, to uint64) ([]piece, bool) {
+// addGathers adds the leading ranges of ranges that lie on page pp (page
+// rows [lo, hi) of the column) and are short (maxGatherRun) to a take's
+// pieces as rows gathered from their chunk: onto the last piece while it
+// gathers from the same chunk, else as a new piece whose span is the
+// chunk. It returns how many ranges it took (0: the first range is not
+// gatherable there). rows holds every gathered row of the read; a
+// piece's rows are a part of it, and the last piece's its tail.
+func addGathers(out []piece, rows *[]uint64, pp pagePick, ranges []RowRange, lo, hi uint64) ([]piece, int) {
 	m := pp.st.mini
-	hint := -1
-	var last *piece
-	if n := len(out); n > 0 && out[n-1].rows != nil && out[n-1].page == pp.st {
-		last = &out[n-1]
-		hint = last.span.First
+	buf := *rows
+	g := gathering{at: -1}
+	if n := len(out); n > 0 && out[n-1].rows != nil && out[n-1].page == pp.st && sameTail(buf, out[n-1].rows, len(buf)) {
+		g = gathering{at: n - 1, start: len(buf) - len(out[n-1].rows), chunk: out[n-1].span.First,
+			from: out[n-1].from, to: out[n-1].to}
+		g.lo, g.hi = m.Chunks[g.chunk].FirstRow, m.Chunks[g.chunk].FirstRow+m.Chunks[g.chunk].NumValues
 	}
-	c, ok := m.ChunkOfRow(from, hint)
-	if !ok {
-		return out, false
+	n := 0
+	for ; n < len(ranges); n++ {
+		r := ranges[n]
+		if r.From < lo || r.To > hi || r.To-r.From > maxGatherRun {
+			break
+		}
+		from, to := r.From-lo, r.To-lo
+		if from < g.lo || to > g.hi {
+			c, ok := m.ChunkOfRow(from, g.chunk)
+			if !ok || to-m.Chunks[c].FirstRow > m.Chunks[c].NumValues {
+				break
+			}
+			g.finish(out, buf)
+			out = append(out, piece{})
+			p := &out[len(out)-1] // set in place: the piece is large
+			p.page, p.pageData, p.span = pp.st, pp.data, layouts.ChunkSpan{First: c, Last: c}
+			ch := &m.Chunks[c]
+			g = gathering{at: len(out) - 1, start: len(buf), chunk: c, lo: ch.FirstRow, hi: ch.FirstRow + ch.NumValues, from: from, to: to}
+		}
+		for x := from; x < to; x++ {
+			buf = append(buf, x)
+		}
+		g.from, g.to = min(g.from, from), max(g.to, to)
 	}
-	if ch := &m.Chunks[c]; to-ch.FirstRow > ch.NumValues {
-		return out, false
+	g.finish(out, buf)
+	*rows = buf
+	return out, n
+}
+
+// gathering is the piece addGathers is adding rows to: out[at], whose
+// rows start at buf[start], gathering from chunk chunk (page rows [lo,
+// hi)); from and to bound its rows so far.
+type gathering struct {
+	at, start, chunk int
+	lo, hi, from, to uint64
+}
+
+// finish sets the piece's rows and bounds (none when at < 0).
+func (g *gathering) finish(out []piece, buf []uint64) {
+	if g.at < 0 {
+		return
 	}
-	start := len(*rows)
-	for r := from; r < to; r++ {
-		*rows = append(*rows, r)
-	}
-	if last != nil && c == last.span.First && sameTail(*rows, last.rows, start) {
-		last.rows = (*rows)[start-len(last.rows):]
-		last.from, last.to = min(last.from, from), max(last.to, to)
-		return out, true
-	}
-	out = append(out, piece{})
-	p := &out[len(out)-1] // set in place: the piece is large
-	p.page, p.from, p.to, p.pageData = pp.st, from, to, pp.data
-	p.span, p.rows = layouts.ChunkSpan{First: c, Last: c}, (*rows)[start:]
-	return out, true
+	p := &out[g.at]
+	p.rows, p.from, p.to = buf[g.start:len(buf):len(buf)], g.from, g.to
 }
 
 // sameTail reports whether prev ends at index start of rows (the rows
