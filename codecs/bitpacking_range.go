@@ -1,6 +1,9 @@
 package codecs
 
-import "fmt"
+import (
+	"fmt"
+	"math/bits"
+)
 
 // maxInlineBlocks bounds the blocks DecodeInlineBitpackingRange locates
 // without allocating (a mini-block chunk holds at most 4,096 values, 4
@@ -20,47 +23,30 @@ func DecodeInlineBitpackingRange(dst, src []byte, t int, numValues, lo, hi uint6
 	if lo > hi || hi > numValues {
 		return dst, fmt.Errorf("%w: inline bitpacking: values [%d,%d) of %d", ErrCorrupt, lo, hi, numValues)
 	}
-	blocks := numValues/FastLanesBlockValues + boolToU64(numValues%FastLanesBlockValues != 0)
-	if blocks > maxInlineBlocks {
+	var l inlineLayout
+	ok, err := l.parse(src, t, numValues)
+	if err != nil {
+		return dst, err
+	}
+	if !ok {
 		// Too many blocks to locate on the stack: decode them all.
 		return decodeInlineViaFull(dst, src, t, numValues, lo, hi)
 	}
-	var starts [maxInlineBlocks]int // byte offset of each block's packed data
-	var widths [maxInlineBlocks]int
 	wb := t / 8
-	pos := 0
-	for b := range int(blocks) {
-		if len(src)-pos < wb {
-			return dst, fmt.Errorf("%w: inline bitpacking: buffer ends before chunk header (block %d of %d)", ErrCorrupt, b, blocks)
-		}
-		w := readUint(src[pos:], 0, t)
-		if w > uint64(t) {
-			return dst, fmt.Errorf("%w: inline bitpacking: width %d > %d", ErrCorrupt, w, t)
-		}
-		pos += wb
-		need := FastLanesPackedBytes(int(w))
-		if need > len(src)-pos {
-			return dst, fmt.Errorf("%w: inline bitpacking: chunk of width %d needs %d bytes, %d left", ErrCorrupt, w, need, len(src)-pos)
-		}
-		starts[b], widths[b] = pos, int(w)
-		pos += need
-	}
-	if pos != len(src) {
-		return dst, fmt.Errorf("%w: inline bitpacking: %d trailing bytes after %d values", ErrCorrupt, len(src)-pos, numValues)
-	}
+	shift := uint(bits.TrailingZeros(uint(t)))
 	dst = growCap(dst, int(hi-lo)*wb)
 	for i := lo; i < hi; {
 		b := i / FastLanesBlockValues
 		end := min(hi, (b+1)*FastLanesBlockValues)
-		packed := src[starts[b] : starts[b]+FastLanesPackedBytes(widths[b])]
+		packed := src[l.starts[b] : l.starts[b]+FastLanesPackedBytes(l.widths[b])]
 		first, last := int(i%FastLanesBlockValues), int(end-b*FastLanesBlockValues)
 		if last-first >= fewValues {
 			var block [FastLanesBlockValues * 8]byte
-			fastUnpackBlock(block[:], packed, t, widths[b])
+			fastUnpackBlock(block[:], packed, t, l.widths[b])
 			dst = append(dst, block[first*wb:last*wb]...)
 		} else {
 			for k := first; k < last; k++ {
-				dst = appendUint(dst, fastLanesValue(packed, t, widths[b], k), t)
+				dst = appendUint(dst, fastLanesValueShift(packed, shift, l.widths[b], k), t)
 			}
 		}
 		i = end
@@ -92,22 +78,5 @@ func decodeInlineViaFull(dst, src []byte, t int, numValues, lo, hi uint64) ([]by
 // 1024/t values from fastlanesRowBase(r); the value of row r, lane j is
 // bits [r·w, r·w+w) of lane j across the packed rows.
 func fastLanesValue(packed []byte, t, w, i int) uint64 {
-	if w == 0 {
-		return 0
-	}
-	lanes := FastLanesBlockValues / t
-	q := (i % 128) / 16
-	q -= q % (lanes / 16)
-	r := int(fastlanesOrder[q])*8 + i/128
-	j := i % lanes
-	p := r * w
-	k, s := p/t, p%t
-	v := readUint(packed[k*128:], j, t) >> uint(s)
-	if s+w > t {
-		v |= readUint(packed[(k+1)*128:], j, t) << uint(t-s)
-	}
-	if w < 64 {
-		v &= 1<<uint(w) - 1
-	}
-	return v
+	return fastLanesValueShift(packed, uint(bits.TrailingZeros(uint(t))), w, i)
 }

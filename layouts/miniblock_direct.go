@@ -13,21 +13,10 @@ import (
 // rows of fixed-width words.
 func (p *MiniBlockPage) directWidth() (t int, flat bool) {
 	l := p.Layout
-	if l.GetRepCompression() != nil || l.GetDefCompression() != nil || p.Dictionary != nil ||
-		p.fsst != nil || p.Set.HasLists() {
+	if l.GetRepCompression() != nil || l.GetDefCompression() != nil {
 		return 0, false
 	}
-	var bits uint64
-	if f := l.GetValueCompression().GetFlat(); f != nil && f.GetData() == nil {
-		bits, flat = f.GetBitsPerValue(), true
-	} else if ib := l.GetValueCompression().GetInlineBitpacking(); ib != nil && ib.GetValues() == nil {
-		bits = ib.GetUncompressedBitsPerValue()
-	}
-	switch bits {
-	case 8, 16, 32, 64:
-		return int(bits), flat
-	}
-	return 0, false
+	return p.valueWidth()
 }
 
 // decodeDirectRows is DecodeRows for pages with a direct width t: the

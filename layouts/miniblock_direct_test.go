@@ -61,7 +61,7 @@ func TestDirectRowsMatchWholeDecode(t *testing.T) {
 // inlinePage encodes rows random bits-bit values (each 1,024-value block
 // of a random magnitude, so of its own packed width) as an inline
 // bit-packed mini-block page.
-func inlinePage(t *testing.T, rng *rand.Rand, bits, rows int) (*MiniBlockPage, []byte) {
+func inlinePage(t testing.TB, rng *rand.Rand, bits, rows int) (*MiniBlockPage, []byte) {
 	t.Helper()
 	raw := make([]byte, 0, rows*bits/8)
 	for i := range rows {

@@ -52,6 +52,11 @@ type File struct {
 	// later ones: a 10,000-row take plans 10,000 pieces (1.3 MB), which
 	// otherwise made the collector run every other take.
 	pieceBufs sync.Pool
+	// gatherRows keeps the row lists of finished takes (*[]uint64): the
+	// rows their pieces gather from mini-block chunks (take_gather.go).
+	gatherRows sync.Pool
+	// takeRanges keeps the row ranges of finished takes (*[]RowRange).
+	takeRanges sync.Pool
 }
 
 // Open opens the Lance file at url: a local path or file:// URL, or an

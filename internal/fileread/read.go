@@ -37,10 +37,16 @@ type piece struct {
 	// wantAt is the index of data's bytes among the leaf's fetched ranges
 	// (-1: none fetched for this piece).
 	wantAt int
+	// rows, when not nil, are the page rows a take gathers from chunk
+	// span.First, in the order asked (take_gather.go); from and to then
+	// only bound them.
+	rows []uint64
 }
 
 // pieces splits row ranges (in the order given) along page boundaries.
-func (f *File) pieces(ctx context.Context, leaf *layouts.Field, ranges []RowRange, sc *scanCache) ([]piece, error) {
+// With gather (a take's), short ranges on pages that allow it go into
+// one piece per chunk gathering their rows, kept in gathered.
+func (f *File) pieces(ctx context.Context, leaf *layouts.Field, ranges []RowRange, sc *scanCache, gathered *[]uint64) ([]piece, error) {
 	pages := f.meta.Columns[leaf.Column].GetPages()
 	starts := f.pageStarts(leaf.Column)
 	if sc == nil {
@@ -51,7 +57,9 @@ func (f *File) pieces(ctx context.Context, leaf *layouts.Field, ranges []RowRang
 	out := f.pieceBuf(len(ranges)) // one per range unless one crosses pages
 	seen := pageLookups{}
 	cur, curPick := -1, pagePick{} // the last page used: a take's next row is mostly on it
-	for _, r := range ranges {
+	curGather := false
+	for k := 0; k < len(ranges); k++ {
+		r := ranges[k]
 		for row := r.From; row < r.To; {
 			i := cur
 			if i < 0 || row < starts[i] || row >= starts[i+1] {
@@ -67,8 +75,16 @@ func (f *File) pieces(ctx context.Context, leaf *layouts.Field, ranges []RowRang
 					return nil, err
 				}
 				cur, curPick = i, pp
+				curGather = gathered != nil && gatherPage(pp.st)
 			}
 			end := min(r.To, starts[i+1])
+			if curGather && row == r.From {
+				var n int
+				if out, n = addGathers(out, gathered, pp, ranges[k:], starts[i], starts[i+1]); n > 0 {
+					k += n - 1 // the ranges gathered; the loop moves past the last
+					break
+				}
+			}
 			out = append(out, piece{page: pp.st, from: row - starts[i], to: end - starts[i], pageData: pp.data})
 			row = end
 		}
@@ -87,11 +103,14 @@ func (f *File) pieceBuf(n int) []piece {
 
 // putPieceBuf keeps ps for a later read, cleared so that it holds on to
 // no page or bytes; lists of fewer than 256 pieces are not worth keeping.
+// Only ps's length is cleared: a list's pieces past it are zero (fresh
+// from make, or cleared when last put back), and clearing the whole
+// capacity of a list sized for 10,000 pieces cost as much as a take
+// gathering a thousand chunks.
 func (f *File) putPieceBuf(ps []piece) {
 	if cap(ps) < 256 {
 		return
 	}
-	ps = ps[:cap(ps)]
 	clear(ps)
 	ps = ps[:0]
 	f.pieceBufs.Put(&ps)
@@ -112,9 +131,12 @@ func planPiece(p *piece) error {
 	}
 	switch {
 	case st.mini != nil:
-		span, err := st.mini.ChunksForRows(p.from, p.to)
-		if err != nil {
-			return err
+		span := p.span // a gathering piece's chunk
+		if p.rows == nil {
+			var err error
+			if span, err = st.mini.ChunksForRows(p.from, p.to); err != nil {
+				return err
+			}
 		}
 		first, last := st.mini.Chunks[span.First], st.mini.Chunks[span.Last]
 		p.span = span
@@ -211,13 +233,17 @@ func (f *File) readLeafWith(ctx context.Context, leaf *layouts.Field, ranges []R
 	// fetchTake).
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer f.recoverFault(leaf, &err)
-	ps, err := f.pieces(ctx, leaf, ranges, sc)
+	var gathered *[]uint64
+	if sc == nil && dict == nil && !leaf.BlobV2 {
+		gathered = f.gatherBuf(gatherRowsCap(ranges))
+	}
+	ps, err := f.pieces(ctx, leaf, ranges, sc, gathered)
+	defer func() { f.putPieceBuf(ps); f.putGatherBuf(gathered) }()
 	if err != nil {
 		return layouts.LeafData{}, err
 	}
-	defer func() { f.putPieceBuf(ps) }()
-	var want []format.Range
-	last := -1 // the piece whose data was appended last
+	want := make([]format.Range, 0, len(ps)) // one per piece at most, bar item runs
+	last := -1                               // the piece whose data was appended last
 	for i := range ps {
 		ps[i].wantAt = -1
 		if err := planPiece(&ps[i]); err != nil {
@@ -312,6 +338,10 @@ func (f *File) recoverFault(leaf *layouts.Field, err *error) {
 func rowsOf(ps []piece) uint64 {
 	var n uint64
 	for i := range ps {
+		if ps[i].rows != nil {
+			n += uint64(len(ps[i].rows))
+			continue
+		}
 		n += ps[i].to - ps[i].from
 	}
 	return n
@@ -404,6 +434,8 @@ func (f *File) decodeInto(ctx context.Context, leaf *layouts.Field, p *piece, da
 // decodeRows decodes a piece of a mini-block, full-zip or constant page.
 func decodeRows(st *pageState, p *piece, data []byte, lv *layouts.Levels, vals *layouts.Values, leaf arrow.DataType, memos *chunkMemos) error {
 	switch {
+	case st.mini != nil && p.rows != nil:
+		return st.mini.GatherChunkRows(p.span.First, data, p.rows, lv, vals)
 	case st.mini != nil:
 		chunks := make([][]byte, 0, p.span.Last-p.span.First+1)
 		base := st.mini.Chunks[p.span.First].Offset

@@ -31,7 +31,9 @@ func (f *File) Take(ctx context.Context, rows []uint64, columns []string) (arrow
 	if err != nil {
 		return nil, err
 	}
-	ranges := make([]RowRange, 0, takeRangesCap(rows)) // one allocation, not append's doublings
+	rp := f.rangeBuf(takeRangesCap(rows)) // one allocation at most, not append's doublings
+	defer f.putRangeBuf(rp)
+	ranges := *rp
 	for _, r := range rows {
 		if r >= f.NumRows() {
 			return nil, fmt.Errorf("%w: row %d of a file of %d rows", ErrInvalidArgument, r, f.NumRows())
@@ -42,6 +44,7 @@ func (f *File) Take(ctx context.Context, rows []uint64, columns []string) (arrow
 		}
 		ranges = append(ranges, RowRange{r, r + 1})
 	}
+	*rp = ranges
 	ctx, err = f.warmForTake(ctx, cols, ranges)
 	if err != nil {
 		return nil, err
@@ -60,4 +63,24 @@ func takeRangesCap(rows []uint64) int {
 		}
 	}
 	return n
+}
+
+// rangeBuf returns an empty range list with room for n, reused from an
+// earlier take when one is kept (a 10,000-row take's 160 KB were a third
+// of what it allocated).
+func (f *File) rangeBuf(n int) *[]RowRange {
+	if p, ok := f.takeRanges.Get().(*[]RowRange); ok && cap(*p) >= n {
+		*p = (*p)[:0]
+		return p
+	}
+	b := make([]RowRange, 0, n)
+	return &b
+}
+
+// putRangeBuf keeps a take's range list for a later take; lists of fewer
+// than 256 ranges are not worth keeping.
+func (f *File) putRangeBuf(p *[]RowRange) {
+	if cap(*p) >= 256 {
+		f.takeRanges.Put(p)
+	}
 }

@@ -134,13 +134,18 @@ func (f *File) pageStarts(col int) []uint64 {
 func pagesOf(ranges []RowRange, starts []uint64) []int {
 	seen := map[int]bool{}
 	var out []int
+	last := -1 // the page the last range ended on: a take's next row is mostly on it
 	for _, r := range ranges {
+		if last >= 0 && r.From >= starts[last] && r.To <= starts[last+1] {
+			continue
+		}
 		first := sort.Search(len(starts)-1, func(i int) bool { return starts[i+1] > r.From })
 		for i := first; i < len(starts)-1 && starts[i] < r.To; i++ {
 			if !seen[i] {
 				seen[i] = true
 				out = append(out, i)
 			}
+			last = i
 		}
 	}
 	return out
