@@ -56,19 +56,6 @@ func meanByteEntropy(v *values) float64 {
 	return float64(sum) / float64(w) / 1000
 }
 
-// levelRuns counts runs of equal levels (runs split at 255).
-func levelRuns(levels []uint16) int {
-	runs, n := 0, 0
-	for i, l := range levels {
-		if i == 0 || n == 255 || l != levels[i-1] {
-			runs++
-			n = 0
-		}
-		n++
-	}
-	return runs
-}
-
 // firstBufferSizes encodes the page's chunks with codec and with g (codec
 // inside General) and returns the sizes of their first value buffers.
 func firstBufferSizes(codec, g miniCodec, v *values, maxValues int) (raw, packed int) {

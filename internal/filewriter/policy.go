@@ -465,21 +465,33 @@ func useFullZipGeneral(v *values, p encodingParams) bool {
 	return p.compression == "lz4" || p.compression == "zstd" || maxValueBytes(v) > fullZipGeneralMaxLen
 }
 
-// chooseLevelCodec picks the block codec for a page's levels: out-of-line
-// bit-packing at the page's maximum width, or (2.2) the RLE block form when
-// that is smaller.
+// chooseLevelCodec picks the block codec for a page's levels, as Lance's
+// block compressor does for a u16 block (measured on 14.0.2, see
+// TestWriterLevelCodecs): from 2.2 on the RLE block form (levelRLE) when
+// it is smaller than the raw levels and no larger than bit-packing's
+// estimate;
+// else bit-packing at the page's maximum width, inline for pages of at most
+// 1024 levels (flat when one inline chunk would not be smaller than the raw
+// levels), out of line for larger pages.
 func chooseLevelCodec(levels []uint16, v format.Version) levelCodec {
 	var acc uint16
 	for _, l := range levels {
 		acc |= l
 	}
-	w := bits.Len16(acc)
-	packed := (len(levels)*w + 7) / 8
-	if v >= format.V2_2 && levelRuns(levels)*3+8 < packed {
-		return rleLevels()
+	w, n := bits.Len16(acc), len(levels)
+	if v >= format.V2_2 {
+		if c, ok := levelRLE(levels, w, v); ok {
+			return c
+		}
 	}
-	if w == 0 || w >= 16 {
+	switch {
+	case w == 0 || w >= 16:
 		return flatLevels()
+	case n <= levelBlock:
+		if (levelBlock*w+7)/8 >= 2*n {
+			return flatLevels()
+		}
+		return inlineLevels()
 	}
 	return packedLevels(w)
 }
