@@ -177,7 +177,7 @@ func dictionaryPage(s *shredded, v *values, order []int, ind *values, p encoding
 	}
 	// lance-encoding:compression wraps the indices' codec as any other
 	// mini-block codec (pylance 14.0.2: general(lz4, ...) indices)
-	page, err := encodeMiniBlock(s, ind, withGeneral(chooseMiniCodec(ind, p, ver), ind, p), ver, int(p.miniblockValues))
+	page, err := encodeMiniBlock(s, ind, miniCodecFor(ind, p, ver), ver, int(p.miniblockValues))
 	if err != nil {
 		return nil, err
 	}

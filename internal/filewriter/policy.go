@@ -192,8 +192,34 @@ func encodeValues(s *shredded, v *values, l *wleaf, cfg *writerConfig) (*encoded
 	if err := checkMiniBlockWidth(v); err != nil {
 		return nil, err
 	}
-	codec := withGeneral(chooseMiniCodec(v, p, cfg.version), v, p)
-	return encodeMiniBlock(s, v, codec, cfg.version, int(p.miniblockValues))
+	return encodeMiniBlock(s, v, miniCodecFor(v, p, cfg.version), cfg.version, int(p.miniblockValues))
+}
+
+// miniCodecFor is the mini-block codec of v (chooseMiniCodec) inside
+// General when lz4/zstd asks for it and it pays (withGeneral); a 2.3 RLE
+// compresses its children instead (planar_rle.go).
+func miniCodecFor(v *values, p encodingParams, ver format.Version) miniCodec {
+	codec := chooseMiniCodec(v, p, ver)
+	if ver >= format.V2_3 {
+		switch codec.(type) {
+		case codecs.RLEEncoder, rleChildEncoder:
+			return codec
+		}
+	}
+	return withGeneral(codec, v, p)
+}
+
+// rleGeneralFor is the General compression of 2.3 RLE children: nil
+// unless the field asks for lz4 or zstd.
+func rleGeneralFor(v *values, p encodingParams) *rleGeneral {
+	switch p.compression {
+	case "lz4":
+		return &rleGeneral{scheme: pb.CompressionScheme_COMPRESSION_ALGORITHM_LZ4, level: p.compressionLevel}
+	case "zstd":
+		return &rleGeneral{scheme: pb.CompressionScheme_COMPRESSION_ALGORITHM_ZSTD, level: p.compressionLevel,
+			zstd: v.sc.pool().zstdEncoders()}
+	}
+	return nil
 }
 
 // checkMiniBlockWidth refuses, as pylance 14.0.2 does ("Value is too wide
@@ -314,14 +340,15 @@ func chooseMiniCodec(v *values, p encodingParams, ver format.Version) miniCodec 
 	packed := codecs.InlineBitpackedSize(&v.Values)
 	runs := codecs.CountRuns(&v.Values, 0, v.N)
 	rle := runs * (v.Bits/8 + 1)
-	// 2.3: one RLE child may be bit-packed (planar_rle.go); 14.0.2 weighs
-	// RLE at that packed size against bit-packing, except for dictionary
-	// indices (measured: 3000 keys in runs of 3 stay bit-packed).
+	// 2.3: RLE's children are stored one by one (planar_rle.go); 14.0.2
+	// weighs RLE at its children's size against bit-packing, except for
+	// dictionary indices (measured: 3000 keys in runs of 3 stay bit-packed).
 	var rle23 miniCodec
-	if ver >= format.V2_3 && p.compression != "lz4" && p.compression != "zstd" && runs < v.N {
-		rle23 = choosePackedRLE(codecs.RLEEncoder{Bits: v.Bits}, v, int(p.miniblockValues))
-		if _, ok := rle23.(rlePackedEncoder); ok && !p.rleUserSet && !v.indices {
-			rle = min(rle, encodedSize(rle23, v, int(p.miniblockValues)))
+	if ver >= format.V2_3 {
+		var size int
+		rle23, size = chooseChildRLE(codecs.RLEEncoder{Bits: v.Bits}, v, int(p.miniblockValues), rleGeneralFor(v, p))
+		if !p.rleUserSet && !v.indices {
+			rle = min(rle, size)
 		}
 	}
 	// RLE is taken when it is the smallest; a field that sets
@@ -588,7 +615,7 @@ func planarSparse(s *shredded, v *values, l *wleaf, cfg *writerConfig) (*encoded
 	if maxValueBytes(v) >= fullZipThreshold {
 		return encodeSparseZipped(s, v, p, cfg)
 	}
-	codec := withGeneral(chooseMiniCodec(v, p, cfg.version), v, p)
+	codec := miniCodecFor(v, p, cfg.version)
 	inner, err := encodeMiniBlock(slots, v, codec, cfg.version, int(p.miniblockValues))
 	if err != nil {
 		return nil, false, err
