@@ -151,12 +151,16 @@ func (s *valueSet) grow() {
 	}
 }
 
-// valueBytes returns the bytes of value i (fixed or variable).
+// valueBytes returns the bytes of value i (fixed, fixed-size list row or
+// variable).
 func valueBytes(v *values, i int) []byte {
 	if v.Kind == valVariable {
 		return v.Data[v.Offsets[i]:v.Offsets[i+1]]
 	}
 	w := v.Bits / 8
+	if v.Kind == valFSL {
+		w = v.RowBits() / 8
+	}
 	return v.Data[i*w : (i+1)*w]
 }
 
@@ -214,6 +218,9 @@ func dictionaryBuffer(v *values, order []int, p encodingParams, ver format.Versi
 			raw = append(raw, valueBytes(v, i)...)
 		}
 		enc = codecs.FlatEncoding(uint64(v.Bits))
+		if v.Kind == valFSL {
+			enc = codecs.FSLEncoder{V: &v.Values}.Encoding()
+		}
 	}
 	// 2.1 dictionaries are never compressed, whatever the keys ask
 	// (pylance 14.0.2); from 2.2 dict-values-compression (default lz4).

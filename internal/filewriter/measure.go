@@ -24,8 +24,11 @@ func maxValueBytes(v *values) int {
 // bytes, plus the n+1 offsets for variable width.
 func dictDataSize(v *values) uint64 {
 	n := uint64(v.N)
-	if v.Kind == valFixed {
+	switch v.Kind {
+	case valFixed:
 		return n * uint64(v.Bits/8)
+	case valFSL:
+		return n * uint64(v.RowBits()/8)
 	}
 	return uint64(len(v.Data)) + (n+1)*offsetBytes(v)
 }
