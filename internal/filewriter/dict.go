@@ -264,3 +264,13 @@ func generalBlock(pools *writerPools, raw []byte, inner *pb.CompressiveEncoding,
 	}
 	return out, codecs.GeneralEncoding(s, level, inner), nil
 }
+
+// fslHasValidity reports whether a fixed-size list page has null items.
+func fslHasValidity(v *values) bool {
+	for _, d := range v.FSL {
+		if d.Validity != nil {
+			return true
+		}
+	}
+	return false
+}

@@ -1,6 +1,8 @@
 package filewriter
 
 import (
+	"math/bits"
+
 	"github.com/lancego/lancego/codecs"
 	"github.com/lancego/lancego/format"
 	pb "github.com/lancego/lancego/format/pb/encodings21pb"
@@ -110,4 +112,35 @@ func levelPackedBytes(n, w int) (int, bool) {
 		return 0, false
 	}
 	return 2 * words, true
+}
+
+// chooseLevelCodec picks the block codec for a page's levels, as Lance's
+// block compressor does for a u16 block (measured on 14.0.2, see
+// TestWriterLevelCodecs): from 2.2 on the RLE block form (levelRLE) when
+// it is smaller than the raw levels and no larger than bit-packing's
+// estimate;
+// else bit-packing at the page's maximum width, inline for pages of at most
+// 1024 levels (flat when one inline chunk would not be smaller than the raw
+// levels), out of line for larger pages.
+func chooseLevelCodec(levels []uint16, v format.Version) levelCodec {
+	var acc uint16
+	for _, l := range levels {
+		acc |= l
+	}
+	w, n := bits.Len16(acc), len(levels)
+	if v >= format.V2_2 {
+		if c, ok := levelRLE(levels, w, v); ok {
+			return c
+		}
+	}
+	switch {
+	case w == 0 || w >= 16:
+		return flatLevels()
+	case n <= levelBlock:
+		if (levelBlock*w+7)/8 >= 2*n {
+			return flatLevels()
+		}
+		return inlineLevels()
+	}
+	return packedLevels(w)
 }

@@ -208,3 +208,16 @@ func chooseChildRLE(rle codecs.RLEEncoder, v *values, maxValues int, gen *rleGen
 	}
 	return best, size
 }
+
+// rleGeneralFor is the General compression of 2.3 RLE children: nil
+// unless the field asks for lz4 or zstd.
+func rleGeneralFor(v *values, p encodingParams) *rleGeneral {
+	switch p.compression {
+	case "lz4":
+		return &rleGeneral{scheme: pb.CompressionScheme_COMPRESSION_ALGORITHM_LZ4, level: p.compressionLevel}
+	case "zstd":
+		return &rleGeneral{scheme: pb.CompressionScheme_COMPRESSION_ALGORITHM_ZSTD, level: p.compressionLevel,
+			zstd: v.sc.pool().zstdEncoders()}
+	}
+	return nil
+}

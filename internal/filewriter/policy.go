@@ -3,7 +3,6 @@ package filewriter
 import (
 	"fmt"
 	"math"
-	"math/bits"
 	"os"
 	"strconv"
 	"strings"
@@ -209,19 +208,6 @@ func miniCodecFor(v *values, p encodingParams, ver format.Version) miniCodec {
 	return withGeneral(codec, v, p)
 }
 
-// rleGeneralFor is the General compression of 2.3 RLE children: nil
-// unless the field asks for lz4 or zstd.
-func rleGeneralFor(v *values, p encodingParams) *rleGeneral {
-	switch p.compression {
-	case "lz4":
-		return &rleGeneral{scheme: pb.CompressionScheme_COMPRESSION_ALGORITHM_LZ4, level: p.compressionLevel}
-	case "zstd":
-		return &rleGeneral{scheme: pb.CompressionScheme_COMPRESSION_ALGORITHM_ZSTD, level: p.compressionLevel,
-			zstd: v.sc.pool().zstdEncoders()}
-	}
-	return nil
-}
-
 // checkMiniBlockWidth refuses, as pylance 14.0.2 does ("Value is too wide
 // for miniblock encoding"), fixed-width values of which two do not fit a
 // mini-block chunk: every chunk but the last holds at least 2 values.
@@ -267,16 +253,6 @@ func dictEligible(v *values, ver format.Version) bool {
 		return v.Bits == 128 || (ver >= format.V2_2 && v.Bits == 64)
 	case valFSL:
 		return ver >= format.V2_3 && !fslHasValidity(v) && v.RowBits()%8 == 0
-	}
-	return false
-}
-
-// fslHasValidity reports whether a fixed-size list page has null items.
-func fslHasValidity(v *values) bool {
-	for _, d := range v.FSL {
-		if d.Validity != nil {
-			return true
-		}
 	}
 	return false
 }
@@ -492,7 +468,8 @@ func withGeneral(codec miniCodec, v *values, p encodingParams) miniCodec {
 }
 
 // ---- 5. Full-zip compression and rep/def levels (seed "General": values of
-// 32 KiB or more; "Repetition and Definition Levels").
+// 32 KiB or more; "Repetition and Definition Levels"). The level codec
+// rule, chooseLevelCodec, is in levelcodec.go.
 
 // Full-zip general compression thresholds (Lance compression.rs).
 const (
@@ -508,37 +485,6 @@ func useFullZipGeneral(v *values, p encodingParams) bool {
 		return false
 	}
 	return p.compression == "lz4" || p.compression == "zstd" || maxValueBytes(v) > fullZipGeneralMaxLen
-}
-
-// chooseLevelCodec picks the block codec for a page's levels, as Lance's
-// block compressor does for a u16 block (measured on 14.0.2, see
-// TestWriterLevelCodecs): from 2.2 on the RLE block form (levelRLE) when
-// it is smaller than the raw levels and no larger than bit-packing's
-// estimate;
-// else bit-packing at the page's maximum width, inline for pages of at most
-// 1024 levels (flat when one inline chunk would not be smaller than the raw
-// levels), out of line for larger pages.
-func chooseLevelCodec(levels []uint16, v format.Version) levelCodec {
-	var acc uint16
-	for _, l := range levels {
-		acc |= l
-	}
-	w, n := bits.Len16(acc), len(levels)
-	if v >= format.V2_2 {
-		if c, ok := levelRLE(levels, w, v); ok {
-			return c
-		}
-	}
-	switch {
-	case w == 0 || w >= 16:
-		return flatLevels()
-	case n <= levelBlock:
-		if (levelBlock*w+7)/8 >= 2*n {
-			return flatLevels()
-		}
-		return inlineLevels()
-	}
-	return packedLevels(w)
 }
 
 // ---- 6. 2.3 planar pages (seed "Planar Page Layout", "Sparse Structural
