@@ -207,17 +207,8 @@ func runsShape(runLen int, maxV int64) func(memory.Allocator, *rand.Rand) arrow.
 // matrixKnownDiffs are the matrix cases whose pages still differ from
 // pylance's, with the reason; real Lance's read-back still runs for them.
 var matrixKnownDiffs = map[string]string{
-	"compression=zstd/binary":          "random bytes: our zstd (klauspost) leaves the chunks in raw blocks where libzstd shrinks them ~3%, so Lance's own shrink check keeps General for pylance and drops it for us",
-	"2.3/compression=zstd/f32_noise":   "2.3 picks RLE with zstd-wrapped children for incompressible floats (2.2 writes general(zstd, flat)); the 2.3 rule is not derived yet",
-	"2.3/bss=auto/f32_noise":           "as 2.3/compression=zstd/f32_noise",
-	"2.3/compression=lz4/i32_r3_big":   rle23General,
-	"2.3/compression=zstd/i32_r3_big":  rle23General,
-	"2.3/compression=lz4/i64_r5_3of5":  rle23General,
-	"2.3/compression=zstd/i64_r5_3of5": rle23General,
+	"compression=zstd/binary": "random bytes: our zstd (klauspost) leaves the chunks in raw blocks where libzstd shrinks them ~3%, so Lance's own shrink check keeps General for pylance and drops it for us",
 }
-
-// rle23General: the 2.3 RLE sub-tree under lz4/zstd.
-const rle23General = "2.3 with lz4/zstd compresses RLE's children one by one (bit-packed values, General run lengths); we write plain RLE there"
 
 // knownDiff returns the reason case name is a known difference, or "".
 func knownDiff(name string) string {

@@ -3,6 +3,7 @@ package codecs
 import (
 	"encoding/binary"
 	"fmt"
+	"math/bits"
 
 	pb "github.com/lancego/lancego/format/pb/encodings21pb"
 	"github.com/lancego/lancego/internal/lebits"
@@ -140,14 +141,21 @@ func (c RLEEncoder) NumBuffers() int { return 2 }
 // Name implements MiniBlockEncoder.
 func (c RLEEncoder) Name() string { return "rle" }
 
-// Next implements MiniBlockEncoder: up to 4096 values, halved while the
-// chunk's runs take more than MiniBlockFixedChunkBytes.
+// Next implements MiniBlockEncoder like Lance's RLE chunker: the rest of
+// the page when it is at most 4096 (and maxValues) values whose runs fit
+// MiniBlockFixedChunkBytes, else the largest power of two of values (at
+// least 2) whose runs fit.
 func (c RLEEncoder) Next(v *Values, start, maxValues int) int {
+	left := v.N - start
 	n := min(maxValues, 4096)
-	for n > 8 && start+n <= v.N && c.size(v, start, start+n) > MiniBlockFixedChunkBytes {
+	if left <= n && c.size(v, start, v.N) <= MiniBlockFixedChunkBytes {
+		return left
+	}
+	n = 1 << (bits.Len(uint(min(n, left))) - 1)
+	for n > 2 && c.size(v, start, start+n) > MiniBlockFixedChunkBytes {
 		n /= 2
 	}
-	return min(n, v.N-start)
+	return n
 }
 
 // size is the encoded size of values [start, end).

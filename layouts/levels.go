@@ -178,12 +178,15 @@ func clip(s []uint16) []uint16 {
 }
 
 // LevelEncoder compresses rep or def levels with a block codec (Enc),
-// chunk by chunk: flat u16, out-of-line bit-packing at Width bits, or (2.2)
-// the RLE block form.
+// chunk by chunk: flat u16, inline bit-packing, out-of-line bit-packing at
+// Width bits, or (2.2) the RLE block form.
 type LevelEncoder struct {
-	Enc   *pb.CompressiveEncoding
-	Width int  // bit-packing width (0 = flat 16 or rle)
-	RLE   bool // 2.2 RLE block form
+	Enc    *pb.CompressiveEncoding
+	Width  int  // out-of-line bit-packing width (0 = flat 16, inline or rle)
+	RLE    bool // 2.2 RLE block form
+	Inline bool // inline bit-packing (a width word per 1024 levels)
+	// RunBits is the width of the RLE form's run lengths: 8 (or 0), 16, 32.
+	RunBits int
 }
 
 // Encode compresses one chunk's levels.
@@ -197,13 +200,16 @@ func (c LevelEncoder) EncodeTo(tmp *[]byte, levels []uint16) []byte {
 	at := len(*tmp)
 	*tmp = AppendU16s(*tmp, levels)
 	raw := (*tmp)[at:]
-	if !c.RLE && c.Width == 0 {
+	if !c.RLE && !c.Inline && c.Width == 0 {
 		return raw
 	}
 	out := len(*tmp)
-	if c.RLE {
-		*tmp, _ = codecs.EncodeRLEBlock(*tmp, raw, 16, 8, uint64(len(levels)))
-	} else {
+	switch {
+	case c.RLE:
+		*tmp, _ = codecs.EncodeRLEBlock(*tmp, raw, 16, max(c.RunBits, 8), uint64(len(levels)))
+	case c.Inline:
+		*tmp, _ = codecs.EncodeInlineBitpacking(*tmp, raw, 16, uint64(len(levels)))
+	default:
 		*tmp, _ = codecs.EncodeOutOfLineBitpacking(*tmp, raw, 16, c.Width, uint64(len(levels)))
 	}
 	return (*tmp)[out:]

@@ -151,12 +151,16 @@ func (s *valueSet) grow() {
 	}
 }
 
-// valueBytes returns the bytes of value i (fixed or variable).
+// valueBytes returns the bytes of value i (fixed, fixed-size list row or
+// variable).
 func valueBytes(v *values, i int) []byte {
 	if v.Kind == valVariable {
 		return v.Data[v.Offsets[i]:v.Offsets[i+1]]
 	}
 	w := v.Bits / 8
+	if v.Kind == valFSL {
+		w = v.RowBits() / 8
+	}
 	return v.Data[i*w : (i+1)*w]
 }
 
@@ -177,7 +181,7 @@ func dictionaryPage(s *shredded, v *values, order []int, ind *values, p encoding
 	}
 	// lance-encoding:compression wraps the indices' codec as any other
 	// mini-block codec (pylance 14.0.2: general(lz4, ...) indices)
-	page, err := encodeMiniBlock(s, ind, withGeneral(chooseMiniCodec(ind, p, ver), ind, p), ver, int(p.miniblockValues))
+	page, err := encodeMiniBlock(s, ind, miniCodecFor(ind, p, ver), ver, int(p.miniblockValues))
 	if err != nil {
 		return nil, err
 	}
@@ -214,6 +218,9 @@ func dictionaryBuffer(v *values, order []int, p encodingParams, ver format.Versi
 			raw = append(raw, valueBytes(v, i)...)
 		}
 		enc = codecs.FlatEncoding(uint64(v.Bits))
+		if v.Kind == valFSL {
+			enc = codecs.FSLEncoder{V: &v.Values}.Encoding()
+		}
 	}
 	// 2.1 dictionaries are never compressed, whatever the keys ask
 	// (pylance 14.0.2); from 2.2 dict-values-compression (default lz4).
@@ -256,4 +263,14 @@ func generalBlock(pools *writerPools, raw []byte, inner *pb.CompressiveEncoding,
 		return nil, nil, err
 	}
 	return out, codecs.GeneralEncoding(s, level, inner), nil
+}
+
+// fslHasValidity reports whether a fixed-size list page has null items.
+func fslHasValidity(v *values) bool {
+	for _, d := range v.FSL {
+		if d.Validity != nil {
+			return true
+		}
+	}
+	return false
 }

@@ -24,8 +24,11 @@ func maxValueBytes(v *values) int {
 // bytes, plus the n+1 offsets for variable width.
 func dictDataSize(v *values) uint64 {
 	n := uint64(v.N)
-	if v.Kind == valFixed {
+	switch v.Kind {
+	case valFixed:
 		return n * uint64(v.Bits/8)
+	case valFSL:
+		return n * uint64(v.RowBits()/8)
 	}
 	return uint64(len(v.Data)) + (n+1)*offsetBytes(v)
 }
@@ -54,19 +57,6 @@ func meanByteEntropy(v *values) float64 {
 		sum += uint64(e * 1000)
 	}
 	return float64(sum) / float64(w) / 1000
-}
-
-// levelRuns counts runs of equal levels (runs split at 255).
-func levelRuns(levels []uint16) int {
-	runs, n := 0, 0
-	for i, l := range levels {
-		if i == 0 || n == 255 || l != levels[i-1] {
-			runs++
-			n = 0
-		}
-		n++
-	}
-	return runs
 }
 
 // firstBufferSizes encodes the page's chunks with codec and with g (codec

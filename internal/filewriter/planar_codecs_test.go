@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/lancego/lancego/codecs"
+	pb "github.com/lancego/lancego/format/pb/encodings21pb"
 )
 
 // decodeAll runs enc over v chunk by chunk through the codecs decoder and
@@ -78,10 +79,10 @@ func TestLengthOffsetsEncoderRoundTrip(t *testing.T) {
 	}
 }
 
-// TestRLEPackedEncoderRoundTrip: RLE with packed values or packed run
-// lengths decodes to the values, and choosePackedRLE picks a packed form
-// where it is smaller.
-func TestRLEPackedEncoderRoundTrip(t *testing.T) {
+// TestRLEChildEncoderRoundTrip: RLE with packed values, packed run
+// lengths or General children decodes to the values, and chooseChildRLE
+// picks a packed form where it is smaller.
+func TestRLEChildEncoderRoundTrip(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	for _, bitsPer := range []int{8, 16, 32, 64} {
 		v := &values{Values: codecs.Values{Kind: codecs.ValFixed, Bits: bitsPer}}
@@ -96,14 +97,20 @@ func TestRLEPackedEncoderRoundTrip(t *testing.T) {
 			}
 		}
 		rle := codecs.RLEEncoder{Bits: bitsPer}
-		vw, rw := rleWidths(rle, v, 1<<16)
-		for _, enc := range []miniCodec{rlePackedEncoder{rle: rle, width: rw}, rlePackedEncoder{rle: rle, packValues: true, width: vw}} {
+		lz4 := rleGeneral{scheme: pb.CompressionScheme_COMPRESSION_ALGORITHM_LZ4}
+		zstd := rleGeneral{scheme: pb.CompressionScheme_COMPRESSION_ALGORITHM_ZSTD}
+		for _, enc := range []rleChildEncoder{
+			{rle: rle, runs: rleChild{kind: childPacked, width: 7}},
+			{rle: rle, values: rleChild{kind: childPacked, width: 6}},
+			{rle: rle, values: rleChild{kind: childGeneral}, runs: rleChild{kind: childGeneral}, gen: lz4},
+			{rle: rle, values: rleChild{kind: childPacked, width: 6}, runs: rleChild{kind: childGeneral}, gen: zstd},
+		} {
 			got, _ := decodeAll(t, enc, v, 1<<16)
 			if !bytes.Equal(got, v.Data) {
 				t.Fatalf("%d bits, %s: decoded values differ", bitsPer, enc.Name())
 			}
 		}
-		if c := choosePackedRLE(rle, v, 1<<16); bitsPer > 8 && c.Name() == "rle" {
+		if c, _ := chooseChildRLE(rle, v, 1<<16, nil); bitsPer > 8 && c.Name() == "rle" {
 			t.Fatalf("%d bits: packed RLE not chosen for runs of 1-3", bitsPer)
 		}
 	}

@@ -8,30 +8,62 @@ import (
 	"github.com/lancego/lancego/internal/lebits"
 )
 
-// 2.3 mini-block RLE may bit-pack one of its two children out of line
-// (seed "Run Length Encoding" in 2.3: children may be bit-packed, General
-// or Range; a reader takes the run count from the flat child, so at most
-// one is packed). Pylance 14.0.2 packs the run lengths or the run values
-// at one width for the whole page when that is smaller; policy.go keeps
-// the 2.2 form otherwise.
+// 2.3 mini-block RLE encodes its two children (run values, u8 run
+// lengths) one by one (seed "Run Length Encoding" in 2.3: children may be
+// bit-packed, General or Range; a reader takes the run count from a child
+// that is not bit-packed, so at most one is). Like Lance's RLE encoder,
+// each child has the candidates flat, General (when the field asks for
+// lz4/zstd and it shrinks the child) and out-of-line bit-packing at one
+// width for the whole page (when that is smaller), and the pair of
+// smallest total size is taken, the earlier one (flat, General, packed;
+// values first) on a tie. The chosen RLE is not wrapped in General again.
 
-// rlePackedEncoder is RLE whose values (packValues) or run lengths are
-// out-of-line bit-packed at width.
-type rlePackedEncoder struct {
-	rle        codecs.RLEEncoder // chunk sizing and the runs themselves
-	packValues bool
-	width      int
+// childKind is how an RLE child is stored.
+type childKind uint8
+
+const (
+	childFlat childKind = iota
+	childGeneral
+	childPacked
+)
+
+// rleChild is the codec of one RLE child: kind, and the width of a packed
+// child.
+type rleChild struct {
+	kind  childKind
+	width int
+}
+
+// rleGeneral is the General compression RLE's children may use.
+type rleGeneral struct {
+	scheme pb.CompressionScheme
+	level  int
+	zstd   *codecs.ZstdEncoders
+}
+
+// rleChildEncoder is RLE whose values and run lengths are stored as
+// values and runs say.
+type rleChildEncoder struct {
+	rle          codecs.RLEEncoder // chunk sizing and the runs themselves
+	values, runs rleChild
+	gen          rleGeneral
 }
 
 // Encoding implements codecs.MiniBlockEncoder.
-func (c rlePackedEncoder) Encoding() *pb.CompressiveEncoding {
-	vals, lens := codecs.FlatEncoding(uint64(c.rle.Bits)), codecs.FlatEncoding(8)
-	if c.packValues {
-		vals = oolEncoding(c.rle.Bits, c.width)
-	} else {
-		lens = oolEncoding(8, c.width)
+func (c rleChildEncoder) Encoding() *pb.CompressiveEncoding {
+	return &pb.CompressiveEncoding{Compression: &pb.CompressiveEncoding_Rle{Rle: &pb.Rle{
+		Values: c.childEncoding(c.values, c.rle.Bits), RunLengths: c.childEncoding(c.runs, 8)}}}
+}
+
+// childEncoding is the codec tree of child ch of t-bit words.
+func (c rleChildEncoder) childEncoding(ch rleChild, t int) *pb.CompressiveEncoding {
+	switch ch.kind {
+	case childGeneral:
+		return codecs.GeneralEncoding(c.gen.scheme, c.gen.level, codecs.FlatEncoding(uint64(t)))
+	case childPacked:
+		return oolEncoding(t, ch.width)
 	}
-	return &pb.CompressiveEncoding{Compression: &pb.CompressiveEncoding_Rle{Rle: &pb.Rle{Values: vals, RunLengths: lens}}}
+	return codecs.FlatEncoding(uint64(t))
 }
 
 func oolEncoding(t, w int) *pb.CompressiveEncoding {
@@ -40,67 +72,152 @@ func oolEncoding(t, w int) *pb.CompressiveEncoding {
 }
 
 // NumBuffers implements codecs.MiniBlockEncoder.
-func (c rlePackedEncoder) NumBuffers() int { return 2 }
+func (c rleChildEncoder) NumBuffers() int { return 2 }
 
 // Name implements codecs.MiniBlockEncoder.
-func (c rlePackedEncoder) Name() string {
-	if c.packValues {
-		return "rle/packed-values"
-	}
-	return "rle/packed-runs"
+func (c rleChildEncoder) Name() string {
+	names := [...]string{"flat", "general", "packed"}
+	return "rle/" + names[c.values.kind] + "-values/" + names[c.runs.kind] + "-runs"
 }
 
 // Next implements codecs.MiniBlockEncoder (RLE's chunk sizes).
-func (c rlePackedEncoder) Next(v *values0, start, maxValues int) int {
+func (c rleChildEncoder) Next(v *values0, start, maxValues int) int {
 	return c.rle.Next(v, start, maxValues)
 }
 
 // Encode implements codecs.MiniBlockEncoder.
-func (c rlePackedEncoder) Encode(v *values0, start, end int, tmp *[]byte) [][]byte {
+func (c rleChildEncoder) Encode(v *values0, start, end int, tmp *[]byte) [][]byte {
 	bufs := c.rle.Encode(v, start, end, tmp)
-	i, t := 1, 8
-	if c.packValues {
-		i, t = 0, c.rle.Bits
-	}
-	n := uint64(len(bufs[i]) / (t / 8))
-	// No error: t is 8..64 and width fits every word of the page.
-	packed, _ := codecs.EncodeOutOfLineBitpacking(nil, bufs[i], t, c.width, n)
-	bufs[i] = packed
+	bufs[0] = c.encodeChild(c.values, bufs[0], c.rle.Bits)
+	bufs[1] = c.encodeChild(c.runs, bufs[1], 8)
 	return bufs
 }
 
-// rleWidths returns the widths of the page's widest run value and run
-// length under RLE's chunking.
-func rleWidths(rle codecs.RLEEncoder, v *values, maxValues int) (valueWidth, runWidth int) {
-	var tmp []byte
-	var vOr, rOr uint64
-	w := rle.Bits / 8
-	for start := 0; start < v.N; {
-		n := rle.Next(&v.Values, start, maxValues)
-		bufs := rle.Encode(&v.Values, start, start+n, &tmp)
-		for j := 0; j+w <= len(bufs[0]); j += w {
-			vOr |= lebits.Uint(bufs[0][j:], w)
-		}
-		for _, r := range bufs[1] {
-			rOr |= uint64(r)
-		}
-		start += n
+// encodeChild stores one chunk's child buffer b of t-bit words as ch says.
+func (c rleChildEncoder) encodeChild(ch rleChild, b []byte, t int) []byte {
+	switch ch.kind {
+	case childGeneral:
+		return c.gen.compress(b)
+	case childPacked:
+		// No error: t is 8..64 and the width fits every word of the page.
+		packed, _ := codecs.EncodeOutOfLineBitpacking(nil, b, t, ch.width, uint64(len(b)/(t/8)))
+		return packed
 	}
-	return max(bits.Len64(vOr), 1), max(bits.Len64(rOr), 1)
+	return b
 }
 
-// choosePackedRLE returns the smallest of RLE, RLE with packed values and
-// RLE with packed run lengths.
-func choosePackedRLE(rle codecs.RLEEncoder, v *values, maxValues int) miniCodec {
-	vw, rw := rleWidths(rle, v, maxValues)
-	best, size := miniCodec(rle), encodedSize(rle, v, maxValues)
-	for _, c := range []rlePackedEncoder{{rle: rle, width: rw}, {rle: rle, packValues: true, width: vw}} {
-		if c.packValues && vw >= rle.Bits || !c.packValues && rw >= 8 {
-			continue
+// compress is b compressed in Lance's General framing.
+func (g rleGeneral) compress(b []byte) []byte {
+	if g.scheme == pb.CompressionScheme_COMPRESSION_ALGORITHM_LZ4 {
+		return codecs.CompressLZ4Block(b)
+	}
+	out, _ := codecs.CompressZstdLanceWith(g.zstd, nil, b, g.level)
+	return out
+}
+
+// childSizes are a child's total sizes over the page's chunks: flat,
+// General (when asked), and the widest word (for the packed width).
+type childSizes struct {
+	flat, general, words int
+	or                   uint64
+}
+
+// add accounts one chunk's child buffer b of t-bit words.
+func (s *childSizes) add(b []byte, t int, gen *rleGeneral) {
+	s.flat += len(b)
+	s.words += len(b) / (t / 8)
+	if gen != nil {
+		s.general += len(gen.compress(b))
+	}
+	for j := 0; j+t/8 <= len(b); j += t / 8 {
+		s.or |= lebits.Uint(b[j:], t/8)
+	}
+}
+
+// candidates are the child's codecs with their sizes in Lance's order:
+// flat, General if it shrinks the child, packed if narrower and smaller.
+func (s *childSizes) candidates(t int, gen *rleGeneral, chunkWords []int) ([]rleChild, []int) {
+	kinds, sizes := []rleChild{{kind: childFlat}}, []int{s.flat}
+	if gen != nil && s.general < s.flat {
+		kinds, sizes = append(kinds, rleChild{kind: childGeneral}), append(sizes, s.general)
+	}
+	if w := max(bits.Len64(s.or), 1); w < t {
+		packed := 0
+		for _, n := range chunkWords {
+			packed += oolPackedBytes(n, t, w)
 		}
-		if s := encodedSize(c, v, maxValues); s < size {
-			best, size = c, s
+		if packed < s.flat {
+			kinds, sizes = append(kinds, rleChild{kind: childPacked, width: w}), append(sizes, packed)
 		}
 	}
-	return best
+	return kinds, sizes
+}
+
+// oolPackedBytes is the size of n t-bit words bit-packed out of line at
+// width w (codecs.EncodeOutOfLineBitpacking): whole 1024-word blocks, and
+// a tail packed as a block when its padding costs less than packing saves.
+func oolPackedBytes(n, t, w int) int {
+	const block = 1024
+	full, tail := n/block, n%block
+	size := full * block * w / 8
+	switch {
+	case tail == 0:
+	case w*(block-tail) < (t-w)*tail:
+		size += block * w / 8
+	default:
+		size += tail * t / 8
+	}
+	return size
+}
+
+// chooseChildRLE returns the RLE encoder with the children Lance would
+// pick for the page and its total child size. gen is nil unless the field
+// asks for lz4/zstd.
+func chooseChildRLE(rle codecs.RLEEncoder, v *values, maxValues int, gen *rleGeneral) (miniCodec, int) {
+	var vs, rs childSizes
+	var vWords, rWords []int
+	var tmp []byte
+	for start := 0; start < v.N; {
+		n := rle.Next(&v.Values, start, maxValues)
+		tmp = tmp[:0]
+		bufs := rle.Encode(&v.Values, start, start+n, &tmp)
+		vs.add(bufs[0], rle.Bits, gen)
+		rs.add(bufs[1], 8, gen)
+		vWords, rWords = append(vWords, len(bufs[0])/(rle.Bits/8)), append(rWords, len(bufs[1]))
+		start += n
+	}
+	vk, vsz := vs.candidates(rle.Bits, gen, vWords)
+	rk, rsz := rs.candidates(8, gen, rWords)
+	best := rleChildEncoder{rle: rle}
+	if gen != nil {
+		best.gen = *gen
+	}
+	size := -1
+	for i := range vk {
+		for j := range rk {
+			if vk[i].kind == childPacked && rk[j].kind == childPacked {
+				continue
+			}
+			if s := vsz[i] + rsz[j]; size < 0 || s < size {
+				best.values, best.runs, size = vk[i], rk[j], s
+			}
+		}
+	}
+	if best.values.kind == childFlat && best.runs.kind == childFlat {
+		return rle, size
+	}
+	return best, size
+}
+
+// rleGeneralFor is the General compression of 2.3 RLE children: nil
+// unless the field asks for lz4 or zstd.
+func rleGeneralFor(v *values, p encodingParams) *rleGeneral {
+	switch p.compression {
+	case "lz4":
+		return &rleGeneral{scheme: pb.CompressionScheme_COMPRESSION_ALGORITHM_LZ4, level: p.compressionLevel}
+	case "zstd":
+		return &rleGeneral{scheme: pb.CompressionScheme_COMPRESSION_ALGORITHM_ZSTD, level: p.compressionLevel,
+			zstd: v.sc.pool().zstdEncoders()}
+	}
+	return nil
 }

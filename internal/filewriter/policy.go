@@ -3,7 +3,6 @@ package filewriter
 import (
 	"fmt"
 	"math"
-	"math/bits"
 	"os"
 	"strconv"
 	"strings"
@@ -192,8 +191,21 @@ func encodeValues(s *shredded, v *values, l *wleaf, cfg *writerConfig) (*encoded
 	if err := checkMiniBlockWidth(v); err != nil {
 		return nil, err
 	}
-	codec := withGeneral(chooseMiniCodec(v, p, cfg.version), v, p)
-	return encodeMiniBlock(s, v, codec, cfg.version, int(p.miniblockValues))
+	return encodeMiniBlock(s, v, miniCodecFor(v, p, cfg.version), cfg.version, int(p.miniblockValues))
+}
+
+// miniCodecFor is the mini-block codec of v (chooseMiniCodec) inside
+// General when lz4/zstd asks for it and it pays (withGeneral); a 2.3 RLE
+// compresses its children instead (planar_rle.go).
+func miniCodecFor(v *values, p encodingParams, ver format.Version) miniCodec {
+	codec := chooseMiniCodec(v, p, ver)
+	if ver >= format.V2_3 {
+		switch codec.(type) {
+		case codecs.RLEEncoder, rleChildEncoder:
+			return codec
+		}
+	}
+	return withGeneral(codec, v, p)
 }
 
 // checkMiniBlockWidth refuses, as pylance 14.0.2 does ("Value is too wide
@@ -227,12 +239,20 @@ const (
 )
 
 // dictEligible reports whether Lance would consider dictionary encoding v.
+// From 2.3 fixed-size lists are eligible (pylance 14.0.2, measured: any
+// row width; the budget then keeps rows of 40 bits or less out, as their
+// 32-bit indices and entries outweigh 0.8 of the data). Lists with null
+// items or rows are left out: 14.0.2 keys their rows on validity bytes
+// that include the next rows' bits where a row starts on a byte
+// boundary, so equal lists get several entries (TestWriterFSLItems).
 func dictEligible(v *values, ver format.Version) bool {
 	switch v.Kind {
 	case valVariable:
 		return true
 	case valFixed:
 		return v.Bits == 128 || (ver >= format.V2_2 && v.Bits == 64)
+	case valFSL:
+		return ver >= format.V2_3 && !fslHasValidity(v) && v.RowBits()%8 == 0
 	}
 	return false
 }
@@ -314,14 +334,15 @@ func chooseMiniCodec(v *values, p encodingParams, ver format.Version) miniCodec 
 	packed := codecs.InlineBitpackedSize(&v.Values)
 	runs := codecs.CountRuns(&v.Values, 0, v.N)
 	rle := runs * (v.Bits/8 + 1)
-	// 2.3: one RLE child may be bit-packed (planar_rle.go); 14.0.2 weighs
-	// RLE at that packed size against bit-packing, except for dictionary
-	// indices (measured: 3000 keys in runs of 3 stay bit-packed).
+	// 2.3: RLE's children are stored one by one (planar_rle.go); 14.0.2
+	// weighs RLE at its children's size against bit-packing, except for
+	// dictionary indices (measured: 3000 keys in runs of 3 stay bit-packed).
 	var rle23 miniCodec
-	if ver >= format.V2_3 && p.compression != "lz4" && p.compression != "zstd" && runs < v.N {
-		rle23 = choosePackedRLE(codecs.RLEEncoder{Bits: v.Bits}, v, int(p.miniblockValues))
-		if _, ok := rle23.(rlePackedEncoder); ok && !p.rleUserSet && !v.indices {
-			rle = min(rle, encodedSize(rle23, v, int(p.miniblockValues)))
+	if ver >= format.V2_3 {
+		var size int
+		rle23, size = chooseChildRLE(codecs.RLEEncoder{Bits: v.Bits}, v, int(p.miniblockValues), rleGeneralFor(v, p))
+		if !p.rleUserSet && !v.indices {
+			rle = min(rle, size)
 		}
 	}
 	// RLE is taken when it is the smallest; a field that sets
@@ -447,7 +468,8 @@ func withGeneral(codec miniCodec, v *values, p encodingParams) miniCodec {
 }
 
 // ---- 5. Full-zip compression and rep/def levels (seed "General": values of
-// 32 KiB or more; "Repetition and Definition Levels").
+// 32 KiB or more; "Repetition and Definition Levels"). The level codec
+// rule, chooseLevelCodec, is in levelcodec.go.
 
 // Full-zip general compression thresholds (Lance compression.rs).
 const (
@@ -463,25 +485,6 @@ func useFullZipGeneral(v *values, p encodingParams) bool {
 		return false
 	}
 	return p.compression == "lz4" || p.compression == "zstd" || maxValueBytes(v) > fullZipGeneralMaxLen
-}
-
-// chooseLevelCodec picks the block codec for a page's levels: out-of-line
-// bit-packing at the page's maximum width, or (2.2) the RLE block form when
-// that is smaller.
-func chooseLevelCodec(levels []uint16, v format.Version) levelCodec {
-	var acc uint16
-	for _, l := range levels {
-		acc |= l
-	}
-	w := bits.Len16(acc)
-	packed := (len(levels)*w + 7) / 8
-	if v >= format.V2_2 && levelRuns(levels)*3+8 < packed {
-		return rleLevels()
-	}
-	if w == 0 || w >= 16 {
-		return flatLevels()
-	}
-	return packedLevels(w)
 }
 
 // ---- 6. 2.3 planar pages (seed "Planar Page Layout", "Sparse Structural
@@ -576,7 +579,7 @@ func planarSparse(s *shredded, v *values, l *wleaf, cfg *writerConfig) (*encoded
 	if maxValueBytes(v) >= fullZipThreshold {
 		return encodeSparseZipped(s, v, p, cfg)
 	}
-	codec := withGeneral(chooseMiniCodec(v, p, cfg.version), v, p)
+	codec := miniCodecFor(v, p, cfg.version)
 	inner, err := encodeMiniBlock(slots, v, codec, cfg.version, int(p.miniblockValues))
 	if err != nil {
 		return nil, false, err
