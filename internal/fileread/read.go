@@ -69,7 +69,8 @@ func (f *File) pieces(ctx context.Context, leaf *layouts.Field, ranges []RowRang
 				cur, curPick = i, pp
 			}
 			end := min(r.To, starts[i+1])
-			out = append(out, piece{page: pp.st, from: row - starts[i], to: end - starts[i], pageData: pp.data})
+			k := pp.st.itemsPerRow() // page entries are items below a dense fixed-size list of structs
+			out = append(out, piece{page: pp.st, from: (row - starts[i]) * k, to: (end - starts[i]) * k, pageData: pp.data})
 			row = end
 		}
 	}
