@@ -49,16 +49,28 @@ func DenseFSLSet(set LayerSet, path []*Field) (LayerSet, uint64, error) {
 		}
 		per *= dim
 		l.Kind, l.Dim = LayerFSL, dim
-		out.MaxRep++
-		l.RepNumber = out.MaxRep // outer-most is numbered last; renumbered below
 	}
-	for i := range out.Layers { // outer-most list layer has the highest number
-		if out.Layers[i].Kind == LayerFSL {
-			out.Layers[i].RepNumber = out.MaxRep + 1 - out.Layers[i].RepNumber
+	return numberFSL(out), per, nil
+}
+
+// numberFSL numbers the LayerFSL layers of set (outer-most first) as
+// repetition layers, the outer-most highest, and marks the set DenseFSL.
+func numberFSL(set LayerSet) LayerSet {
+	set.MaxRep = 0
+	for _, l := range set.Layers {
+		if l.Kind == LayerFSL {
+			set.MaxRep++
 		}
 	}
-	out.DenseFSL = per > 1 || out.MaxRep > 0
-	return out, per, nil
+	r := set.MaxRep
+	for i := range set.Layers {
+		if set.Layers[i].Kind == LayerFSL {
+			set.Layers[i].RepNumber = r
+			r--
+		}
+	}
+	set.DenseFSL = set.MaxRep > 0
+	return set
 }
 
 // maxDenseRowItems bounds the entries of one row of a dense fixed-size
