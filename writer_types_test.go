@@ -212,10 +212,9 @@ func TestWriterDictionaryHostileKeys(t *testing.T) {
 // TestWriterFSLItems writes the fixed-size lists the writer supports (of
 // fixed-width items, nested too, with null lists and null items) and
 // checks that the others are refused at Create with ErrUnsupportedType:
-// of structs (pylance 14.0.2 refuses them at 2.1 and writes them from 2.2
-// on, in a layout our reader does not take yet), of variable-width items
-// (pylance panics on them), of lists (pylance refuses them) and of
-// booleans.
+// of variable-width items (pylance panics on them), of lists (pylance
+// refuses them) and of booleans (which pylance writes from 2.1 on).
+// Fixed-size lists of structs: writer_fsl_struct_test.go.
 func TestWriterFSLItems(t *testing.T) {
 	mem := memory.NewGoAllocator()
 	fromJSON := func(dt arrow.DataType, js string) arrow.Array {

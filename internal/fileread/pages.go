@@ -86,16 +86,13 @@ func (f *File) initPage(ctx context.Context, col, index int, leaf arrow.DataType
 }
 
 // denseFSL reads the layer set of a dense page below a fixed-size list of
-// structs as the schema's (rowItems > 1 only).
+// structs as the schema's.
 func denseFSL(st *pageState) error {
-	if st.itemsPerRow() == 1 {
+	if st.fslPath == nil {
 		return nil
 	}
 	if st.blob != nil {
 		return fmt.Errorf("%w: blob page below a fixed-size list of structs", format.ErrCorrupt)
-	}
-	if st.fslPath == nil {
-		return fmt.Errorf("%w: no field for column %d", format.ErrCorrupt, st.col)
 	}
 	set, per, err := layouts.DenseFSLSet(st.set(), st.fslPath)
 	if err != nil {
@@ -106,6 +103,17 @@ func denseFSL(st *pageState) error {
 	}
 	st.fslSet = &set
 	return nil
+}
+
+// belowFSLStruct reports whether a leaf's field path passes through a
+// fixed-size list of structs (a layer of its own, not leaf values).
+func belowFSLStruct(path []*layouts.Field) bool {
+	for _, f := range path[:max(len(path)-1, 0)] {
+		if f.Type.ID() == arrow.FIXED_SIZE_LIST {
+			return true
+		}
+	}
+	return false
 }
 
 // columnPath returns the fields from the top-level field down to the leaf
@@ -141,10 +149,12 @@ func (f *File) newPageState(col, index int) (*pageState, error) {
 		st.planar = enc.Planar
 		st.sparseLayout, err = layouts.NewSparseLayout(enc.Planar)
 	}
-	if scale := f.meta.Schema.RowScale(col); err == nil && st.sparseLayout == nil && scale > 1 {
-		// Lance counts dense pages below a fixed-size list of structs in
-		// items; ParseTail checked that they fit in a uint64.
-		st.rowItems, st.fslPath = scale, f.columnPath(col)
+	if err == nil && st.sparseLayout == nil {
+		if path := f.columnPath(col); belowFSLStruct(path) {
+			// Lance counts dense pages below a fixed-size list of structs
+			// in items; ParseTail checked that they fit in a uint64.
+			st.rowItems, st.fslPath = f.meta.Schema.RowScale(col), path
+		}
 	}
 	return st, err
 }
