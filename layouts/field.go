@@ -95,9 +95,9 @@ func CheckLayers(set LayerSet, path []*Field) error {
 		l := set.Layers[i]
 		if k == LayerFSL && l.Kind != LayerFSL {
 			// Lance 2.2 and dense 2.3 pages store a fixed-size list of
-			// structs as item layers, which pylance 14.0.2 itself reads
-			// back with the wrong row count.
-			return fmt.Errorf("%w: fixed-size list of structs %q in a page without a fixed-size-list layer (only 2.3 sparse pages are read)", ErrUnsupported, path[i].Name)
+			// structs as an item layer: the reader passes their layer
+			// set through DenseFSLSet before it gets here.
+			return fmt.Errorf("%w: fixed-size list of structs %q in a page without a fixed-size-list layer", ErrCorrupt, path[i].Name)
 		}
 		if l.Kind != k {
 			return fmt.Errorf("%w: rep/def layer %d does not match the schema", ErrCorrupt, i)

@@ -121,7 +121,7 @@ func pageSeeds(t testing.TB) ([][4][]byte, []uint64) {
 				}
 				if len(seed[1])+len(seed[2])+len(seed[3]) < 32<<10 {
 					out = append(out, seed)
-					rows = append(rows, pg.GetLength())
+					rows = append(rows, pg.GetLength()*m.Schema.RowScale(c)) // pages count items
 				}
 				_ = pg
 			}
@@ -183,6 +183,8 @@ func FuzzUnravel(f *testing.F) {
 	f.Add([]byte{1, 4}, []byte{1, 0, 0, 0}, []byte{0, 0, 1, 0})
 	// A nullable item in a nullable fixed-size list of 2: rows [x, null] and null.
 	f.Add([]byte{1, 7 | 1<<3}, []byte{1, 0, 0, 0, 1, 0, 0, 0}, []byte{0, 0, 1, 0, 2, 0, 2, 0})
+	// The same without repetition levels: a dense page's fixed-size list.
+	f.Add([]byte{1, 7 | 1<<3}, []byte{}, []byte{0, 0, 1, 0, 2, 0, 2, 0})
 	f.Fuzz(func(t *testing.T, layers, rep, def []byte) {
 		if len(layers) == 0 || len(layers) > 64 {
 			return
@@ -204,6 +206,9 @@ func FuzzUnravel(f *testing.F) {
 			lv.Rep = rawLevels(rep)
 		}
 		lv.Def = rawLevels(def)
+		if len(rep) == 0 && !hasListLayer(set) {
+			set.DenseFSL = true // a 2.2 / dense 2.3 page of fixed-size lists of structs
+		}
 		top, err := Unravel(set, lv)
 		if err != nil {
 			return
@@ -213,6 +218,16 @@ func FuzzUnravel(f *testing.F) {
 		}
 		checkSplitAppend(t, set, lv, top)
 	})
+}
+
+// hasListLayer reports whether set has a (variable) list layer.
+func hasListLayer(set LayerSet) bool {
+	for _, l := range set.Layers {
+		if l.Kind == LayerList {
+			return true
+		}
+	}
+	return false
 }
 
 // checkSplitAppend unravels lv in two parts, split at its last row start,

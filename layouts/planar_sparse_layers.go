@@ -20,6 +20,9 @@ func SparseStructureOf(s *Shredded) ([]*pb23.SparseStructuralLayer, [][]byte, in
 	if err != nil {
 		return nil, nil, 0, err
 	}
+	if s.FSL != nil {
+		set = *s.FSL
+	}
 	lv := Levels{Rep: s.Rep, Def: s.Def, N: s.NumItems()}
 	node, err := Unravel(set, lv)
 	if err != nil {
@@ -28,7 +31,7 @@ func SparseStructureOf(s *Shredded) ([]*pb23.SparseStructuralLayer, [][]byte, in
 	var layers []*pb23.SparseStructuralLayer
 	var payloads [][]byte
 	terminal := 0
-	for n := node; n != nil; n = n.Child {
+	for i, n := 0, node; n != nil; i, n = i+1, n.Child {
 		switch n.Kind {
 		case LayerItem:
 			vs, p, err := validitySet(n)
@@ -44,6 +47,14 @@ func SparseStructureOf(s *Shredded) ([]*pb23.SparseStructuralLayer, [][]byte, in
 			}
 			payloads = append(payloads, ps...)
 			layers = append(layers, &pb23.SparseStructuralLayer{Layer: &pb23.SparseStructuralLayer_List{List: ll}})
+		case LayerFSL:
+			vs, p, err := validitySet(n)
+			if err != nil {
+				return nil, nil, 0, err
+			}
+			payloads = appendPayload(payloads, p)
+			layers = append(layers, &pb23.SparseStructuralLayer{Layer: &pb23.SparseStructuralLayer_FixedSizeList{
+				FixedSizeList: &pb23.SparseFixedSizeListLayer{Dimension: set.Layers[i].Dim, Validity: vs}}})
 		default:
 			return nil, nil, 0, fmt.Errorf("%w: 2.3 sparse layer kind %d", ErrUnsupported, n.Kind)
 		}

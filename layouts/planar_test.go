@@ -81,7 +81,11 @@ func planarSeeds(t testing.TB) ([][7][]byte, []uint64) {
 				}
 				if len(ranges) <= 6 && total < 32<<10 {
 					out = append(out, seed)
-					rows = append(rows, pg.GetLength())
+					n := pg.GetLength()
+					if enc.Planar.GetStructure().GetDense() != nil {
+						n *= m.Schema.RowScale(c) // dense pages count fixed-size-list items
+					}
+					rows = append(rows, n)
 				}
 			}
 		}

@@ -53,6 +53,10 @@ type LayerSet struct {
 	MaxDef uint16
 	// MaxVisibleDef is the highest def level of entries that carry a value.
 	MaxVisibleDef uint16
+	// DenseFSL marks the set of a dense page holding fixed-size lists of
+	// structs (DenseFSLSet): it has no repetition levels, and its
+	// fixed-size lists own runs of consecutive entries.
+	DenseFSL bool
 }
 
 // layerSpec is one layer before level codes are assigned.

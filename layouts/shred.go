@@ -2,6 +2,8 @@ package layouts
 
 import (
 	"fmt"
+	"math"
+	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -69,6 +71,11 @@ type Shredded struct {
 	Idx     []int
 	NumRows int
 	NumNull int // visible entries that are null (def != 0)
+	// FSL is, for a leaf below a fixed-size list of structs, the layer
+	// set read as the schema's (DenseFSLSet: the list's item layer as a
+	// LayerFSL); nil otherwise. Such a page has NumRows items (rows ×
+	// dimension), as Lance counts them.
+	FSL *LayerSet
 }
 
 // numItems is the number of level entries.
@@ -86,6 +93,8 @@ func (s *Shredded) NumItems() int {
 type shredder struct {
 	arrays   []arrow.Array // array of each path layer (top first)
 	list     []bool        // layer is a list
+	dim      []uint64      // dimension of a fixed-size list of structs, else 0
+	mult     []int         // level entries per slot of each layer (Π dim at and below)
 	hasNull  []bool
 	hasEmpty []bool
 	out      *Shredded
@@ -128,6 +137,9 @@ func Shred(top arrow.Array, child []int, sc ShredScratch) (*Shredded, error) {
 		return nil, err
 	}
 	s.out.Set = set
+	if err := s.fslSet(); err != nil {
+		return nil, err
+	}
 	if set.HasLists() {
 		s.out.Rep = sc.U16sCap(s.arrays[len(s.arrays)-1].Len() + top.Len())
 	}
@@ -288,12 +300,17 @@ func shredList[T int32 | int64](top arrow.Array, offs []T, child arrow.Array, sc
 func newShredder(top arrow.Array, child []int) (*shredder, error) {
 	n := len(child) + 1
 	s := &shredder{arrays: make([]arrow.Array, n), list: make([]bool, n), hasNull: make([]bool, n),
-		hasEmpty: make([]bool, n), out: &Shredded{NumRows: top.Len()}}
+		hasEmpty: make([]bool, n), dim: make([]uint64, n), out: &Shredded{NumRows: top.Len()}}
 	s.arrays[0] = top
 	for k := 0; k < n; k++ {
 		switch a := s.arrays[k].(type) {
 		case array.ListLike:
 			if a.DataType().ID() == arrow.FIXED_SIZE_LIST {
+				if k+1 < n { // a fixed-size list of structs: a layer of its own
+					s.dim[k] = uint64(a.DataType().(*arrow.FixedSizeListType).Len())
+					s.arrays[k+1] = a.ListValues()
+					continue
+				}
 				break
 			}
 			s.list[k] = true
@@ -312,7 +329,55 @@ func newShredder(top arrow.Array, child []int) (*shredder, error) {
 		}
 	}
 	s.out.Leaf = s.arrays[n-1]
-	return s, nil
+	return s, s.multiples()
+}
+
+// multiples fills mult and scales NumRows to items for a path through
+// fixed-size lists of structs, which must hold no list (Lance 2.2 and
+// dense 2.3 pages store them without repetition levels).
+func (s *shredder) multiples() error {
+	n := len(s.arrays)
+	s.mult = make([]int, n)
+	m, fsl := 1, false
+	for k := n - 1; k >= 0; k-- {
+		if s.dim[k] > 0 {
+			if m > math.MaxInt32/int(s.dim[k]) {
+				return fmt.Errorf("%w: fixed-size lists of %d items a row", lerr.ErrUnsupportedType, uint64(m)*s.dim[k])
+			}
+			m *= int(s.dim[k])
+			fsl = true
+		}
+		s.mult[k] = m
+	}
+	if !fsl {
+		return nil
+	}
+	if slices.Contains(s.list, true) {
+		return fmt.Errorf("%w: a list above or below a fixed-size list of structs", lerr.ErrUnsupportedType)
+	}
+	if s.out.NumRows > math.MaxInt32/m {
+		return fmt.Errorf("%w: %d rows of %d fixed-size-list items", lerr.ErrUnsupportedType, s.out.NumRows, m)
+	}
+	s.out.NumRows *= m
+	return nil
+}
+
+// fslSet records the layer set with the fixed-size lists of structs as
+// LayerFSL layers (Shredded.FSL), for sparse structure.
+func (s *shredder) fslSet() error {
+	if !slices.ContainsFunc(s.dim, func(d uint64) bool { return d > 0 }) {
+		return nil
+	}
+	set := s.out.Set
+	set.Layers = slices.Clone(set.Layers)
+	for k, d := range s.dim {
+		if d > 0 {
+			set.Layers[k].Kind, set.Layers[k].Dim = LayerFSL, d
+		}
+	}
+	set = numberFSL(set)
+	s.out.FSL = &set
+	return nil
 }
 
 // scan records which layers hold nulls or empty lists (pass 1).
@@ -323,7 +388,7 @@ func (s *shredder) scan(k, i int) {
 		s.scanUnderNull(k, i)
 		return
 	}
-	if s.list[k] {
+	if s.list[k] || s.dim[k] > 0 {
 		start, end := a.(array.ListLike).ValueOffsets(i)
 		if start == end {
 			s.hasEmpty[k] = true
@@ -344,12 +409,23 @@ func (s *shredder) scan(k, i int) {
 // struct<list> whose only list nulls sit under null structs with a
 // NULLABLE_LIST layer, struct<int32> likewise with NULLABLE_ITEM leaves).
 // Nothing under a null list slot is looked at.
+// Below a null fixed-size list of structs every child slot is looked at
+// (Lance repeats the list's null level over them, and takes each layer's
+// kind from its whole array's null bits).
 func (s *shredder) scanUnderNull(k, i int) {
-	for !s.list[k] && k+1 < len(s.arrays) {
-		k++
-		if s.arrays[k].IsNull(i) {
-			s.hasNull[k] = true
+	if s.list[k] || k+1 >= len(s.arrays) {
+		return
+	}
+	lo, hi := i, i+1
+	if s.dim[k] > 0 {
+		start, end := s.arrays[k].(array.ListLike).ValueOffsets(i)
+		lo, hi = int(start), int(end)
+	}
+	for j := lo; j < hi; j++ {
+		if s.arrays[k+1].IsNull(j) {
+			s.hasNull[k+1] = true
 		}
+		s.scanUnderNull(k+1, j)
 	}
 }
 
@@ -380,7 +456,16 @@ func (s *shredder) pbLayers() []pb.RepDefLayer {
 func (s *shredder) visit(k, i int, rep uint16) {
 	a, L := s.arrays[k], s.out.Set.Layers[k]
 	if a.IsNull(i) {
-		s.emit(rep, L.NullCode, -1)
+		for range s.mult[k] { // a null above a fixed-size list repeats per item
+			s.emit(rep, L.NullCode, -1)
+		}
+		return
+	}
+	if s.dim[k] > 0 {
+		start, end := a.(array.ListLike).ValueOffsets(i)
+		for j := start; j < end; j++ {
+			s.visit(k+1, int(j), rep)
+		}
 		return
 	}
 	if s.list[k] {

@@ -58,6 +58,15 @@ func (l Levels) check(set LayerSet) error {
 	if d, bad := levelAbove(l.Def, set.MaxDef); bad {
 		return fmt.Errorf("%w: definition level %d above maximum %d", ErrCorrupt, d, set.MaxDef)
 	}
+	if set.DenseFSL {
+		if per := set.denseRowItems(); uint64(l.N)%per != 0 {
+			return fmt.Errorf("%w: %d entries are not whole rows of %d fixed-size-list items", ErrCorrupt, l.N, per)
+		}
+		if l.Rep != nil {
+			return fmt.Errorf("%w: dense fixed-size-list page with repetition levels", ErrCorrupt)
+		}
+		return nil
+	}
 	if set.HasLists() && l.N > 0 && l.Rep[0] != set.MaxRep {
 		return fmt.Errorf("%w: first entry has repetition level %d, want %d (row start)",
 			ErrCorrupt, l.Rep[0], set.MaxRep)
@@ -72,7 +81,7 @@ func (l Levels) checkLengths(set LayerSet) error {
 		return fmt.Errorf("%w: level buffers hold %d rep / %d def levels for %d entries",
 			ErrCorrupt, len(l.Rep), len(l.Def), l.N)
 	}
-	if set.HasLists() && l.Rep == nil && l.N > 0 {
+	if set.HasLists() && !set.DenseFSL && l.Rep == nil && l.N > 0 {
 		return fmt.Errorf("%w: page has list layers but no repetition levels", ErrCorrupt)
 	}
 	return nil
@@ -148,7 +157,12 @@ func UnravelAppend(dst *PathNode, set LayerSet, lv Levels) (*PathNode, error) {
 // unravelLayers is the general walk of Unravel, one layer at a time.
 func unravelLayers(set LayerSet, lv Levels) (*PathNode, error) {
 	var slots []int32 // entry index of each slot; nil means slot i = entry i
-	if set.HasLists() {
+	var stride uint64 // entries per slot of a dense fixed-size-list page
+	switch {
+	case set.DenseFSL:
+		stride = set.denseRowItems()
+		slots = denseSlots(lv.N, stride)
+	case set.HasLists():
 		slots = rowStarts(lv.Rep, set.MaxRep)
 	}
 	nslots := lv.N
@@ -166,7 +180,9 @@ func unravelLayers(set LayerSet, lv Levels) (*PathNode, error) {
 			nslots = len(slots)
 		case LayerFSL:
 			var err error
-			if slots, err = fslLayer(node, layer, lv, slots); err != nil {
+			if set.DenseFSL {
+				slots, stride = denseFSLLayer(node, layer, lv, slots, stride)
+			} else if slots, err = fslLayer(node, layer, lv, slots); err != nil {
 				return nil, err
 			}
 			nslots = len(slots)

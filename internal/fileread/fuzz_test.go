@@ -17,6 +17,9 @@ func FuzzReadFile(f *testing.F) {
 	for _, b := range fuzzReadSeeds(f) {
 		f.Add(b)
 	}
+	for _, b := range fslStructSeeds(f) { // dense fixed-size lists of structs
+		f.Add(b)
+	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		ctx := context.Background()
 		file, err := openFuzzed(ctx, readOnlyCopy(t, b))

@@ -36,6 +36,13 @@ type pageState struct {
 	resident []byte
 	// size approximates the memory the state holds, for the cache.
 	size int64
+	// rowItems is the number of page entries per row of a dense page
+	// below a fixed-size list of structs (Lance counts such pages in
+	// items), else 1; fslSet is then the page's layer set read as the
+	// schema's (layouts.DenseFSLSet).
+	rowItems uint64
+	fslSet   *layouts.LayerSet
+	fslPath  []*layouts.Field // the leaf's field path when rowItems > 1
 }
 
 type blobState struct {
@@ -46,6 +53,8 @@ type blobState struct {
 // set returns the layer set describing the page's rows.
 func (p *pageState) set() layouts.LayerSet {
 	switch {
+	case p.fslSet != nil:
+		return *p.fslSet
 	case p.blob != nil:
 		return p.blob.set
 	case p.mini != nil:
@@ -76,6 +85,50 @@ func (f *File) initPage(ctx context.Context, col, index int, leaf arrow.DataType
 	return st, finishPage(st, got, whole, leaf)
 }
 
+// denseFSL reads the layer set of a dense page below a fixed-size list of
+// structs as the schema's.
+func denseFSL(st *pageState) error {
+	if st.fslPath == nil {
+		return nil
+	}
+	if st.blob != nil {
+		return fmt.Errorf("%w: blob page below a fixed-size list of structs", format.ErrCorrupt)
+	}
+	set, per, err := layouts.DenseFSLSet(st.set(), st.fslPath)
+	if err != nil {
+		return err
+	}
+	if per != st.rowItems {
+		return fmt.Errorf("%w: page has %d items a row, schema %d", format.ErrCorrupt, per, st.rowItems)
+	}
+	st.fslSet = &set
+	return nil
+}
+
+// belowFSLStruct reports whether a leaf's field path passes through a
+// fixed-size list of structs (a layer of its own, not leaf values).
+func belowFSLStruct(path []*layouts.Field) bool {
+	for _, f := range path[:max(len(path)-1, 0)] {
+		if f.Type.ID() == arrow.FIXED_SIZE_LIST {
+			return true
+		}
+	}
+	return false
+}
+
+// columnPath returns the fields from the top-level field down to the leaf
+// stored in column col, or nil.
+func (f *File) columnPath(col int) []*layouts.Field {
+	for _, ls := range f.leaves {
+		for _, l := range ls {
+			if l.Column == col {
+				return f.paths[l]
+			}
+		}
+	}
+	return nil
+}
+
 // newPageState decodes a page's layout and buffer ranges (no I/O).
 func (f *File) newPageState(col, index int) (*pageState, error) {
 	pg := f.meta.Columns[col].GetPages()[index]
@@ -87,7 +140,7 @@ func (f *File) newPageState(col, index int) (*pageState, error) {
 	if err != nil {
 		return nil, err
 	}
-	st := &pageState{col: col, index: index, firstRow: pg.GetPriority(), numRows: pg.GetLength(), bufs: bufs, layout: enc.Layout}
+	st := &pageState{col: col, index: index, firstRow: pg.GetPriority(), numRows: pg.GetLength(), bufs: bufs, layout: enc.Layout, rowItems: 1}
 	switch {
 	case enc.Planar == nil:
 	case enc.Planar.GetStructure().GetDense() != nil:
@@ -96,12 +149,22 @@ func (f *File) newPageState(col, index int) (*pageState, error) {
 		st.planar = enc.Planar
 		st.sparseLayout, err = layouts.NewSparseLayout(enc.Planar)
 	}
-	if err == nil && st.sparseLayout == nil && f.meta.Schema.RowScale(col) > 1 {
-		// pylance 14.0.2 reads these back with the wrong row count itself.
-		err = fmt.Errorf("%w: a fixed-size list of structs in a dense page (only 2.3 sparse pages are read)", ErrUnsupported)
+	if err == nil && st.sparseLayout == nil {
+		if path := f.columnPath(col); belowFSLStruct(path) {
+			// Lance counts dense pages below a fixed-size list of structs
+			// in items; ParseTail checked that they fit in a uint64.
+			st.rowItems, st.fslPath = f.meta.Schema.RowScale(col), path
+		}
 	}
 	return st, err
 }
+
+// numItems is the number of entries of a page: its rows, times the items
+// per row of a dense page below a fixed-size list of structs.
+func (st *pageState) numItems() uint64 { return st.numRows * st.itemsPerRow() }
+
+// itemsPerRow is rowItems, 1 when unset.
+func (st *pageState) itemsPerRow() uint64 { return max(st.rowItems, 1) }
 
 // pageLayoutOf returns the 2.2 layout a page is read with (the equivalent
 // one for a dense planar page; nil for a sparse planar page).
@@ -142,6 +205,8 @@ func finishPage(st *pageState, got pageBuffers, whole bool, leaf arrow.DataType)
 			return err
 		}
 	} else if err := initLayout(st, st.layout, got, leaf); err != nil {
+		return err
+	} else if err := denseFSL(st); err != nil {
 		return err
 	}
 	if whole {
@@ -255,14 +320,14 @@ func initLayout(st *pageState, layout *pb.PageLayout, got pageBuffers, leaf arro
 		}
 		dict, rep := layouts.MiniBlockMetaBuffers(l.MiniBlockLayout, len(st.bufs))
 		meta := layouts.MiniBlockMeta{ChunkWords: got[0], Dictionary: bufAt(got, dict), RepIndex: bufAt(got, rep)}
-		st.mini, err = layouts.NewMiniBlockPage(l.MiniBlockLayout, st.numRows, st.bufs[1].Length, meta)
+		st.mini, err = layouts.NewMiniBlockPage(l.MiniBlockLayout, st.numItems(), st.bufs[1].Length, meta)
 	case *pb.PageLayout_FullZipLayout:
 		if len(st.bufs) < 1 {
 			return fmt.Errorf("%w: full-zip page without buffers", format.ErrCorrupt)
 		}
-		st.full, err = layouts.NewFullZipPage(l.FullZipLayout, st.numRows, st.bufs[0].Length, bufAt(got, 1))
+		st.full, err = layouts.NewFullZipPage(l.FullZipLayout, st.numItems(), st.bufs[0].Length, bufAt(got, 1))
 	case *pb.PageLayout_ConstantLayout:
-		st.cnst, err = layouts.NewConstantPage(l.ConstantLayout, st.numRows, got, leaf)
+		st.cnst, err = layouts.NewConstantPage(l.ConstantLayout, st.numItems(), got, leaf)
 	case *pb.PageLayout_BlobLayout:
 		err = initBlob(st, l.BlobLayout, got)
 	default:

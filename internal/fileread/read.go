@@ -85,7 +85,8 @@ func (f *File) pieces(ctx context.Context, leaf *layouts.Field, ranges []RowRang
 					break
 				}
 			}
-			out = append(out, piece{page: pp.st, from: row - starts[i], to: end - starts[i], pageData: pp.data})
+			items := pp.st.itemsPerRow() // page entries are items below a dense fixed-size list of structs
+			out = append(out, piece{page: pp.st, from: (row - starts[i]) * items, to: (end - starts[i]) * items, pageData: pp.data})
 			row = end
 		}
 	}

@@ -22,7 +22,7 @@ func gatherRowsCap(ranges []RowRange) int {
 // them per chunk (layouts.MiniBlockPage.GatherChunkRows): plain mini-block
 // pages of fixed-width values without lists or dictionary.
 func gatherPage(st *pageState) bool {
-	return st.blob == nil && st.sparse == nil && st.mini != nil && st.mini.CanGather()
+	return st.blob == nil && st.sparse == nil && st.mini != nil && st.itemsPerRow() == 1 && st.mini.CanGather()
 }
 
 // addGathers adds the leading ranges of ranges that lie on page pp (page

@@ -44,9 +44,11 @@ func buildSchemaProto(schema *arrow.Schema, v format.Version, env func(string) s
 }
 
 // checkFSLItems refuses at Create the fixed-size lists the writer cannot
-// store (it writes fixed-size lists, nested or not, of fixed-width items of
-// whole bytes), saying what pylance 14.0.2 does with them.
-func checkFSLItems(f arrow.Field) error {
+// store, saying what pylance 14.0.2 does with them. It writes fixed-size
+// lists, nested or not, of fixed-width items of whole bytes; and from 2.2
+// on one level of fixed-size lists of structs holding no list, not under a
+// list (written as pylance does, see fslStructRefusal).
+func checkFSLItems(f arrow.Field, v format.Version, underList bool) error {
 	t, ok := f.Type.(*arrow.FixedSizeListType)
 	if !ok {
 		return nil
@@ -62,13 +64,18 @@ func checkFSLItems(f arrow.Field) error {
 	why := ""
 	switch item.ID() {
 	case arrow.STRUCT:
-		why = fslStructRefusal(depth)
+		why = fslStructRefusal(item, depth, v, underList)
+		if why == "" {
+			return nil
+		}
 	case arrow.STRING, arrow.LARGE_STRING, arrow.BINARY, arrow.LARGE_BINARY, arrow.STRING_VIEW, arrow.BINARY_VIEW:
 		why = "variable-width items, which pylance 14.0.2 cannot write either"
 	case arrow.LIST, arrow.LARGE_LIST, arrow.MAP:
 		why = "pylance 14.0.2 refuses it too"
+	case arrow.BOOL:
+		why = "bit-packed items, not written here (pylance 14.0.2 writes them from 2.1 on)"
 	default:
-		if w, ok := item.(arrow.FixedWidthDataType); ok && w.BitWidth()%8 == 0 && item.ID() != arrow.BOOL && item.ID() != arrow.DICTIONARY {
+		if w, ok := item.(arrow.FixedWidthDataType); ok && w.BitWidth()%8 == 0 && item.ID() != arrow.DICTIONARY {
 			return nil
 		}
 		why = "only fixed-width items of whole bytes are written"
@@ -76,18 +83,57 @@ func checkFSLItems(f arrow.Field) error {
 	return fmt.Errorf("%w: field %q: fixed_size_list of %s: %s", lerr.ErrUnsupportedType, f.Name, item, why)
 }
 
-// fslStructRefusal says what pylance 14.0.2 does with a fixed-size list
-// of structs nested depth fixed-size lists deep (measured): one level it
-// refuses at 2.1 and writes from 2.2 on (dense: the fixed-size list as a
-// nullable item layer over dimension x rows items; sparse on request or
-// under a list: a fixed_size_list structural layer, testdata/pylance/2.3/
-// planar_sparse_fsl), which this writer does not do yet; deeper ones it
-// refuses ("Unsupported data type: FixedSizeList").
-func fslStructRefusal(depth int) string {
-	if depth > 1 {
+// fslStructRefusal says why a fixed-size list of structs nested depth
+// fixed-size lists deep is not written at version v, "" when it is.
+// pylance 14.0.2 (measured): refuses them at 2.1 ("FixedSizeList<Struct>
+// is not enabled"); refuses deeper ones ("Unsupported data type:
+// FixedSizeList"); from 2.2 on writes one level in dense pages (the list as
+// an item layer whose levels repeat per child), at 2.3 sparse pages with a
+// fixed_size_list layer on request or when its sparse rules say so; under
+// a list it panics at 2.2 and writes sparse pages at 2.3, and with a list
+// inside it writes 2.2 pages it cannot read back ("Not yet supported
+// FSL<...List<...>>") and sparse pages at 2.3. This writer takes the
+// dense cases and the 2.3 sparse pages without lists.
+func fslStructRefusal(item arrow.DataType, depth int, v format.Version, underList bool) string {
+	switch {
+	case depth > 1:
 		return "pylance 14.0.2 refuses it too (\"Unsupported data type: FixedSizeList\")"
+	case v < format.V2_2:
+		return "needs file version 2.2 (pylance 14.0.2 refuses it at 2.1: \"FixedSizeList<Struct> is not enabled\")"
+	case underList:
+		return "under a list, not written here (pylance 14.0.2 panics on it at 2.2 and writes it sparse at 2.3)"
+	case hasListInside(item):
+		return "with a list inside, not written here (pylance 14.0.2 cannot read its own 2.2 pages of it; it writes it sparse at 2.3)"
 	}
-	return "pylance 14.0.2 refuses it at 2.1 and writes it from 2.2 on (a nullable item layer, or a sparse fixed_size_list layer at 2.3), a layout not written here yet"
+	return ""
+}
+
+// hasListInside reports whether dt holds a list or map at any depth.
+func hasListInside(dt arrow.DataType) bool {
+	switch t := dt.(type) {
+	case *arrow.ListType, *arrow.LargeListType, *arrow.MapType, *arrow.ListViewType, *arrow.LargeListViewType:
+		return true
+	case *arrow.StructType:
+		for _, f := range t.Fields() {
+			if hasListInside(f.Type) {
+				return true
+			}
+		}
+	case *arrow.FixedSizeListType:
+		return hasListInside(t.Elem())
+	}
+	return false
+}
+
+// underList reports whether a path of ancestors holds a list or map.
+func underList(path []arrow.Field) bool {
+	for _, p := range path {
+		switch p.Type.ID() {
+		case arrow.LIST, arrow.LARGE_LIST, arrow.MAP, arrow.LIST_VIEW, arrow.LARGE_LIST_VIEW:
+			return true
+		}
+	}
+	return false
 }
 
 // schemaBuilder accumulates fields and leaves during flattening.
@@ -111,7 +157,7 @@ func (b *schemaBuilder) add(f arrow.Field, parent int32, path []arrow.Field, chi
 	if f.Type.ID() == arrow.MAP && b.version < format.V2_2 {
 		return fmt.Errorf("%w: field %q: map needs file version 2.2", lerr.ErrUnsupportedType, f.Name)
 	}
-	if err := checkFSLItems(f); err != nil {
+	if err := checkFSLItems(f, b.version, underList(path)); err != nil {
 		return err
 	}
 	id := int32(len(b.fields))
@@ -237,6 +283,8 @@ func isNested(dt arrow.DataType) bool {
 	switch dt.ID() {
 	case arrow.STRUCT, arrow.LIST, arrow.LARGE_LIST, arrow.MAP:
 		return true
+	case arrow.FIXED_SIZE_LIST: // of structs (checkFSLItems refuses the rest but primitives)
+		return dt.(*arrow.FixedSizeListType).Elem().ID() == arrow.STRUCT
 	}
 	return false
 }
@@ -251,6 +299,8 @@ func childFields(dt arrow.DataType) []arrow.Field {
 	case *arrow.ListType:
 		return []arrow.Field{t.ElemField()}
 	case *arrow.LargeListType:
+		return []arrow.Field{t.ElemField()}
+	case *arrow.FixedSizeListType:
 		return []arrow.Field{t.ElemField()}
 	}
 	return nil

@@ -11,6 +11,11 @@ checks of verify.py run and one line is printed:
     ERROR <file> <exception>
 
 Exits 0 when every file matched, 1 otherwise (2 for usage errors).
+
+A file whose columns pylance 14.0.2 refuses to read together ("cannot read
+columns of differing lengths": their pages count different numbers of items
+a row, as fixed-size lists of structs of different dimensions do) is checked
+one column at a time.
 """
 import json
 import os
@@ -24,7 +29,14 @@ def check(path, exp_path, ignore_metadata):
     with open(exp_path, encoding="utf-8") as f:
         expected = json.load(f)
     try:
-        return "OK", verify.verify(path, expected, ignore_metadata=ignore_metadata)
+        try:
+            return "OK", verify.verify(path, expected, ignore_metadata=ignore_metadata)
+        except ValueError as e:
+            if "cannot read columns of differing lengths" not in str(e):
+                raise
+            for col in expected["columns"]:
+                msg = verify.verify(path, expected, ignore_metadata=ignore_metadata, columns=[col])
+            return "OK", msg + " (columns apart)"
     except verify.Mismatch as e:
         return "MISMATCH", str(e)
     except Exception as e:  # noqa: BLE001 - Lance could not read the file
