@@ -20,7 +20,8 @@ func gatherRowsCap(ranges []RowRange) int {
 
 // gatherPage reports whether a take reads rows of the page by gathering
 // them per chunk (layouts.MiniBlockPage.GatherChunkRows): plain mini-block
-// pages of fixed-width values without lists or dictionary.
+// pages of fixed-width values without lists or dictionary, one entry a
+// row (not the items of a dense fixed-size list of structs).
 func gatherPage(st *pageState) bool {
 	return st.blob == nil && st.sparse == nil && st.mini != nil && st.itemsPerRow() == 1 && st.mini.CanGather()
 }
