@@ -123,6 +123,8 @@ type SparsePage struct {
 	Const *codecs.Block
 	// indices holds an indexed plane's item per terminal slot.
 	indices []uint32
+	// dictFlat32 says Mini's dictionary passed flatDict32.
+	dictFlat32 bool
 	// matBefore[t] counts the materialized slots before terminal slot t
 	// (terminal+1 entries; levels only): slot t is materialized iff
 	// matBefore[t+1] > matBefore[t], and then matBefore[t] is its index
@@ -161,6 +163,7 @@ func NewSparsePage(pl *pb23.PlanarLayout, l *SparseLayout, numRows uint64, sizes
 	if err := p.initValues(pl, sizes, bufs, leaf); err != nil {
 		return nil, err
 	}
+	p.dictFlat32 = p.Mini != nil && flatDict32(p.Mini)
 	return p, nil
 }
 

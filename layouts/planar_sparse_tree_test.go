@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/lancego/lancego/codecs"
 	pb23 "github.com/lancego/lancego/format/pb/encodings23pb"
+	"google.golang.org/protobuf/proto"
 )
 
 // errPathsDiffer: a sparse page's tree read (AppendStructure, AppendValues)
@@ -130,7 +131,46 @@ func decodeSparseBoth(p *SparsePage, bufs [][]byte, from, to uint64, out *sparse
 	if errL != nil {
 		return errL
 	}
+	if ok && p.Mini != nil && p.Direct() {
+		if err := checkDecodeChunked(p, bufs, lo, hi, inner); err != nil {
+			return err
+		}
+	}
 	return decodeItemRuns(p, bufs, from, to, lo, inner, out, leaf)
+}
+
+// checkDecodeChunked decodes leaf slots [lo, hi) of a chunked page with
+// DecodeChunked and compares them with want (the same slots decoded by
+// the Mini page): the same value where the slot is materialized, and
+// elsewhere the same or, with a variable-width dictionary, empty.
+func checkDecodeChunked(p *SparsePage, bufs [][]byte, lo, hi uint64, want *Values) error {
+	span, err := p.Mini.ChunksForRows(lo, hi)
+	if err != nil {
+		return err
+	}
+	var chunks [][]byte
+	for c := span.First; c <= span.Last; c++ {
+		ch := p.Mini.Chunks[c]
+		chunks = append(chunks, bufs[1][ch.Offset:ch.Offset+ch.Size])
+	}
+	var got Values
+	if err := p.DecodeChunked(span, chunks, lo, hi, &got, nil); err != nil {
+		return fmt.Errorf("%w: DecodeChunked: %v", errPathsDiffer, err)
+	}
+	if got.N != want.N || got.N != int(hi-lo) || got.Kind != want.Kind {
+		return fmt.Errorf("%w: DecodeChunked: %d values of kind %d, want %d of kind %d", errPathsDiffer, got.N, got.Kind, want.N, want.Kind)
+	}
+	if got.Kind != codecs.KindVariable {
+		return sameValues(want, &got)
+	}
+	for i := range got.N {
+		g := got.Data[got.Offsets[i]:got.Offsets[i+1]]
+		w := want.Data[want.Offsets[i]:want.Offsets[i+1]]
+		if !bytes.Equal(g, w) && (p.tree.materialized(lo+uint64(i)) || len(g) != 0) {
+			return fmt.Errorf("%w: DecodeChunked: slot %d: %q, want %q", errPathsDiffer, lo+uint64(i), g, w)
+		}
+	}
+	return nil
 }
 
 // decodeItemRuns appends rows [from, to) to out.rvals reading indexed
@@ -240,5 +280,51 @@ func TestSparseTreeMatchesLevels(t *testing.T) {
 			}
 			arr.Release()
 		}
+	}
+}
+
+// TestDecodeChunkedGatherPaths reads the leaf slots of every real sparse
+// page with dictionary chunked values through both gathers of
+// DecodeChunked (32-bit indices into checked 32-bit offsets, and runs
+// through AppendGather) and checks each against the Mini page's values.
+func TestDecodeChunkedGatherPaths(t *testing.T) {
+	seeds, rows := planarSeeds(t)
+	pages := 0
+	for i, s := range seeds {
+		var pl pb23.PlanarLayout
+		if err := proto.Unmarshal(s[0], &pl); err != nil {
+			t.Fatal(err)
+		}
+		if pl.GetStructure().GetSparse() == nil || pl.GetValues().GetChunked().GetDictionary() == nil {
+			continue
+		}
+		bufs := trimBufs(s[1:])
+		l, err := NewSparseLayout(&pl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sizes := make([]uint64, len(bufs))
+		for k, b := range bufs {
+			sizes[k] = uint64(len(b))
+		}
+		p, err := NewSparsePage(&pl, l, rows[i], sizes, bufs, nil)
+		if err != nil || !p.Direct() || p.tree.leaf.Validity == nil {
+			continue
+		}
+		pages++
+		lo, hi := uint64(0), p.terminal()
+		want, err := decodeSparseValueRows(p, bufs, lo, hi)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, flat := range []bool{true, false} {
+			p.dictFlat32 = flat && flatDict32(p.Mini)
+			if err := checkDecodeChunked(p, bufs, lo, hi, want); err != nil {
+				t.Fatalf("page %d, flat %v: %v", i, flat, err)
+			}
+		}
+	}
+	if pages == 0 {
+		t.Fatal("no sparse dictionary page with nulls among the seeds")
 	}
 }
