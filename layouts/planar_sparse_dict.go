@@ -3,6 +3,7 @@ package layouts
 import (
 	"encoding/binary"
 	"fmt"
+	"sort"
 
 	"github.com/lancego/lancego/codecs"
 )
@@ -13,17 +14,22 @@ import (
 // slots; DecodeChunked gathers only the materialized ones (the leaf
 // bitmap says which) and leaves the others empty.
 
-// DecodeChunked appends the chunked values of leaf slots [lo, hi), which
-// are the Mini page's rows, from the chunks of span (one byte slice per
-// chunk, in order) to vals: the stored value of every materialized slot,
-// an empty one elsewhere where the page has a variable-width dictionary
+// DecodeChunked appends the chunked values of terminal slots [lo, hi)
+// (ValueRows of the rows read), which are the Mini page's rows, from the
+// chunks of span (one byte slice per chunk, in order) to vals, one per
+// leaf slot among them: the stored value of every materialized slot, an
+// empty one elsewhere where the page has a variable-width dictionary
 // (otherwise every slot's stored value, as MiniBlockPage.DecodeRows).
+// Terminal slots the structure drops (under null parents) are skipped.
 func (p *SparsePage) DecodeChunked(span ChunkSpan, chunks [][]byte, lo, hi uint64, vals *Values, memo *ChunkMemo) error {
 	m := p.Mini
 	if m == nil {
 		return fmt.Errorf("%w: sparse page without chunked values", ErrCorrupt)
 	}
-	if p.tree == nil || p.tree.leaf.Validity == nil || m.Dictionary == nil || m.Dictionary.Kind != codecs.KindVariable {
+	if p.tree.raw != nil {
+		return p.decodeKeptSlots(span, chunks, lo, hi, vals, memo)
+	}
+	if p.tree.leaf.Validity == nil || m.Dictionary == nil || m.Dictionary.Kind != codecs.KindVariable {
 		var discard Levels
 		return m.DecodeRows(span, chunks, lo, hi, &discard, vals, memo)
 	}
@@ -140,4 +146,31 @@ func gatherValid32(vals *Values, dict *codecs.Block, ix, valid []byte, slot0 uin
 func flatDict32(m *MiniBlockPage) bool {
 	d := m.Dictionary
 	return d != nil && d.Kind == codecs.KindVariable && d.OffsetBits == 32 && checkedOffsets32(d)
+}
+
+// decodeKeptSlots is DecodeChunked for a page whose structure drops
+// terminal slots: the slots [lo, hi) are decoded into scratch, and the
+// value of each leaf slot among them (a placeholder where it is not
+// materialized) is appended.
+func (p *SparsePage) decodeKeptSlots(span ChunkSpan, chunks [][]byte, lo, hi uint64, vals *Values, memo *ChunkMemo) error {
+	var inner Values
+	var discard Levels
+	if err := p.Mini.DecodeRows(span, chunks, lo, hi, &discard, &inner, memo); err != nil {
+		return err
+	}
+	if inner.Kind == 0 {
+		return nil
+	}
+	src := inner.Block()
+	raw := p.tree.raw
+	s := sort.Search(len(raw), func(i int) bool { return uint64(raw[i]) >= lo })
+	idx := make([]int32, 0, hi-lo)
+	for ; s < len(raw) && uint64(raw[s]) < hi; s++ {
+		if p.tree.materialized(uint64(s)) {
+			idx = append(idx, int32(uint64(raw[s])-lo))
+		} else {
+			idx = append(idx, -1)
+		}
+	}
+	return scatter(vals, &src, idx, nil)
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -38,10 +39,14 @@ func (o *sparseOut) finish(p *SparsePage) (*PathNode, error) {
 	if err := sameNodes(node, o.node); err != nil {
 		return nil, fmt.Errorf("%w: structure: %v", errPathsDiffer, err)
 	}
-	if err := sameValues(&o.vals, &o.dvals); err != nil {
+	leaf := node
+	for leaf.Child != nil {
+		leaf = leaf.Child
+	}
+	if err := sameValidValues(&o.vals, &o.dvals, leaf); err != nil {
 		return nil, fmt.Errorf("%w: values: %v", errPathsDiffer, err)
 	}
-	if err := sameValues(&o.vals, &o.rvals); err != nil {
+	if err := sameValidValues(&o.vals, &o.rvals, leaf); err != nil {
 		return nil, fmt.Errorf("%w: values by item runs: %v", errPathsDiffer, err)
 	}
 	return node, nil
@@ -73,6 +78,23 @@ func sameNodes(a, b *PathNode) error {
 			}
 		}
 		a, b = a.Child, b.Child
+	}
+	return nil
+}
+
+// sameValidValues compares two accumulators' values where the leaf node
+// is valid (a null slot's placeholder may be its stored value or zeros).
+func sameValidValues(a, b *Values, leaf *PathNode) error {
+	if a.N != b.N || a.Kind != b.Kind || leaf.Len != a.N {
+		return fmt.Errorf("%d/%d values of kind %d/%d for %d leaf slots", a.N, b.N, a.Kind, b.Kind, leaf.Len)
+	}
+	if a.Kind != codecs.KindVariable && (a.Kind != codecs.KindFixed || a.Bits%8 != 0 || len(a.FSL) > 0) {
+		return sameValues(a, b)
+	}
+	for i := range a.N {
+		if slotValid(leaf, i) && !bytes.Equal(valueBytes(a, i), valueBytes(b, i)) {
+			return fmt.Errorf("value %d: %x / %x", i, valueBytes(a, i), valueBytes(b, i))
+		}
 	}
 	return nil
 }
@@ -139,10 +161,11 @@ func decodeSparseBoth(p *SparsePage, bufs [][]byte, from, to uint64, out *sparse
 	return decodeItemRuns(p, bufs, from, to, lo, inner, out, leaf)
 }
 
-// checkDecodeChunked decodes leaf slots [lo, hi) of a chunked page with
-// DecodeChunked and compares them with want (the same slots decoded by
-// the Mini page): the same value where the slot is materialized, and
-// elsewhere the same or, with a variable-width dictionary, empty.
+// checkDecodeChunked decodes terminal slots [lo, hi) of a chunked page
+// with DecodeChunked and compares them with want (the same slots decoded
+// by the Mini page): one value per leaf slot among them (terminal slots
+// the structure drops are skipped), the same where the slot is
+// materialized, and elsewhere the same or a placeholder (empty, zeros).
 func checkDecodeChunked(p *SparsePage, bufs [][]byte, lo, hi uint64, want *Values) error {
 	span, err := p.Mini.ChunksForRows(lo, hi)
 	if err != nil {
@@ -157,20 +180,35 @@ func checkDecodeChunked(p *SparsePage, bufs [][]byte, lo, hi uint64, want *Value
 	if err := p.DecodeChunked(span, chunks, lo, hi, &got, nil); err != nil {
 		return fmt.Errorf("%w: DecodeChunked: %v", errPathsDiffer, err)
 	}
-	if got.N != want.N || got.N != int(hi-lo) || got.Kind != want.Kind {
-		return fmt.Errorf("%w: DecodeChunked: %d values of kind %d, want %d of kind %d", errPathsDiffer, got.N, got.Kind, want.N, want.Kind)
+	var leafSlots []uint64 // the leaf slot of each value got, in order
+	for s := uint64(0); s < uint64(p.tree.leaf.Len); s++ {
+		if r := p.tree.rawSlot(s); r >= lo && r < hi {
+			leafSlots = append(leafSlots, s)
+		}
 	}
-	if got.Kind != codecs.KindVariable {
+	if got.N != len(leafSlots) || (got.N > 0 && got.Kind != want.Kind) {
+		return fmt.Errorf("%w: DecodeChunked: %d values of kind %d, want %d of kind %d", errPathsDiffer, got.N, got.Kind, len(leafSlots), want.Kind)
+	}
+	if p.tree.raw == nil && got.Kind != codecs.KindVariable {
 		return sameValues(want, &got)
 	}
-	for i := range got.N {
-		g := got.Data[got.Offsets[i]:got.Offsets[i+1]]
-		w := want.Data[want.Offsets[i]:want.Offsets[i+1]]
-		if !bytes.Equal(g, w) && (p.tree.materialized(lo+uint64(i)) || len(g) != 0) {
-			return fmt.Errorf("%w: DecodeChunked: slot %d: %q, want %q", errPathsDiffer, lo+uint64(i), g, w)
+	for i, s := range leafSlots {
+		g, w := valueBytes(&got, i), valueBytes(want, int(p.tree.rawSlot(s)-lo))
+		placeholder := len(g) == 0 || !slices.ContainsFunc(g, func(b byte) bool { return b != 0 })
+		if !bytes.Equal(g, w) && (p.tree.materialized(s) || !placeholder) {
+			return fmt.Errorf("%w: DecodeChunked: leaf slot %d: %q, want %q", errPathsDiffer, s, g, w)
 		}
 	}
 	return nil
+}
+
+// valueBytes returns value i of a variable or byte-wide fixed accumulator.
+func valueBytes(v *Values, i int) []byte {
+	if v.Kind == codecs.KindVariable {
+		return v.Data[v.Offsets[i]:v.Offsets[i+1]]
+	}
+	w := int(v.Bits/8) * int(v.itemsPerValue())
+	return v.Data[i*w : (i+1)*w]
 }
 
 // decodeItemRuns appends rows [from, to) to out.rvals reading indexed
@@ -251,10 +289,10 @@ func structListField() *Field {
 		Column: -1, Children: []*Field{l}}
 }
 
-// TestSparseTreeMatchesLevels: a struct above a list reads as a tree (the
-// null struct row owns no children) and as levels when a null struct row
-// owns list children; both reads agree (sparseArray checks) and give the
-// same array.
+// TestSparseTreeMatchesLevels: a struct above a list reads as a tree
+// whether or not a null struct row owns list children (the tree then
+// drops them, as levels do); both reads agree (sparseArray checks) and
+// give the same array.
 func TestSparseTreeMatchesLevels(t *testing.T) {
 	for _, dropped := range []bool{false, true} {
 		pl, bufs := structListPage(dropped)
@@ -267,8 +305,8 @@ func TestSparseTreeMatchesLevels(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if p.Direct() == dropped {
-			t.Fatalf("dropped %v: Direct() = %v", dropped, p.Direct())
+		if !p.Direct() || (p.tree.raw != nil) != dropped {
+			t.Fatalf("dropped %v: Direct() = %v, terminal slots dropped: %v", dropped, p.Direct(), p.tree.raw != nil)
 		}
 		for _, step := range []uint64{1, 3, 4} {
 			arr, err := sparseArray(t, pl, 4, bufs, structListField(), step)
