@@ -95,6 +95,9 @@ func (p *SparsePage) AppendValues(from, to, lo uint64, inner *Values, vals *Valu
 	}
 	t := p.tree
 	t0, t1 := t.slots(from, to)
+	if src == nil { // no values needed (null rows of a take): placeholders only
+		return scatterPlaceholders(vals, int(t1-t0), leaf)
+	}
 	if p.Mini != nil && src != nil && inner != nil && t.raw == nil && lo == t0 && src.NumValues == t1-t0 {
 		return vals.appendBlock(src, 0, src.NumValues, false) // one value per slot, nulls included
 	}
