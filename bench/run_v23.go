@@ -11,7 +11,8 @@ import (
 // scans and takes of 2.3 planar files written by pylance 14.0.2, with our
 // reader and pylance on the same files: the table data set (dense pages),
 // and bench/planar/gen.py's 1M-row file of sparse int64 at 50% and 99.9%
-// nulls, dense int64 at 50% and sparse dictionary strings.
+// nulls, dense int64 at 50% and sparse dictionary strings; and a
+// 10,000-row take of each column of both files alone.
 
 // planarBenchColumns are the columns of bench/planar/gen.py's file.
 var planarBenchColumns = []string{"i64_dense50", "i64_sparse50", "i64_sparse999", "str_sparse50"}
@@ -30,12 +31,30 @@ func (r *runner) v23(ctx context.Context) error {
 	if err := r.versionReads(ctx, "v23", table, d.Columns, d.ArrowBytes, d.Rows); err != nil {
 		return err
 	}
+	if err := r.v23ColumnTakes(ctx, "v23", table, d.Columns, d.Rows); err != nil {
+		return err
+	}
 	sparse := filepath.Join(d.Dir, "planar_sparse.pylance23.lance")
 	gen := filepath.Join(r.cfg.RepoDir, "bench", "planar", "gen.py")
 	if out, err := exec.CommandContext(ctx, r.py.Exe, gen, sparse).CombinedOutput(); err != nil {
 		return fmt.Errorf("bench/planar/gen.py: %w: %s", err, out)
 	}
-	return r.versionReads(ctx, "v23sparse", sparse, planarBenchColumns, nil, 1_000_000)
+	if err := r.versionReads(ctx, "v23sparse", sparse, planarBenchColumns, nil, 1_000_000); err != nil {
+		return err
+	}
+	return r.v23ColumnTakes(ctx, "v23sparse", sparse, planarBenchColumns, 1_000_000)
+}
+
+// v23ColumnTakes takes 10,000 random rows of each column alone, ours and
+// pylance's, under tag/takecol/COLUMN (the take goal, 2x pylance,
+// per column; the takecol step does the same on the 2.1 file).
+func (r *runner) v23ColumnTakes(ctx context.Context, tag, path string, cols []string, rows int) error {
+	for _, c := range cols {
+		if err := r.columnTake(ctx, tag+"/takecol/"+c, path, c, rows, 10000); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // versionReads scans each column of the file at path and takes 1 and 100

@@ -114,7 +114,7 @@ func (p *SparsePage) ItemRuns(from, to uint64) []ItemRun {
 	items := make([]uint32, 0, t1-t0)
 	for s := t0; s < t1; s++ {
 		if p.tree.materialized(s) {
-			items = append(items, p.indices[s])
+			items = append(items, p.indices[p.tree.rawSlot(s)])
 		}
 	}
 	slices.Sort(items)
@@ -153,7 +153,7 @@ func (p *SparsePage) AppendItemRuns(from, to uint64, runs []ItemRun, inner *Valu
 			idx = append(idx, -1)
 			continue
 		}
-		k := uint64(p.indices[s])
+		k := uint64(p.indices[p.tree.rawSlot(s)])
 		i := sort.Search(len(runs), func(i int) bool { return runs[i].Hi > k })
 		if i == len(runs) || k < runs[i].Lo {
 			return fmt.Errorf("%w: sparse page: item %d of slot %d is in no run read", ErrCorrupt, k, s)

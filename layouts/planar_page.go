@@ -101,18 +101,18 @@ func NewSparseLayout(pl *pb23.PlanarLayout) (*SparseLayout, error) {
 }
 
 // SparsePage is an initialized sparse planar page: its structure as
-// page-wide PathNodes (or, when a null parent owns list children, expanded
-// to rep/def levels), and the reader of its values. Immutable once built
-// (the levels of a tree page are built on first use, once).
+// page-wide PathNodes, and the reader of its values. Immutable once built
+// (its rep/def levels, which blob descriptors read, are built on first
+// use, once).
 type SparsePage struct {
 	Layout  *SparseLayout
 	Set     LayerSet
 	NumRows uint64
 	parsed  *sparseParsed
-	// tree is the structure as nodes; nil when the page reads by levels.
+	// tree is the structure as nodes.
 	tree *sparseTree
-	// levels are built at initialization without a tree, else on the
-	// first AppendRows or AppendLevels (levelsOnce, levelsErr).
+	// levels are built on the first AppendRows or AppendLevels
+	// (levelsOnce, levelsErr).
 	levels     *sparseLevels
 	levelsOnce sync.Once
 	levelsErr  error
@@ -123,6 +123,8 @@ type SparsePage struct {
 	Const *codecs.Block
 	// indices holds an indexed plane's item per terminal slot.
 	indices []uint32
+	// dictFlat32 says Mini's dictionary passed flatDict32.
+	dictFlat32 bool
 	// matBefore[t] counts the materialized slots before terminal slot t
 	// (terminal+1 entries; levels only): slot t is materialized iff
 	// matBefore[t+1] > matBefore[t], and then matBefore[t] is its index
@@ -146,21 +148,15 @@ func NewSparsePage(pl *pb23.PlanarLayout, l *SparseLayout, numRows uint64, sizes
 		return nil, err
 	}
 	p := &SparsePage{Layout: l, Set: ps.layerSet(), NumRows: numRows, parsed: ps}
-	tree, ok, err := ps.buildTree()
+	tree, err := ps.buildTree()
 	if err != nil {
 		return nil, err
 	}
-	if ok {
-		p.tree, p.numMat, p.allReached = tree, tree.numMat, true
-	} else {
-		if err := p.ensureLevels(); err != nil {
-			return nil, err
-		}
-		_, p.numMat, p.allReached = p.levels.indexMaterialized()
-	}
+	p.tree, p.numMat, p.allReached = tree, tree.numMat, tree.raw == nil
 	if err := p.initValues(pl, sizes, bufs, leaf); err != nil {
 		return nil, err
 	}
+	p.dictFlat32 = p.Mini != nil && flatDict32(p.Mini)
 	return p, nil
 }
 

@@ -78,6 +78,9 @@ func (b *sparseBuilder) nulls(v *pb23.SparseValiditySet, field string) ([]byte, 
 	if v == nil {
 		return nil, fmt.Errorf("%w: sparse structure: field %s: missing validity set", ErrCorrupt, field)
 	}
+	if bm, ok, err := b.rangeNulls(v, field+".positions"); ok || err != nil {
+		return bm, err
+	}
 	pos, err := b.positions(v.GetPositions(), v.GetNumPositions(), b.domain, field+".positions")
 	if err != nil {
 		return nil, err
@@ -107,6 +110,43 @@ func (b *sparseBuilder) nulls(v *pb23.SparseValiditySet, field string) ([]byte, 
 		return nil, fmt.Errorf("%w: sparse structure: field %s.meaning: %v", ErrCorrupt, field, v.GetMeaning())
 	}
 	return bm, nil
+}
+
+// rangeNulls is nulls for a validity set whose positions are a Range
+// (start, start+step, ...; pylance writes every other slot so), setting
+// the bitmap's bits without decoding the positions; ok is false for other
+// sequences.
+func (b *sparseBuilder) rangeNulls(v *pb23.SparseValiditySet, field string) (bm []byte, ok bool, err error) {
+	r := v.GetPositions().GetRange()
+	n := v.GetNumPositions()
+	if r == nil || n == 0 || n > b.domain {
+		return nil, false, nil // checked and decoded by positions
+	}
+	start, step := r.GetStart(), r.GetStep()
+	if r.GetUncompressedBitsPerValue() != 64 || step == 0 || start >= b.domain || (n-1) > (b.domain-1-start)/step {
+		return nil, true, fmt.Errorf("%w: sparse structure: field %s: range %d + %d·k (%d positions) not strictly increasing below %d", ErrCorrupt, field, start, step, n, b.domain)
+	}
+	meaning := v.GetMeaning()
+	if meaning == pb23.SparseValiditySet_SPARSE_VALIDITY_VALID_POSITIONS && n == b.domain {
+		return nil, true, nil
+	}
+	bm = make([]byte, (b.domain+7)/8)
+	switch meaning {
+	case pb23.SparseValiditySet_SPARSE_VALIDITY_NULL_POSITIONS:
+		for k, p := uint64(0), start; k < n; k, p = k+1, p+step {
+			bm[p/8] |= 1 << (p % 8)
+		}
+	case pb23.SparseValiditySet_SPARSE_VALIDITY_VALID_POSITIONS:
+		for i := range bm {
+			bm[i] = 0xff
+		}
+		for k, p := uint64(0), start; k < n; k, p = k+1, p+step {
+			bm[p/8] &^= 1 << (p % 8)
+		}
+	default:
+		return nil, true, fmt.Errorf("%w: sparse structure: field %s.meaning: %v", ErrCorrupt, field, meaning)
+	}
+	return bm, true, nil
 }
 
 func isSet(bm []byte, i int32) bool { return bm != nil && bm[i/8]&(1<<(i%8)) != 0 }

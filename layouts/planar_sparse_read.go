@@ -49,12 +49,13 @@ func (p *SparsePage) treeValueRows(from, to uint64) (uint64, uint64, bool) {
 		lo, hi := uint32(1<<32-1), uint32(0)
 		for s := t0; s < t1; s++ {
 			if t.materialized(s) {
-				lo, hi = min(lo, p.indices[s]), max(hi, p.indices[s])
+				k := p.indices[t.rawSlot(s)]
+				lo, hi = min(lo, k), max(hi, k)
 			}
 		}
 		return uint64(lo), uint64(hi) + 1, true
 	case p.Mini != nil:
-		return t0, t1, true
+		return t.rawSlot(t0), t.rawSlot(t1-1) + 1, true
 	}
 	return m0, m1, true
 }
@@ -94,7 +95,10 @@ func (p *SparsePage) AppendValues(from, to, lo uint64, inner *Values, vals *Valu
 	}
 	t := p.tree
 	t0, t1 := t.slots(from, to)
-	if p.Mini != nil && src != nil && inner != nil && lo == t0 && src.NumValues == t1-t0 {
+	if src == nil { // no values needed (null rows of a take): placeholders only
+		return scatterPlaceholders(vals, int(t1-t0), leaf)
+	}
+	if p.Mini != nil && src != nil && inner != nil && t.raw == nil && lo == t0 && src.NumValues == t1-t0 {
 		return vals.appendBlock(src, 0, src.NumValues, false) // one value per slot, nulls included
 	}
 	idx := make([]int32, 0, t1-t0) // per leaf slot: source value or -1
@@ -107,9 +111,9 @@ func (p *SparsePage) AppendValues(from, to, lo uint64, inner *Values, vals *Valu
 		case p.Const != nil:
 			idx = append(idx, 0)
 		case p.Mini != nil:
-			idx = append(idx, int32(s)-int32(lo))
+			idx = append(idx, int32(t.rawSlot(s))-int32(lo))
 		case p.indices != nil:
-			idx = append(idx, int32(p.indices[s])-int32(lo))
+			idx = append(idx, int32(p.indices[t.rawSlot(s)])-int32(lo))
 		default:
 			idx = append(idx, rank)
 		}

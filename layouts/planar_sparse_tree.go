@@ -14,10 +14,13 @@ import (
 // become bitmaps (a slot is null when its own set or a layer above in the
 // same domain says so, as the levels would), list layers offsets from their
 // non-empty positions and counts, fixed-size lists pass their nulls on to
-// their children. A read of rows [from, to) appends the slice of every
-// layer those rows reach. This holds whenever every terminal slot is
-// reached: a page whose null parent owns list children (which levels drop)
-// expands to levels instead (sparseLevels).
+// their children. Where a null parent owns list children (a struct row
+// that is null above a non-empty list slot), the levels drop those
+// children and everything under them, and so does the tree: each domain
+// keeps a bitmap of the slots still reached, the nodes hold only those
+// (compacted), and the leaf remembers the terminal slot of each of its
+// slots (raw) for the value plane, which counts terminal slots. A read of
+// rows [from, to) appends the slice of every layer those rows reach.
 
 // sparseTree is a sparse page's structure as page-wide PathNodes.
 type sparseTree struct {
@@ -26,35 +29,40 @@ type sparseTree struct {
 	// (nil when every leaf slot is valid).
 	rank   []uint32
 	numMat uint64
+	// raw[s] is the terminal slot of leaf slot s (nil when every terminal
+	// slot is reached, and leaf slot = terminal slot).
+	raw []uint32
 }
 
-// buildTree builds the page's nodes; ok is false when a null parent owns
-// list children (the page then reads through levels).
-func (ps *sparseParsed) buildTree() (tree *sparseTree, ok bool, err error) {
-	domain := ps.numRows
-	var above []byte // null bitmap of the layers above, over domain (nil: none)
+// treeLayer is buildTree's state between layers: the raw slot domain,
+// the null bitmap of the layers above over it, and which of its slots
+// are still reached (nil: all).
+type treeLayer struct {
+	domain      uint64
+	above, keep []byte
+}
+
+// buildTree builds the page's nodes.
+func (ps *sparseParsed) buildTree() (*sparseTree, error) {
+	st := treeLayer{domain: ps.numRows}
 	var top, prev *PathNode
 	for i, spec := range ps.specs {
-		node := &PathNode{Kind: spec.kind, Len: int(domain)}
-		nulls := orBitmaps(above, ps.nullsOf[i], int(domain))
-		node.Validity, node.NullCount = validityOf(nulls, int(domain))
+		kept := int(st.domain)
+		if st.keep != nil {
+			kept = countOnes(st.keep, 0, int(st.domain))
+		}
+		node := &PathNode{Kind: spec.kind, Len: kept}
+		nulls := orBitmaps(st.above, ps.nullsOf[i], int(st.domain))
+		node.Validity, node.NullCount = validityOf(compactBits(nulls, st.keep, int(st.domain), kept), kept)
 		switch spec.kind {
 		case LayerItem:
-			above = nulls
+			st.above = nulls
 		case LayerList:
-			ls := ps.lists[i]
-			if above != nil {
-				for _, p := range ls.nonEmpty {
-					if isSet(above, int32(p)) {
-						return nil, false, nil // children of a null parent: levels drop them
-					}
-				}
-			}
-			node.Offsets = listOffsets(ls.nonEmpty, ls.counts, domain)
-			domain, above = ls.children, nil
+			st = ps.lists[i].build(node, st, kept)
 		case LayerFSL:
-			above = expandBits(nulls, int(domain), spec.dim)
-			domain *= spec.dim
+			st.above = expandBits(nulls, int(st.domain), spec.dim)
+			st.keep = expandBits(st.keep, int(st.domain), spec.dim)
+			st.domain *= spec.dim
 		}
 		if top == nil {
 			top = node
@@ -64,13 +72,102 @@ func (ps *sparseParsed) buildTree() (tree *sparseTree, ok bool, err error) {
 		prev = node
 	}
 	if prev == nil || prev.Kind != LayerItem {
-		return nil, false, fmt.Errorf("%w: sparse structure: inner-most layer is a list", ErrCorrupt)
+		return nil, fmt.Errorf("%w: sparse structure: inner-most layer is a list", ErrCorrupt)
 	}
 	t := &sparseTree{top: top, leaf: prev, numMat: uint64(prev.Len - prev.NullCount)}
 	if prev.Validity != nil {
 		t.rank = rankWords(prev.Validity, prev.Len)
 	}
-	return t, true, nil
+	if st.keep != nil {
+		t.raw = setPositions(st.keep, int(st.domain), prev.Len)
+	}
+	return t, nil
+}
+
+// build sets a list node's offsets over its kept slots and returns the
+// state of its child domain. A non-empty slot's children are kept when the
+// slot is kept and no layer above makes it null (its own validity cannot:
+// parseSparse refuses null non-empty positions).
+func (ls *listSets) build(node *PathNode, st treeLayer, kept int) treeLayer {
+	drops := st.keep != nil
+	for _, p := range ls.nonEmpty {
+		drops = drops || isSet(st.above, int32(p))
+	}
+	if !drops {
+		node.Offsets = listOffsets(ls.nonEmpty, ls.counts, st.domain)
+		return treeLayer{domain: ls.children}
+	}
+	keep := make([]byte, (ls.children+7)/8)
+	offs := make([]int64, 1, kept+1)
+	k, child, at := 0, uint64(0), int64(0)
+	for s := uint64(0); s < st.domain; s++ {
+		here := k < len(ls.nonEmpty) && ls.nonEmpty[k] == s
+		var c uint64
+		if here {
+			c = ls.counts[k]
+			k++
+		}
+		if st.keep != nil && !isSet(st.keep, int32(s)) {
+			child += c
+			continue
+		}
+		if c > 0 && !isSet(st.above, int32(s)) {
+			setRange(keep, child, child+c)
+			at += int64(c)
+		}
+		child += c
+		offs = append(offs, at)
+	}
+	node.Offsets = offs
+	return treeLayer{domain: ls.children, keep: keep}
+}
+
+// setRange sets bits [a, b) of bm.
+func setRange(bm []byte, a, b uint64) {
+	for ; a < b; a++ {
+		bm[a/8] |= 1 << (a % 8)
+	}
+}
+
+// compactBits returns the bits of bm (n bits) at the set positions of
+// keep, packed (kept of them; bm itself when keep is nil, nil when bm is).
+func compactBits(bm, keep []byte, n, kept int) []byte {
+	if bm == nil || keep == nil {
+		return bm
+	}
+	out := make([]byte, (kept+7)/8)
+	j := 0
+	for w := 0; w < (n+63)/64; w++ {
+		for m := word64(keep, w); m != 0; m &= m - 1 {
+			i := 64*w + mathbits.TrailingZeros64(m)
+			if i < n && isSet(bm, int32(i)) {
+				out[j/8] |= 1 << (j % 8)
+			}
+			j++
+		}
+	}
+	return out
+}
+
+// setPositions lists the set bits of bm (n bits; count of them).
+func setPositions(bm []byte, n, count int) []uint32 {
+	out := make([]uint32, 0, count)
+	for w := 0; w < (n+63)/64; w++ {
+		for m := word64(bm, w); m != 0; m &= m - 1 {
+			if i := 64*w + mathbits.TrailingZeros64(m); i < n {
+				out = append(out, uint32(i))
+			}
+		}
+	}
+	return out
+}
+
+// rawSlot returns the terminal slot of leaf slot s.
+func (t *sparseTree) rawSlot(s uint64) uint64 {
+	if t.raw == nil {
+		return s
+	}
+	return uint64(t.raw[s])
 }
 
 // orBitmaps returns a | b over n bits (either may be nil; neither is

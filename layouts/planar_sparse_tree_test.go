@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/lancego/lancego/codecs"
 	pb23 "github.com/lancego/lancego/format/pb/encodings23pb"
+	"google.golang.org/protobuf/proto"
 )
 
 // errPathsDiffer: a sparse page's tree read (AppendStructure, AppendValues)
@@ -37,10 +39,14 @@ func (o *sparseOut) finish(p *SparsePage) (*PathNode, error) {
 	if err := sameNodes(node, o.node); err != nil {
 		return nil, fmt.Errorf("%w: structure: %v", errPathsDiffer, err)
 	}
-	if err := sameValues(&o.vals, &o.dvals); err != nil {
+	leaf := node
+	for leaf.Child != nil {
+		leaf = leaf.Child
+	}
+	if err := sameValidValues(&o.vals, &o.dvals, leaf); err != nil {
 		return nil, fmt.Errorf("%w: values: %v", errPathsDiffer, err)
 	}
-	if err := sameValues(&o.vals, &o.rvals); err != nil {
+	if err := sameValidValues(&o.vals, &o.rvals, leaf); err != nil {
 		return nil, fmt.Errorf("%w: values by item runs: %v", errPathsDiffer, err)
 	}
 	return node, nil
@@ -72,6 +78,23 @@ func sameNodes(a, b *PathNode) error {
 			}
 		}
 		a, b = a.Child, b.Child
+	}
+	return nil
+}
+
+// sameValidValues compares two accumulators' values where the leaf node
+// is valid (a null slot's placeholder may be its stored value or zeros).
+func sameValidValues(a, b *Values, leaf *PathNode) error {
+	if a.N != b.N || a.Kind != b.Kind || leaf.Len != a.N {
+		return fmt.Errorf("%d/%d values of kind %d/%d for %d leaf slots", a.N, b.N, a.Kind, b.Kind, leaf.Len)
+	}
+	if a.Kind != codecs.KindVariable && (a.Kind != codecs.KindFixed || a.Bits%8 != 0 || len(a.FSL) > 0) {
+		return sameValues(a, b)
+	}
+	for i := range a.N {
+		if slotValid(leaf, i) && !bytes.Equal(valueBytes(a, i), valueBytes(b, i)) {
+			return fmt.Errorf("value %d: %x / %x", i, valueBytes(a, i), valueBytes(b, i))
+		}
 	}
 	return nil
 }
@@ -130,7 +153,62 @@ func decodeSparseBoth(p *SparsePage, bufs [][]byte, from, to uint64, out *sparse
 	if errL != nil {
 		return errL
 	}
+	if ok && p.Mini != nil && p.Direct() {
+		if err := checkDecodeChunked(p, bufs, lo, hi, inner); err != nil {
+			return err
+		}
+	}
 	return decodeItemRuns(p, bufs, from, to, lo, inner, out, leaf)
+}
+
+// checkDecodeChunked decodes terminal slots [lo, hi) of a chunked page
+// with DecodeChunked and compares them with want (the same slots decoded
+// by the Mini page): one value per leaf slot among them (terminal slots
+// the structure drops are skipped), the same where the slot is
+// materialized, and elsewhere the same or a placeholder (empty, zeros).
+func checkDecodeChunked(p *SparsePage, bufs [][]byte, lo, hi uint64, want *Values) error {
+	span, err := p.Mini.ChunksForRows(lo, hi)
+	if err != nil {
+		return err
+	}
+	var chunks [][]byte
+	for c := span.First; c <= span.Last; c++ {
+		ch := p.Mini.Chunks[c]
+		chunks = append(chunks, bufs[1][ch.Offset:ch.Offset+ch.Size])
+	}
+	var got Values
+	if err := p.DecodeChunked(span, chunks, lo, hi, &got, nil); err != nil {
+		return fmt.Errorf("%w: DecodeChunked: %v", errPathsDiffer, err)
+	}
+	var leafSlots []uint64 // the leaf slot of each value got, in order
+	for s := uint64(0); s < uint64(p.tree.leaf.Len); s++ {
+		if r := p.tree.rawSlot(s); r >= lo && r < hi {
+			leafSlots = append(leafSlots, s)
+		}
+	}
+	if got.N != len(leafSlots) || (got.N > 0 && got.Kind != want.Kind) {
+		return fmt.Errorf("%w: DecodeChunked: %d values of kind %d, want %d of kind %d", errPathsDiffer, got.N, got.Kind, len(leafSlots), want.Kind)
+	}
+	if p.tree.raw == nil && got.Kind != codecs.KindVariable {
+		return sameValues(want, &got)
+	}
+	for i, s := range leafSlots {
+		g, w := valueBytes(&got, i), valueBytes(want, int(p.tree.rawSlot(s)-lo))
+		placeholder := len(g) == 0 || !slices.ContainsFunc(g, func(b byte) bool { return b != 0 })
+		if !bytes.Equal(g, w) && (p.tree.materialized(s) || !placeholder) {
+			return fmt.Errorf("%w: DecodeChunked: leaf slot %d: %q, want %q", errPathsDiffer, s, g, w)
+		}
+	}
+	return nil
+}
+
+// valueBytes returns value i of a variable or byte-wide fixed accumulator.
+func valueBytes(v *Values, i int) []byte {
+	if v.Kind == codecs.KindVariable {
+		return v.Data[v.Offsets[i]:v.Offsets[i+1]]
+	}
+	w := int(v.Bits/8) * int(v.itemsPerValue())
+	return v.Data[i*w : (i+1)*w]
 }
 
 // decodeItemRuns appends rows [from, to) to out.rvals reading indexed
@@ -211,10 +289,10 @@ func structListField() *Field {
 		Column: -1, Children: []*Field{l}}
 }
 
-// TestSparseTreeMatchesLevels: a struct above a list reads as a tree (the
-// null struct row owns no children) and as levels when a null struct row
-// owns list children; both reads agree (sparseArray checks) and give the
-// same array.
+// TestSparseTreeMatchesLevels: a struct above a list reads as a tree
+// whether or not a null struct row owns list children (the tree then
+// drops them, as levels do); both reads agree (sparseArray checks) and
+// give the same array.
 func TestSparseTreeMatchesLevels(t *testing.T) {
 	for _, dropped := range []bool{false, true} {
 		pl, bufs := structListPage(dropped)
@@ -227,8 +305,8 @@ func TestSparseTreeMatchesLevels(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if p.Direct() == dropped {
-			t.Fatalf("dropped %v: Direct() = %v", dropped, p.Direct())
+		if !p.Direct() || (p.tree.raw != nil) != dropped {
+			t.Fatalf("dropped %v: Direct() = %v, terminal slots dropped: %v", dropped, p.Direct(), p.tree.raw != nil)
 		}
 		for _, step := range []uint64{1, 3, 4} {
 			arr, err := sparseArray(t, pl, 4, bufs, structListField(), step)
@@ -240,5 +318,51 @@ func TestSparseTreeMatchesLevels(t *testing.T) {
 			}
 			arr.Release()
 		}
+	}
+}
+
+// TestDecodeChunkedGatherPaths reads the leaf slots of every real sparse
+// page with dictionary chunked values through both gathers of
+// DecodeChunked (32-bit indices into checked 32-bit offsets, and runs
+// through AppendGather) and checks each against the Mini page's values.
+func TestDecodeChunkedGatherPaths(t *testing.T) {
+	seeds, rows := planarSeeds(t)
+	pages := 0
+	for i, s := range seeds {
+		var pl pb23.PlanarLayout
+		if err := proto.Unmarshal(s[0], &pl); err != nil {
+			t.Fatal(err)
+		}
+		if pl.GetStructure().GetSparse() == nil || pl.GetValues().GetChunked().GetDictionary() == nil {
+			continue
+		}
+		bufs := trimBufs(s[1:])
+		l, err := NewSparseLayout(&pl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sizes := make([]uint64, len(bufs))
+		for k, b := range bufs {
+			sizes[k] = uint64(len(b))
+		}
+		p, err := NewSparsePage(&pl, l, rows[i], sizes, bufs, nil)
+		if err != nil || !p.Direct() || p.tree.leaf.Validity == nil {
+			continue
+		}
+		pages++
+		lo, hi := uint64(0), p.terminal()
+		want, err := decodeSparseValueRows(p, bufs, lo, hi)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, flat := range []bool{true, false} {
+			p.dictFlat32 = flat && flatDict32(p.Mini)
+			if err := checkDecodeChunked(p, bufs, lo, hi, want); err != nil {
+				t.Fatalf("page %d, flat %v: %v", i, flat, err)
+			}
+		}
+	}
+	if pages == 0 {
+		t.Fatal("no sparse dictionary page with nulls among the seeds")
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -146,6 +147,16 @@ func FuzzPlanarPage(f *testing.F) {
 		lb, _ := proto.Marshal(pl)
 		bufs = append(bufs, make([][]byte, 6-len(bufs))...)
 		f.Add(lb, uint16(4), bufs[0], bufs[1], bufs[2], bufs[3], bufs[4], bufs[5])
+	}
+	// Structures whose null parents own list children (read as trees
+	// that drop terminal slots) with a constant plane.
+	for _, name := range []string{"struct_list", "fsl_struct_list", "struct_struct_list"} {
+		d := dropShapes(1, 20, 30)[name]
+		pl := &pb23.PlanarLayout{Structure: &pb23.StructuralPlane{Codec: &pb23.StructuralPlane_Sparse{
+			Sparse: &pb23.SparseStructure{Layers: d.layers}}}, Values: ConstantPlane(u32s(7))}
+		lb, _ := proto.Marshal(pl)
+		bufs := append(slices.Clone(d.payloads), make([][]byte, 6-len(d.payloads))...)
+		f.Add(lb, uint16(20), bufs[0], bufs[1], bufs[2], bufs[3], bufs[4], bufs[5])
 	}
 	f.Fuzz(func(t *testing.T, lb []byte, rows uint16, b0, b1, b2, b3, b4, b5 []byte) {
 		var pl pb23.PlanarLayout

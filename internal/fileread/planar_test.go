@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -275,4 +277,31 @@ func TestSparse999ColdTakeReadsStructureAndOneChunk(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestPlanarNullParentsOwningListsAgainstPylance writes
+// testdata/pylance/gen_planar_dropped.py's file (struct<list<...>>,
+// list<struct<list<...>, utf8>> and struct<struct<list<...>>> columns of
+// sparse pages whose null parents own list children in Arrow) with
+// pylance 14.0.2 and compares scans and takes with what pylance reads.
+func TestPlanarNullParentsOwningListsAgainstPylance(t *testing.T) {
+	py := lancePython()
+	if py == "" {
+		t.Skip("needs LANCE_PY (pylance 14.0.2)")
+	}
+	out := filepath.Join(t.TempDir(), "dropped")
+	gen := filepath.Join("..", "..", "testdata", "pylance", "gen_planar_dropped.py")
+	if b, err := exec.Command(py, gen, out, "2000").CombinedOutput(); err != nil {
+		t.Fatalf("gen_planar_dropped.py: %v\n%s", err, b)
+	}
+	ctx := context.Background()
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	f, err := Open(ctx, out+".lance", WithAllocator(mem))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	wantRows, wantCols := loadExpected(t, out+".expected.json")
+	checkFileReads(ctx, t, f, wantRows, wantCols)
 }

@@ -493,8 +493,7 @@ func decodeSparseDirect(st *pageState, p *piece, data []byte, out *layouts.LeafD
 		return sp.AppendValues(p.from, p.to, 0, nil, out.Values, leaf)
 	}
 	if sp.Mini != nil {
-		var discard layouts.Levels
-		return sp.Mini.DecodeRows(p.span, sparseChunks(sp.Mini, p, data), p.vlo, p.vhi, &discard, out.Values, memos.of(st))
+		return sp.DecodeChunked(p.span, sparseChunks(sp.Mini, p, data), p.vlo, p.vhi, out.Values, memos.of(st))
 	}
 	if p.runs != nil {
 		return decodeItemRuns(sp, p, data, out.Values, leaf)
