@@ -76,17 +76,15 @@ func (t *FSSTTable) Decompress(dst, src []byte) ([]byte, error) {
 	if len(src) > maxAppend/fsstMaxExpansion-len(dst) {
 		return dst, fmt.Errorf("%w: fsst: %d compressed bytes exceed the address space", ErrCorrupt, len(src))
 	}
-	// Every code emits at most 8 bytes; with slack past that each symbol
+	// Every code emits at most 8 bytes; with 8 bytes of slack each symbol
 	// is stored as one unaligned 8-byte write and the cursor advances by
-	// its length (the usual FSST decoding trick; decodeValue's groups want
-	// fsstWindow of slack). Bytes past the result are never exposed, so
-	// the room need not be zeroed.
+	// its length (the usual FSST decoding trick). Bytes past the result
+	// are never exposed, so the room need not be zeroed.
+	dst = uninit.Grow(dst, len(src)*fsstMaxExpansion+8)
 	if d := t.dec; d != nil {
-		dst = uninit.Grow(dst, len(src)*fsstMaxExpansion+fsstWindow)
-		pos, err := d.decodeValue(dst[:cap(dst)], len(dst), src, 0, len(src))
+		pos, err := d.decodeInto(dst[:cap(dst)], len(dst), src)
 		return dst[:pos], err
 	}
-	dst = uninit.Grow(dst, len(src)*fsstMaxExpansion+8)
 	return t.decompressSimple(dst, src)
 }
 

@@ -32,10 +32,10 @@ func (t *FSSTTable) AppendValues(dst []byte, ends []int64, in Block, lo, hi uint
 	// Reserve for the run at twice its compressed size (typical FSST
 	// ratios are below that) and grow per value only when a value's worst
 	// case (8 bytes a code) might not fit: no measuring pass over the codes.
-	if uint64(maxAppend-len(dst)) < 2*(sN-s0)+fsstWindow {
+	if uint64(maxAppend-len(dst)) < 2*(sN-s0)+16 {
 		return dst, ends, fmt.Errorf("%w: fsst: %d compressed bytes exceed the address space", ErrCorrupt, sN-s0)
 	}
-	dst = uninit.Grow(dst, int(2*(sN-s0))+fsstWindow)
+	dst = uninit.Grow(dst, int(2*(sN-s0))+16)
 	out := dst[:cap(dst)]
 	pos := len(dst)
 	base := len(ends)
@@ -54,38 +54,18 @@ func (t *FSSTTable) AppendValues(dst []byte, ends []int64, in Block, lo, hi uint
 			i := lo + uint64(k)
 			return out[:pos], ends[:base+k], fmt.Errorf("%w: fsst value %d bytes [%d,%d) outside [%d,%d)", ErrCorrupt, i, s, e, s0, sN)
 		}
-		if worst := int(e-s)*fsstMaxExpansion + fsstWindow; len(out)-pos < worst {
+		if worst := int(e-s)*fsstMaxExpansion + 8; len(out)-pos < worst {
 			out = uninit.Grow(out[:pos], worst)
 			out = out[:cap(out)]
 		}
 		var err error
-		if pos, err = d.decodeValue(out, pos, in.Data, int(s), int(e)); err != nil {
+		if pos, err = d.decodeInto(out, pos, in.Data[s:e]); err != nil {
 			return out[:pos], ends[:base+k], err
 		}
 		ends[base+k] = int64(pos)
 		s = e
 	}
 	return out[:pos], ends, nil
-}
-
-// decodeValue decodes one value's codes, data[s:e], into out at pos and
-// returns the new position; out must have room for 8 bytes a code plus
-// fsstWindow past pos. Codes go eight at a time (group) while none is an
-// escape or undefined, the rest through decodeInto. (Decoding the last
-// fewer than eight codes as a whole group, past the value's end, and
-// keeping the prefix sum of the value's codes, halved the branch misses
-// on 8-24 character strings but doubled the time of that loop on this
-// machine; not kept.)
-func (d *fsstDecoder) decodeValue(out []byte, pos int, data []byte, s, e int) (int, error) {
-	for s+8 <= e {
-		n := d.group((*[fsstWindow]byte)(out[pos:]), (*[8]byte)(data[s:]))
-		if n == 0 {
-			break
-		}
-		pos += n
-		s += 8
-	}
-	return d.decodeInto(out, pos, data[s:e])
 }
 
 // decodeInto decodes one value's codes into out at pos and returns the

@@ -138,11 +138,11 @@ func BenchmarkFSSTDecompressValues(b *testing.B) {
 	}
 }
 
-// TestFSSTDecodeValueRandom checks the eight-code value decoder
-// (Decompress, AppendValues) against the one-code-at-a-time reference on
-// random tables and code streams with escapes, undefined codes and
-// escapes at value ends, at every alignment of the groups.
-func TestFSSTDecodeValueRandom(t *testing.T) {
+// TestFSSTDecompressRandom checks the value decoders (Decompress,
+// AppendValues) against the one-code-at-a-time reference on random tables
+// and code streams with escapes, undefined codes and escapes at value
+// ends, at every alignment of the four-code groups.
+func TestFSSTDecompressRandom(t *testing.T) {
 	r := rand.New(rand.NewPCG(31, 32))
 	for iter := range 4000 {
 		tab := randFSSTTable(r, []int{0, 1, 7, 64, 200, 254}[r.IntN(6)])

@@ -13,10 +13,9 @@ package layouts
 
 const (
 	// fsstValueExpansion and fsstValueSlack are what Decompress needs
-	// free past the data for one value: 8 bytes a code and its decoding
-	// window (codecs' fsstWindow, 2 KiB).
+	// free past the data for one value: 8 bytes a code, plus 8.
 	fsstValueExpansion = 8
-	fsstValueSlack     = 2<<10 + 8
+	fsstValueSlack     = 8
 	// fsstPieceSlack is room reserved past a piece's expected bytes, for
 	// one long value's worst case near its end.
 	fsstPieceSlack = 16 << 10
