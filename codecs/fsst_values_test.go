@@ -112,3 +112,58 @@ func BenchmarkFSSTShortValues(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkFSSTDecompressValues decompresses about 1 MB of str_short- and
+// str_long-like strings value by value with Decompress (the full-zip
+// page's path, and a take's).
+func BenchmarkFSSTDecompressValues(b *testing.B) {
+	for _, kind := range []string{"short", "long"} {
+		built, blocks, plain := fsstBenchChunks(benchStrings(kind, 1<<20))
+		tab := must(ParseFSSTTable(built.Serialize())) // as read from a file
+		b.Run(kind, func(b *testing.B) {
+			b.SetBytes(int64(plain))
+			dst := make([]byte, 0, plain+4096)
+			for b.Loop() {
+				dst = dst[:0]
+				for _, blk := range blocks {
+					for i := range blk.NumValues {
+						var err error
+						if dst, err = tab.Decompress(dst, valueAt(blk, i)); err != nil {
+							b.Fatal(err)
+						}
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestFSSTDecompressRandom checks the value decoders (Decompress,
+// AppendValues) against the one-code-at-a-time reference on random tables
+// and code streams with escapes, undefined codes and escapes at value
+// ends, at every alignment of the four-code groups.
+func TestFSSTDecompressRandom(t *testing.T) {
+	r := rand.New(rand.NewPCG(31, 32))
+	for iter := range 4000 {
+		tab := randFSSTTable(r, []int{0, 1, 7, 64, 200, 254}[r.IntN(6)])
+		s := make([]byte, r.IntN(70))
+		for i := range s {
+			switch x := r.IntN(100); {
+			case x < 3 && iter%2 == 0:
+				s[i] = byte(r.IntN(256)) // maybe undefined
+			case x < 8:
+				s[i] = fsstEscape
+			default:
+				s[i] = byte(r.IntN(max(1, tab.NumSymbols)))
+			}
+		}
+		prefix := []byte("ab")[:r.IntN(3)]
+		got, err := tab.Decompress(append([]byte(nil), prefix...), s)
+		want, wantErr := tab.decompressSimple(append(make([]byte, 0, len(prefix)+8*len(s)+8), prefix...), s)
+		if (err == nil) != (wantErr == nil) || (err != nil && err.Error() != wantErr.Error()) ||
+			!bytes.Equal(got, want) {
+			t.Fatalf("iter %d: Decompress %x (%v), reference %x (%v)", iter, got, err, want, wantErr)
+		}
+		checkAppendValues(t, tab, s)
+	}
+}

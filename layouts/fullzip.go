@@ -3,6 +3,7 @@ package layouts
 import (
 	"encoding/binary"
 	"fmt"
+	"sync/atomic"
 
 	"github.com/lancego/lancego/codecs"
 	pb "github.com/lancego/lancego/format/pb/encodings21pb"
@@ -28,6 +29,10 @@ type FullZipPage struct {
 	// with fsst (set), so rows decode straight into the accumulator.
 	direct bool
 	fsst   *codecs.FSSTTable
+	// expand is the decoded/stored byte ratio of the page's FSST values
+	// last seen, in sixteenths (0 before the first piece); see
+	// fsstReserve.
+	expand atomic.Uint32
 }
 
 // NewFullZipPage parses a full-zip page's layout and repetition index
@@ -287,13 +292,14 @@ func (p *FullZipPage) decodeDirect(b []byte, lv *Levels, vals *Values) error {
 		return fmt.Errorf("%w: string accumulator out of step", ErrCorrupt)
 	}
 	// Room for the piece's values at once: its bytes (values plus their
-	// length prefixes and levels), twice over when FSST expands them.
+	// length prefixes and levels), times the FSST expansion (fsstReserve).
 	if grow := uint64(len(b)); grow < 1<<31 {
 		if p.fsst != nil {
-			grow = 2*grow + fsstReserveSlack
+			grow = p.fsstReserve(grow)
 		}
 		vals.growData(int(grow))
 	}
+	start := len(vals.Data)
 	var raw Levels
 	r := byteReader{b: b}
 	for r.off < uint64(len(b)) && r.err == nil {
@@ -315,6 +321,9 @@ func (p *FullZipPage) decodeDirect(b []byte, lv *Levels, vals *Values) error {
 	if r.err != nil {
 		return r.err
 	}
+	if p.fsst != nil {
+		p.noteExpansion(uint64(len(b)), uint64(len(vals.Data)-start))
+	}
 	if !p.Set.HasLists() {
 		raw.Rep = nil
 	}
@@ -334,6 +343,9 @@ func (p *FullZipPage) appendValue(r *byteReader, vals *Values) error {
 	if p.fsst == nil {
 		vals.Data = append(vals.Data, v...)
 		return nil
+	}
+	if worst := len(v)*fsstValueExpansion + fsstValueSlack; cap(vals.Data)-len(vals.Data) < worst {
+		vals.growData(worst) // geometric, in the allocator's memory
 	}
 	var err error
 	vals.Data, err = p.fsst.Decompress(vals.Data, v)

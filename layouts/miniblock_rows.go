@@ -277,7 +277,7 @@ func reserveFSST(blocks []DecodedChunk, vlo, vhi uint64, vals *Values) {
 	}
 	if n := int(vhi - vlo); vhi > vlo && vhi-vlo <= 1<<28 {
 		if vals.Offsets == nil {
-			vals.Offsets = append(make([]int64, 0, n+1), 0)
+			vals.Offsets = append(vals.newOffsets(n+1), 0)
 		} else {
 			vals.Offsets = slices.Grow(vals.Offsets, n)
 		}

@@ -40,3 +40,46 @@ func TestGrowDataIsGeometric(t *testing.T) {
 	}
 	v.Free()
 }
+
+// TestNewOffsetsReusesPoolScratch checks that the offsets scratch of a
+// batch comes from a pooling allocator and goes back on Free, so that the
+// next batch reuses it, and that small or allocator-less requests are
+// plain memory that Free leaves alone.
+func TestNewOffsetsReusesPoolScratch(t *testing.T) {
+	pool := bufpool.New(64 << 20)
+	for _, c := range []struct {
+		name   string
+		mem    bool
+		n      int
+		pooled bool
+	}{
+		{"batch", true, 8193, true},
+		{"small", true, 100, false},
+		{"no allocator", false, 8193, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			v := &Values{Kind: codecs.KindVariable}
+			if c.mem {
+				v.SetAllocator(pool)
+			}
+			offs := v.newOffsets(c.n)
+			if len(offs) != 0 || cap(offs) < c.n || (v.ownedOffs != nil) != c.pooled {
+				t.Fatalf("len %d cap %d pooled %v", len(offs), cap(offs), v.ownedOffs != nil)
+			}
+			v.Offsets = append(offs, 0, 5, 9)
+			first := unsafe.SliceData(v.Offsets)
+			reused := pool.Reused()
+			v.Free()
+			if c.pooled && v.Offsets != nil {
+				t.Fatal("Free kept pooled offsets")
+			}
+			w := &Values{Kind: codecs.KindVariable}
+			w.SetAllocator(pool)
+			again := w.newOffsets(c.n)
+			if c.pooled && (unsafe.SliceData(again) != first || pool.Reused() != reused+1) {
+				t.Fatal("second batch did not reuse the freed offsets")
+			}
+			w.Free()
+		})
+	}
+}
