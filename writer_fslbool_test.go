@@ -66,11 +66,14 @@ func fslBoolCase(t *testing.T, name, ver string, dt arrow.DataType, js string, k
 // 2.1 on (measured): mini-block pages whatever the dimension (Lance counts
 // a boolean item 0 bytes wide, so no row reaches the full-zip cutoff), the
 // items bit-packed in a fixed_size_list(dim[, validity]) → flat(1) tree,
-// chunks sized on Lance's estimate in words of 8 rows (codecs.FSLWord).
-// Each case is compared page by page with pylance's own file and read
-// back by pylance and by our reader: dims 1/3/8/13 with and without null
-// rows and items, 100 000 rows (several chunks), wide rows (2040, 4096),
-// and fixed_size_list<bool> under a fixed-size list, a list and a struct.
+// chunks sized on Lance's estimate in words of 8 rows (codecs.FSLWord),
+// no dictionary and no General under lz4/zstd keys. Each case is compared
+// page by page with pylance's own file and read back by pylance and by our
+// reader: dims 1/3/8/13 with and without null rows and items, 100 000 rows
+// (many chunks), wide rows (2040, 4096), 44 and 48 booleans of one
+// distinct row, the compression keys, and fixed_size_list<bool> under a
+// fixed-size list, a list and a struct, fixed_size_list<struct<bool>>
+// from 2.2 on. Several pages (our page budget) are read back only.
 func TestWriterFSLBool(t *testing.T) {
 	boolFSL := func(dim int) arrow.DataType { return arrow.FixedSizeListOf(int32(dim), arrow.FixedWidthTypes.Boolean) }
 	var cases []writerCase
