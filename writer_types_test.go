@@ -212,9 +212,9 @@ func TestWriterDictionaryHostileKeys(t *testing.T) {
 // TestWriterFSLItems writes the fixed-size lists the writer supports (of
 // fixed-width items, nested too, with null lists and null items) and
 // checks that the others are refused at Create with ErrUnsupportedType:
-// of variable-width items (pylance panics on them), of lists (pylance
-// refuses them) and of booleans (which pylance writes from 2.1 on).
-// Fixed-size lists of structs: writer_fsl_struct_test.go.
+// of variable-width items (pylance panics on them) and of lists (pylance
+// refuses them). Fixed-size lists of structs: writer_fsl_struct_test.go;
+// of booleans: writer_fslbool_test.go.
 func TestWriterFSLItems(t *testing.T) {
 	mem := memory.NewGoAllocator()
 	fromJSON := func(dt arrow.DataType, js string) arrow.Array {
@@ -258,7 +258,7 @@ func TestWriterFSLItems(t *testing.T) {
 	// Fixed-size lists of structs (written from 2.2 on) have their own
 	// tests: writer_fsl_struct_test.go.
 	for _, item := range []arrow.DataType{arrow.BinaryTypes.String, arrow.BinaryTypes.LargeBinary,
-		arrow.ListOf(arrow.PrimitiveTypes.Int32), arrow.FixedWidthTypes.Boolean, arrow.FixedSizeListOf(2, arrow.BinaryTypes.Binary)} {
+		arrow.ListOf(arrow.PrimitiveTypes.Int32), arrow.FixedSizeListOf(2, arrow.BinaryTypes.Binary)} {
 		for _, ver := range []string{"2.1", "2.2", "2.3"} {
 			schema := arrow.NewSchema([]arrow.Field{{Name: "v", Type: arrow.FixedSizeListOf(3, item), Nullable: true}}, nil)
 			_, err := Create(context.Background(), filepath.Join(t.TempDir(), "x.lance"), schema, WithFileVersion(ver))

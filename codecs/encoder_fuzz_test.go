@@ -142,22 +142,28 @@ func FuzzEncodeVariable(f *testing.F) {
 	})
 }
 
+// FuzzEncodeFixedSizeList round-trips fixed-size lists of whole-byte items
+// and of booleans (bits 1: rows of d bits, chunks of whole words of 8 rows
+// unless d is a multiple of 8), with and without item validity.
 func FuzzEncodeFixedSizeList(f *testing.F) {
 	f.Add(byte(2), byte(3), []byte("abcdefghijklmnopqrstuvwx"), []byte{0xF5, 0x0F})
+	f.Add(byte(4), byte(2), []byte("abcdefghijklmnopqrstuvwx"), []byte{0xF5, 0x0F, 0x33, 0x44})
 	f.Fuzz(func(t *testing.T, sel, dim byte, data, validity []byte) {
-		bits := pick(sel, 8, 16, 32, 64)
+		bits := pick(sel, 8, 16, 32, 64, 1)
 		d := int(dim%8) + 1
-		w := bits / 8
-		rows := len(data) / (w * d)
-		v := &Values{Kind: ValFSL, N: rows, Bits: bits, Data: data[:rows*w*d], FSL: []FSLDim{{Dim: d}}}
+		if bits == 1 {
+			d = int(dim%40) + 1
+		}
+		rows := len(data) * 8 / (bits * d)
+		v := &Values{Kind: ValFSL, N: rows, Bits: bits, Data: data[:(rows*bits*d+7)/8], FSL: []FSLDim{{Dim: d}}}
 		if len(validity)*8 >= rows*d && rows > 0 {
 			v.FSL[0].Validity = validity[:(rows*d+7)/8]
 		}
 		want := func(start, end int) Block {
+			var tmp []byte
 			b := Block{Kind: KindFixed, NumValues: uint64(end - start), BitsPerValue: uint64(bits),
-				Data: v.Data[start*w*d : end*w*d], FSL: []FSLLayer{{Dimension: uint64(d)}}}
+				Data: AppendBitRange(&tmp, v.Data, start*d*bits, end*d*bits), FSL: []FSLLayer{{Dimension: uint64(d)}}}
 			if v.FSL[0].Validity != nil {
-				var tmp []byte
 				b.FSL[0].Validity = AppendBitRange(&tmp, v.FSL[0].Validity, start*d, end*d)
 			}
 			return b

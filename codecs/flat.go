@@ -214,7 +214,7 @@ func AppendBitRange(tmp *[]byte, src []byte, start, end int) []byte {
 
 // FSLEncoder stores fixed-size lists of fixed-width items (V.FSL): per
 // chunk one validity bitmap per FSL layer that has nulls (outer first),
-// then the items.
+// then the items (bit-packed for booleans, Bits 1).
 type FSLEncoder struct{ V *Values }
 
 // Encoding implements MiniBlockEncoder.
@@ -242,11 +242,33 @@ func (c FSLEncoder) NumBuffers() int {
 // Name implements MiniBlockEncoder.
 func (c FSLEncoder) Name() string { return "fixed_size_list" }
 
-// Next implements MiniBlockEncoder.
+// FSLWord is Lance's chunk-size estimate of fixed-size-list rows
+// (chunk_fsl): a word is one row of whole bytes, or 8 rows when a row's
+// items are not whole bytes (booleans), so that chunks start on a byte;
+// its size counts the items plus ⌈items/8⌉ bytes per row and layer with
+// validity.
+func FSLWord(v *Values) (bytes, rows int) {
+	valBytes, cum := 0, 1
+	for _, l := range v.FSL {
+		cum *= l.Dim
+		if l.Validity != nil {
+			valBytes += (cum + 7) / 8
+		}
+	}
+	rowBits := v.Bits * cum
+	if rowBits%8 != 0 {
+		return rowBits + 8*valBytes, 8
+	}
+	return rowBits/8 + valBytes, 1
+}
+
+// Next implements MiniBlockEncoder: Lance's find_log_vals_per_chunk on
+// FSLWord, from 2 rows (or one word of 8) doubling while twice the
+// estimate (which starts at two words) stays below the chunk budget.
 func (c FSLEncoder) Next(v *Values, start, maxValues int) int {
-	rowBits := v.RowBits()
-	n := 1
-	for 2*n*rowBits/8 < MiniBlockFixedChunkBytes && 2*n <= maxValues {
+	wordBytes, n := FSLWord(v)
+	n = max(n, 2)
+	for size := 2 * wordBytes; 2*size < MiniBlockFixedChunkBytes && 2*n <= maxValues; size *= 2 {
 		n *= 2
 	}
 	return min(n, v.N-start)
@@ -261,6 +283,9 @@ func (c FSLEncoder) Encode(v *Values, start, end int, tmp *[]byte) [][]byte {
 		if l.Validity != nil {
 			out = append(out, AppendBitRange(tmp, l.Validity, start*cum, end*cum))
 		}
+	}
+	if v.Bits%8 != 0 { // booleans: chunks start on a byte (see Next)
+		return append(out, AppendBitRange(tmp, v.Data, start*cum*v.Bits, end*cum*v.Bits))
 	}
 	w := v.Bits / 8 * cum
 	return append(out, v.Data[start*w:end*w])

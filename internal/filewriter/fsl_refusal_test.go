@@ -15,9 +15,9 @@ import (
 // pylance 14.0.2 does with them (measured: it refuses fixed_size_list<struct>
 // at 2.1 and writes it from 2.2 on; refuses fixed_size_list<list> and
 // fixed_size_list<fixed_size_list<struct>> with "Unsupported data type";
-// panics on list<fixed_size_list<struct>> at 2.2; writes
-// fixed_size_list<bool> from 2.1 on, which is not written here); the
-// fixed-size lists written are accepted.
+// panics on list<fixed_size_list<struct>> at 2.2); the fixed-size lists
+// written are accepted, fixed_size_list<bool> among them from 2.1 on, as
+// pylance 14.0.2 writes it.
 func TestFSLRefusals(t *testing.T) {
 	st := arrow.StructOf(arrow.Field{Name: "x", Type: arrow.PrimitiveTypes.Int64, Nullable: true})
 	sl := arrow.StructOf(arrow.Field{Name: "l", Type: arrow.ListOf(arrow.PrimitiveTypes.Int32), Nullable: true})
@@ -35,7 +35,8 @@ func TestFSLRefusals(t *testing.T) {
 		{"fsl_struct_list", arrow.FixedSizeListOf(2, sl), format.V2_2, false, "cannot read its own 2.2 pages"},
 		{"fsl_fsl_struct", arrow.FixedSizeListOf(2, arrow.FixedSizeListOf(2, st)), format.V2_3, false, "refuses it too"},
 		{"fsl_list", arrow.FixedSizeListOf(2, arrow.ListOf(arrow.PrimitiveTypes.Int32)), format.V2_2, false, "refuses it too"},
-		{"fsl_bool", arrow.FixedSizeListOf(3, arrow.FixedWidthTypes.Boolean), format.V2_2, false, "pylance 14.0.2 writes them from 2.1 on"},
+		{"fsl_bool", arrow.FixedSizeListOf(3, arrow.FixedWidthTypes.Boolean), format.V2_1, false, ""},
+		{"fsl_fsl_bool", arrow.FixedSizeListOf(2, arrow.FixedSizeListOf(3, arrow.FixedWidthTypes.Boolean)), format.V2_2, true, ""},
 		{"fsl_f32", arrow.FixedSizeListOf(4, arrow.PrimitiveTypes.Float32), format.V2_1, false, ""},
 	} {
 		err := checkFSLItems(arrow.Field{Name: c.name, Type: c.typ, Nullable: true}, c.ver, c.underList)

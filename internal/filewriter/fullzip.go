@@ -1,17 +1,22 @@
 package filewriter
 
 import (
+	"fmt"
 	"math/bits"
 
 	"github.com/lancego/lancego/codecs"
 	"github.com/lancego/lancego/format"
 	pb "github.com/lancego/lancego/format/pb/encodings21pb"
 	"github.com/lancego/lancego/internal/lebits"
+	"github.com/lancego/lancego/internal/lerr"
 )
 
 // encodeFullZip writes a full-zip page: per level entry a control word
 // (rep << bits_def | def) followed by the value bytes of visible entries.
 func encodeFullZip(s *shredded, v *values, p encodingParams, ver format.Version) (*encodedPage, error) {
+	if v.Kind == valFSL && v.Bits%8 != 0 {
+		return nil, fmt.Errorf("%w: full-zip pages of fixed-size lists of booleans are not written (their items are bit-packed in mini-block pages)", lerr.ErrUnsupportedType)
+	}
 	bitsRep, bitsDef := bits.Len16(maxLevel(s.Rep)), bits.Len16(maxLevel(s.Def))
 	cw := controlWordBytes(bitsRep + bitsDef)
 	l := &pb.FullZipLayout{BitsRep: uint32(bitsRep), BitsDef: uint32(bitsDef), NumItems: uint32(s.NumItems()),

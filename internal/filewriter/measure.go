@@ -5,7 +5,8 @@ import "math"
 // Measurements of a page's values and levels that the choice policy
 // (policy.go) compares against its thresholds.
 
-// maxValueBytes is the size of the largest value.
+// maxValueBytes is the size of the largest value, as Lance's MaxLength
+// statistic counts it (fixed-size lists: item length × dimensions).
 func maxValueBytes(v *values) int {
 	switch v.Kind {
 	case valVariable:
@@ -16,6 +17,10 @@ func maxValueBytes(v *values) int {
 		return int(m)
 	case valBool:
 		return 1
+	case valFSL:
+		if v.Bits%8 != 0 {
+			return 0 // Lance: an item's max length is bits/8, 0 for booleans
+		}
 	}
 	return v.RowBits() / 8
 }

@@ -45,7 +45,8 @@ func buildSchemaProto(schema *arrow.Schema, v format.Version, env func(string) s
 
 // checkFSLItems refuses at Create the fixed-size lists the writer cannot
 // store, saying what pylance 14.0.2 does with them. It writes fixed-size
-// lists, nested or not, of fixed-width items of whole bytes; and from 2.2
+// lists, nested or not, of fixed-width items of whole bytes or of booleans
+// (bit-packed, as pylance 14.0.2 does from 2.1 on); and from 2.2
 // on one level of fixed-size lists of structs holding no list, not under a
 // list (written as pylance does, see fslStructRefusal).
 func checkFSLItems(f arrow.Field, v format.Version, underList bool) error {
@@ -72,8 +73,8 @@ func checkFSLItems(f arrow.Field, v format.Version, underList bool) error {
 		why = "variable-width items, which pylance 14.0.2 cannot write either"
 	case arrow.LIST, arrow.LARGE_LIST, arrow.MAP:
 		why = "pylance 14.0.2 refuses it too"
-	case arrow.BOOL:
-		why = "bit-packed items, not written here (pylance 14.0.2 writes them from 2.1 on)"
+	case arrow.BOOL: // bit-packed items, as pylance 14.0.2 writes them from 2.1 on
+		return nil
 	default:
 		if w, ok := item.(arrow.FixedWidthDataType); ok && w.BitWidth()%8 == 0 && item.ID() != arrow.DICTIONARY {
 			return nil

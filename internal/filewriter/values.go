@@ -251,8 +251,12 @@ func gatherFSL(v *values, a *array.FixedSizeList, idx []int) error {
 		v.FSL = append(v.FSL, fslLayer{Dim: dim, Validity: validityOf(child, items)})
 		rows, cur = items, child
 	}
+	if b, ok := cur.(*array.Boolean); ok { // bit-packed items
+		v.Bits, v.Data = 1, gatherBools(b, rows)
+		return nil
+	}
 	dt, ok := cur.DataType().(arrow.FixedWidthDataType)
-	if !ok || dt.BitWidth()%8 != 0 || cur.DataType().ID() == arrow.BOOL {
+	if !ok || dt.BitWidth()%8 != 0 {
 		return fmt.Errorf("%w: fixed-size list of %s", lerr.ErrUnsupportedType, cur.DataType())
 	}
 	v.Bits = dt.BitWidth()
@@ -284,6 +288,15 @@ func gatherFSLContiguous(v *values, a *array.FixedSizeList, idx []int) bool {
 		off := fl.Data().Offset()
 		lo, hi = (lo+off)*dim, (hi+off)*dim
 		cur = child
+	}
+	if b, ok := cur.(*array.Boolean); ok {
+		lo, hi = lo+b.Data().Offset(), hi+b.Data().Offset()
+		if lo%8 != 0 {
+			return false // the bitmap does not start on a byte: gathered
+		}
+		v.FSL, v.Bits = layers, 1
+		v.Data = b.Data().Buffers()[1].Bytes()[lo/8 : (hi+7)/8 : (hi+7)/8]
+		return true
 	}
 	dt, ok := cur.DataType().(arrow.FixedWidthDataType)
 	if !ok || dt.BitWidth()%8 != 0 || cur.DataType().ID() == arrow.BOOL {
