@@ -39,12 +39,9 @@ func (p *MiniBlockPage) dictIndices() (ok, flat bool) {
 // (a scan's batches): the indices of rows [from, to) are unpacked from
 // each chunk, only the blocks asked for (DecodeInlineBitpackingRange),
 // into a scratch buffer lent by the memo's arena, and gathered through
-// the page's table; no chunk block, levels or memo entry is made. Rows
-// taken one by one (a take's) go through the memo instead: measured on
-// 10,000 random rows of 1M, reading each row's index from the packed bits
-// cost 12% more CPU than decoding each touched chunk once for 2,000-value
-// dictionaries (11-bit indices, ~10 rows a chunk) and 20% less for
-// 8-value ones (3-bit).
+// the page's table; no chunk block, levels or memo entry is made. A
+// take's short row runs are gathered per chunk instead (GatherChunkRows,
+// gatherDictValues): all of a chunk's asked rows in one call.
 func (p *MiniBlockPage) decodeDictDirectRows(flat bool, span ChunkSpan, chunks [][]byte, from, to uint64, lv *Levels, vals *Values, memo *ChunkMemo) error {
 	memo.evictBefore(span.First)
 	vals.InitShape(p.Dictionary)
