@@ -7,13 +7,23 @@ import (
 )
 
 // dictDirect reports whether a dictionary page's rows can be gathered
-// straight from its chunks: a prepared dictionary (dictTable), no levels
-// or lists, and 32-bit indices stored flat or inline bit-packed (what
-// Lance writes), so a chunk's n values are exactly n rows' indices. flat
-// says which.
+// straight from its chunks: dictIndices, and no levels, so a chunk's n
+// values are exactly n rows' indices. flat says how they are stored.
 func (p *MiniBlockPage) dictDirect() (ok, flat bool) {
 	l := p.Layout
-	if p.dict == nil || l.GetRepCompression() != nil || l.GetDefCompression() != nil || p.fsst != nil || p.Set.HasLists() {
+	if l.GetRepCompression() != nil || l.GetDefCompression() != nil {
+		return false, false
+	}
+	return p.dictIndices()
+}
+
+// dictIndices reports whether a dictionary page's values are 32-bit
+// indices into a prepared dictionary (dictTable), stored flat or inline
+// bit-packed (what Lance writes), one an entry (no lists or FSST); flat
+// says which.
+func (p *MiniBlockPage) dictIndices() (ok, flat bool) {
+	l := p.Layout
+	if p.dict == nil || p.fsst != nil || p.Set.HasLists() {
 		return false, false
 	}
 	if f := l.GetValueCompression().GetFlat(); f != nil && f.GetData() == nil {
@@ -29,12 +39,9 @@ func (p *MiniBlockPage) dictDirect() (ok, flat bool) {
 // (a scan's batches): the indices of rows [from, to) are unpacked from
 // each chunk, only the blocks asked for (DecodeInlineBitpackingRange),
 // into a scratch buffer lent by the memo's arena, and gathered through
-// the page's table; no chunk block, levels or memo entry is made. Rows
-// taken one by one (a take's) go through the memo instead: measured on
-// 10,000 random rows of 1M, reading each row's index from the packed bits
-// cost 12% more CPU than decoding each touched chunk once for 2,000-value
-// dictionaries (11-bit indices, ~10 rows a chunk) and 20% less for
-// 8-value ones (3-bit).
+// the page's table; no chunk block, levels or memo entry is made. A
+// take's short row runs are gathered per chunk instead (GatherChunkRows,
+// gatherDictValues): all of a chunk's asked rows in one call.
 func (p *MiniBlockPage) decodeDictDirectRows(flat bool, span ChunkSpan, chunks [][]byte, from, to uint64, lv *Levels, vals *Values, memo *ChunkMemo) error {
 	memo.evictBefore(span.First)
 	vals.InitShape(p.Dictionary)
@@ -102,4 +109,53 @@ func (p *MiniBlockPage) chunkIndices(i int, b []byte, flat bool, lo, hi uint64, 
 		return nil, fmt.Errorf("%w: chunk %d: %d index bytes for %d rows", ErrCorrupt, i, len(out), hi-lo)
 	}
 	return out, nil
+}
+
+// gatherBatch is how many rows' dictionary indices gatherDictValues reads
+// into its stack buffer before expanding them through the table.
+const gatherBatch = 128
+
+// gatherDictValues appends the dictionary entries of rows (all in chunk
+// i) to vals: their 32-bit indices are read from the chunk's value buffer
+// buf (flat, or gathered from the inline bit-packed blocks), a batch at a
+// time into a stack buffer, and expanded through the page's table, which
+// checks each index against the dictionary's size.
+func (p *MiniBlockPage) gatherDictValues(i int, buf []byte, flat bool, rows []uint64, vals *Values) error {
+	c := p.Chunks[i]
+	vals.InitShape(p.Dictionary)
+	if err := vals.checkShape(p.Dictionary); err != nil {
+		return err
+	}
+	if flat && uint64(len(buf)) < c.NumValues*4 {
+		return fmt.Errorf("%w: chunk %d: %d flat indices need %d bytes, have %d", ErrCorrupt, i, c.NumValues, c.NumValues*4, len(buf))
+	}
+	var ixArr [gatherBatch * 4]byte
+	for len(rows) > 0 {
+		part := rows[:min(len(rows), gatherBatch)]
+		rows = rows[len(part):]
+		ix, err := gatherIndices(ixArr[:0], buf, flat, c, part)
+		if err != nil {
+			return fmt.Errorf("chunk %d indices: %w", i, err)
+		}
+		if err := vals.gatherTable(p.dict, ix); err != nil {
+			return fmt.Errorf("chunk %d: %w", i, err)
+		}
+	}
+	return nil
+}
+
+// gatherIndices appends the 32-bit indices of rows of chunk c (value
+// buffer buf, flat ones checked to hold the chunk's values) to dst.
+func gatherIndices(dst, buf []byte, flat bool, c MiniBlockChunk, rows []uint64) ([]byte, error) {
+	if !flat {
+		return codecs.GatherInlineBitpacking(dst, buf, 32, c.NumValues, rows, c.FirstRow)
+	}
+	for _, r := range rows {
+		k := r - c.FirstRow
+		if r < c.FirstRow || k >= c.NumValues {
+			return dst, fmt.Errorf("%w: row %d outside the chunk's rows [%d,%d)", ErrCorrupt, r, c.FirstRow, c.FirstRow+c.NumValues)
+		}
+		dst = append(dst, buf[k*4:k*4+4]...)
+	}
+	return dst, nil
 }

@@ -9,13 +9,13 @@ import (
 )
 
 // CanGather reports whether single rows of the page can be read from
-// their chunk by GatherChunkRows: no lists or repetition, no dictionary
-// or FSST, values plain flat or inline bit-packed words of 8–64 bits (one
-// value an entry, as directWidth), and definition levels, if any,
-// out-of-line bit-packed 16-bit levels (read one by one from the packed
-// bits).
+// their chunk by GatherChunkRows: no lists or repetition, no FSST, values
+// plain flat or inline bit-packed words of 8–64 bits (one value an entry,
+// as directWidth) or 32-bit indices into a prepared dictionary
+// (dictIndices), and definition levels, if any, out-of-line bit-packed
+// 16-bit levels (read one by one from the packed bits).
 func (p *MiniBlockPage) CanGather() bool {
-	t, _ := p.valueWidth()
+	t, _, _ := p.gatherWidth()
 	if t == 0 || p.Layout.GetRepCompression() != nil {
 		return false
 	}
@@ -25,6 +25,18 @@ func (p *MiniBlockPage) CanGather() bool {
 	}
 	_, ok := defPacking(p)
 	return ok
+}
+
+// gatherWidth is the word width GatherChunkRows reads a row's value (or
+// dictionary index, dict) as: valueWidth, or 32 for dictIndices pages.
+func (p *MiniBlockPage) gatherWidth() (t int, flat, dict bool) {
+	if t, flat = p.valueWidth(); t > 0 {
+		return t, flat, false
+	}
+	if ok, flat := p.dictIndices(); ok {
+		return 32, flat, true
+	}
+	return 0, false, false
 }
 
 // valueWidth is directWidth without its levels condition: the word width
@@ -91,7 +103,7 @@ func (p *MiniBlockPage) chunkHolds(i int, row uint64) bool {
 // chunk, one call for all of a take's rows in the chunk so that their
 // memory reads overlap. Every row is checked against the chunk.
 func (p *MiniBlockPage) GatherChunkRows(i int, b []byte, rows []uint64, lv *Levels, vals *Values) error {
-	t, flat := p.valueWidth()
+	t, flat, dict := p.gatherWidth()
 	if t == 0 || i < 0 || i >= len(p.Chunks) {
 		return fmt.Errorf("%w: chunk %d of %d cannot be gathered", ErrCorrupt, i, len(p.Chunks))
 	}
@@ -113,7 +125,12 @@ func (p *MiniBlockPage) GatherChunkRows(i int, b []byte, rows []uint64, lv *Leve
 			return err
 		}
 	}
-	if err := p.gatherValues(i, bufs[0], t, flat, rows, vals); err != nil {
+	if dict {
+		err = p.gatherDictValues(i, bufs[0], flat, rows, vals)
+	} else {
+		err = p.gatherValues(i, bufs[0], t, flat, rows, vals)
+	}
+	if err != nil {
 		return err
 	}
 	appendGatheredLevels(lv, &def, rows, c.FirstRow)

@@ -108,8 +108,10 @@ func flatPage(t testing.TB, rng *rand.Rand, bits, rows int) (*MiniBlockPage, []b
 }
 
 // FuzzGatherChunkRows gathers rows from arbitrary chunk bytes on pages of
-// inline bit-packed and flat words: no panic, and whenever the chunk
-// decodes whole the gather agrees with it.
+// inline bit-packed and flat words and on pylance's dictionary pages
+// (realDictPages): no panic, and whenever the chunk decodes whole the
+// gather agrees with it (a dictionary page's rows are the entries its
+// decoded indices name).
 func FuzzGatherChunkRows(f *testing.F) {
 	rng := rand.New(rand.NewPCG(31, 32))
 	inline, inData := inlinePage(f, rng, 32, 3000)
@@ -118,6 +120,12 @@ func FuzzGatherChunkRows(f *testing.F) {
 	c0, f0 := inline.Chunks[0], flat.Chunks[0]
 	f.Add(uint8(0), inData[c0.Offset:c0.Offset+c0.Size], []byte{0, 5, 3, 1, 0, 5})
 	f.Add(uint8(1), flatData[f0.Offset:f0.Offset+f0.Size], []byte{1, 0, 0, 9})
+	dictPages, dictDatas := realDictPages(f)
+	for i, p := range dictPages {
+		d0 := p.Chunks[0]
+		f.Add(uint8(len(pages)), dictDatas[i][d0.Offset:d0.Offset+d0.Size], []byte{0, 7, 0, 2, 0, 7, 0, 0})
+		pages = append(pages, p)
+	}
 	f.Fuzz(func(t *testing.T, which uint8, b []byte, sel []byte) {
 		p := pages[int(which)%len(pages)]
 		p.Chunks[0].Size = uint64(len(b)) // the chunk table says what the bytes are
@@ -133,6 +141,10 @@ func FuzzGatherChunkRows(f *testing.F) {
 		if err != nil || errWhole != nil {
 			return
 		}
+		if p.Dictionary != nil {
+			checkDictRows(t, p, &dc, rows, vals)
+			return
+		}
 		w := uint64(dc.Values.BitsPerValue / 8)
 		for i, r := range rows {
 			if got, want := vals.Data[uint64(i)*w:uint64(i+1)*w], dc.Values.Data[r*w:(r+1)*w]; !slices.Equal(got, want) {
@@ -140,4 +152,18 @@ func FuzzGatherChunkRows(f *testing.F) {
 			}
 		}
 	})
+}
+
+// checkDictRows checks that vals holds, for each of rows, the dictionary
+// entry that the chunk's decoded index (dc) names.
+func checkDictRows(t *testing.T, p *MiniBlockPage, dc *DecodedChunk, rows []uint64, vals *Values) {
+	t.Helper()
+	tab := p.dict
+	for i, r := range rows {
+		k := binary.LittleEndian.Uint32(dc.Values.Data[r*4:])
+		want := tab.data[tab.offs[k]:tab.offs[k+1]]
+		if got := vals.Data[vals.Offsets[i]:vals.Offsets[i+1]]; !slices.Equal(got, want) {
+			t.Fatalf("row %d: %q, dictionary entry %d is %q", r, got, k, want)
+		}
+	}
 }

@@ -76,8 +76,9 @@ func checkTakeRows(ctx context.Context, t *testing.T, f *File, rows []uint64, wa
 // TestTakeGathersPerChunk checks that a take plans one piece per chunk for
 // the rows of pylance's nullable inline bit-packed page (null_patterns,
 // column leading, page 0: definition levels out-of-line bit-packed) and of
-// its plain bit-packed page, and none for the string column's pages, and
-// that unsorted rows gather per run of rows in one chunk.
+// its plain bit-packed page, and for the string column's dictionary page
+// (page 0, 1,200 rows in 2 chunks) but none for its other string pages,
+// and that unsorted rows gather per run of rows in one chunk.
 func TestTakeGathersPerChunk(t *testing.T) {
 	ctx := context.Background()
 	f, err := Open(ctx, filepath.Join("..", "..", "testdata", "pylance", "2.1", "null_patterns.lance"))
@@ -92,7 +93,8 @@ func TestTakeGathersPerChunk(t *testing.T) {
 	cases := []struct {
 		col      int
 		gathered bool
-	}{{0, true}, {1, false}}
+		dictOnly bool // gathering pieces only on the dictionary page
+	}{{0, true, false}, {1, true, true}}
 	for _, c := range cases {
 		leaf := f.leaves[c.col][0]
 		rows := f.gatherBuf(gatherRowsCap(ranges))
@@ -106,6 +108,9 @@ func TestTakeGathersPerChunk(t *testing.T) {
 				g++
 				if p.span.First != p.span.Last || len(p.rows) < 2 {
 					t.Fatalf("column %d: gathering piece of span %v, %d rows", c.col, p.span, len(p.rows))
+				}
+				if c.dictOnly && (p.page.mini == nil || p.page.mini.Dictionary == nil) {
+					t.Fatalf("column %d: gathering piece on a page without dictionary", c.col)
 				}
 			}
 		}
