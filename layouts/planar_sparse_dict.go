@@ -122,16 +122,8 @@ func gatherValid32(vals *Values, dict *codecs.Block, ix, valid []byte, slot0 uin
 		if k >= n {
 			return fmt.Errorf("%w: dictionary index %d of %d entries", ErrCorrupt, k, n)
 		}
-		o := table[k*4 : k*4+8]
-		lo, hi := binary.LittleEndian.Uint32(o), binary.LittleEndian.Uint32(o[4:])
-		l := int(hi - lo)
-		if m := len(data); l <= 32 && int(lo)+32 <= len(src) && cap(data)-m >= 32 {
-			wordCopy32(data[m:m+32], src[lo:lo+32])
-			data = data[:m+l]
-		} else {
-			data = vals.roomFor(data, l)
-			data = append(data, src[lo:hi]...)
-		}
+		var l int
+		data, l = vals.appendEntry32(data, src, table, k)
 		last += int64(l)
 		offs = append(offs, last)
 	}

@@ -399,22 +399,30 @@ func (v *Values) gatherFlat32(dict, idx *codecs.Block, from, to uint64) error {
 		if k >= n {
 			return fmt.Errorf("%w: dictionary index %d of %d entries", ErrCorrupt, k, n)
 		}
-		o := table[k*4 : k*4+8]
-		lo, hi := binary.LittleEndian.Uint32(o), binary.LittleEndian.Uint32(o[4:])
-		l := int(hi - lo)
-		if m := len(data); l <= 32 && int(lo)+32 <= len(src) && cap(data)-m >= 32 {
-			wordCopy32(data[m:m+32], src[lo:lo+32])
-			data = data[:m+l]
-		} else {
-			data = v.roomFor(data, l)
-			data = append(data, src[lo:hi]...)
-		}
+		var l int
+		data, l = v.appendEntry32(data, src, table, k)
 		last += int64(l)
 		offs = append(offs, last)
 	}
 	v.Data, v.Offsets = data, offs
 	v.N += int(to - from)
 	return nil
+}
+
+// appendEntry32 appends entry k of a dictionary with checked 32-bit
+// offsets table over src to data (v's data with values appended since),
+// short entries as one 32-byte word copy, and returns data and the entry's
+// length. k must be below the dictionary's entry count.
+func (v *Values) appendEntry32(data, src, table []byte, k uint32) ([]byte, int) {
+	o := table[k*4 : k*4+8]
+	lo, hi := binary.LittleEndian.Uint32(o), binary.LittleEndian.Uint32(o[4:])
+	l := int(hi - lo)
+	if m := len(data); l <= 32 && int(lo)+32 <= len(src) && cap(data)-m >= 32 {
+		wordCopy32(data[m:m+32], src[lo:lo+32])
+		return data[:m+l], l
+	}
+	data = v.roomFor(data, l)
+	return append(data, src[lo:hi]...), l
 }
 
 // roomFor returns data (v's data with values appended since) with room
