@@ -39,6 +39,10 @@ type writerCase struct {
 	opts   []WriterOption
 	// noPages, when set, says why pylance's pages cannot be compared.
 	noPages string
+	// pylanceReadErr, when set, is the error pylance 14.0.2 gives reading
+	// back both our file and its own of the same input (a shape it writes
+	// but cannot read); its pages must then equal ours byte for byte.
+	pylanceReadErr string
 	// layoutOnly compares the pages' layouts and codec trees, not their
 	// bytes (General value chunks: our LZ4 and zstd compressors pick other
 	// matches than Lance's).
@@ -284,19 +288,26 @@ func checkWriterCasesEnv(t *testing.T, cases []writerCase, env []string) {
 		t.Run(c.name, func(t *testing.T) {
 			path := roundTripCase(t, c, dir)
 			ours[c.name] = path
-			batch.add(c.name, path, expectedFromInput(t, dir, c.name, c.schema, c.recs))
+			exp := expectedFromInput(t, dir, c.name, c.schema, c.recs)
+			theirs := filepath.Join(dir, safeName(c.name)+".pylance.lance")
+			if c.pylanceReadErr != "" {
+				batch.addFailing(c.name, path, exp, c.pylanceReadErr)
+				batch.addFailing(c.name+"/pylance's own", theirs, exp, c.pylanceReadErr)
+			} else {
+				batch.add(c.name, path, exp)
+			}
 			if py != "" {
 				src := filepath.Join(dir, safeName(c.name)+".arrow")
 				writeIPC(t, src, c.schema, c.recs)
-				pw.add(src, filepath.Join(dir, safeName(c.name)+".pylance.lance"), c.ver)
+				pw.add(src, theirs, c.ver)
 			}
 		})
 	}
 	if py == "" {
 		return
 	}
+	res := pw.run(t, py) // first: the batch may read pylance's files
 	batch.run(t, py)
-	res := pw.run(t, py)
 	for _, c := range cases {
 		t.Run("pages/"+c.name, func(t *testing.T) {
 			path, ok := ours[c.name]
@@ -313,7 +324,27 @@ func checkWriterCasesEnv(t *testing.T, cases []writerCase, env []string) {
 			if err := samePages(path, theirs, c.layoutOnly); err != nil {
 				t.Fatal(err)
 			}
+			if c.pylanceReadErr != "" {
+				sameFileBytes(t, path, theirs)
+			}
 		})
+	}
+}
+
+// sameFileBytes fails t unless the files at a and b are equal byte for
+// byte.
+func sameFileBytes(t *testing.T, a, b string) {
+	t.Helper()
+	x, err := os.ReadFile(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	y, err := os.ReadFile(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(x, y) {
+		t.Fatalf("%s (%d bytes) and %s (%d bytes) differ", a, len(x), b, len(y))
 	}
 }
 

@@ -97,7 +97,10 @@ type shredder struct {
 	mult     []int         // level entries per slot of each layer (Π dim at and below)
 	hasNull  []bool
 	hasEmpty []bool
-	out      *Shredded
+	// repFSL: the path holds lists beside its fixed-size lists of structs,
+	// so those repeat as layers of their own (sparse pages only).
+	repFSL bool
+	out    *Shredded
 }
 
 // Shred flattens one leaf column out of top (a whole top-level column):
@@ -131,13 +134,8 @@ func Shred(top arrow.Array, child []int, sc ShredScratch) (*Shredded, error) {
 	for i := 0; i < top.Len(); i++ {
 		s.scan(0, i)
 	}
-	s.out.Layers = s.pbLayers()
-	set, err := NewLayerSet(s.out.Layers)
+	set, err := s.layerSet()
 	if err != nil {
-		return nil, err
-	}
-	s.out.Set = set
-	if err := s.fslSet(); err != nil {
 		return nil, err
 	}
 	if set.HasLists() {
@@ -333,8 +331,10 @@ func newShredder(top arrow.Array, child []int) (*shredder, error) {
 }
 
 // multiples fills mult and scales NumRows to items for a path through
-// fixed-size lists of structs, which must hold no list (Lance 2.2 and
-// dense 2.3 pages store them without repetition levels).
+// fixed-size lists of structs holding no list (Lance 2.2 and dense 2.3
+// pages store them without repetition levels). A path with lists too is
+// shredded with the fixed-size lists repeating (repFSL), as Lance 14.0.2's
+// 2.3 sparse pages hold them.
 func (s *shredder) multiples() error {
 	n := len(s.arrays)
 	s.mult = make([]int, n)
@@ -352,14 +352,48 @@ func (s *shredder) multiples() error {
 	if !fsl {
 		return nil
 	}
-	if slices.Contains(s.list, true) {
-		return fmt.Errorf("%w: a list above or below a fixed-size list of structs", lerr.ErrUnsupportedType)
-	}
 	if s.out.NumRows > math.MaxInt32/m {
 		return fmt.Errorf("%w: %d rows of %d fixed-size-list items", lerr.ErrUnsupportedType, s.out.NumRows, m)
 	}
-	s.out.NumRows *= m
+	s.out.NumRows *= m // Lance counts such pages in items, lists or not
+	s.repFSL = slices.Contains(s.list, true)
 	return nil
+}
+
+// layerSet sets the page's layers and the set its levels are written in:
+// the protobuf layers' set, or with fixed-size lists of structs the set
+// with LayerFSL layers (Shredded.FSL; it is the levels' own set when those
+// repeat, repFSL).
+func (s *shredder) layerSet() (LayerSet, error) {
+	s.out.Layers = s.pbLayers()
+	if s.repFSL {
+		set := layerSetOf(s.specs())
+		s.out.Set, s.out.FSL = set, &set
+		return set, nil
+	}
+	set, err := NewLayerSet(s.out.Layers)
+	if err != nil {
+		return LayerSet{}, err
+	}
+	s.out.Set = set
+	return set, s.fslSet()
+}
+
+// specs are the layers, inner-most first, with the fixed-size lists of
+// structs as LayerFSL layers.
+func (s *shredder) specs() []layerSpec {
+	out := make([]layerSpec, 0, len(s.arrays))
+	for k := len(s.arrays) - 1; k >= 0; k-- {
+		sp := layerSpec{kind: LayerItem, null: s.hasNull[k]}
+		switch {
+		case s.list[k]:
+			sp.kind, sp.empty = LayerList, s.hasEmpty[k]
+		case s.dim[k] > 0:
+			sp.kind, sp.dim = LayerFSL, s.dim[k]
+		}
+		out = append(out, sp)
+	}
+	return out
 }
 
 // fslSet records the layer set with the fixed-size lists of structs as
@@ -455,6 +489,10 @@ func (s *shredder) pbLayers() []pb.RepDefLayer {
 // visit emits the entries of slot i of layer k (pass 2).
 func (s *shredder) visit(k, i int, rep uint16) {
 	a, L := s.arrays[k], s.out.Set.Layers[k]
+	if a.IsNull(i) && s.repFSL {
+		s.emitNull(k, L.NullCode, rep)
+		return
+	}
 	if a.IsNull(i) {
 		for range s.mult[k] { // a null above a fixed-size list repeats per item
 			s.emit(rep, L.NullCode, -1)
@@ -464,7 +502,11 @@ func (s *shredder) visit(k, i int, rep uint16) {
 	if s.dim[k] > 0 {
 		start, end := a.(array.ListLike).ValueOffsets(i)
 		for j := start; j < end; j++ {
-			s.visit(k+1, int(j), rep)
+			r := rep
+			if s.repFSL && j > start {
+				r = L.RepNumber - 1
+			}
+			s.visit(k+1, int(j), r)
 		}
 		return
 	}
@@ -488,6 +530,25 @@ func (s *shredder) visit(k, i int, rep uint16) {
 		return
 	}
 	s.emit(rep, 0, i)
+}
+
+// emitNull emits the entries of a slot of layer k below (or at) a null
+// whose code is code, when fixed-size lists repeat (repFSL): every
+// fixed-size list still owns its dimension entries, the first one
+// continuing rep; a list or the leaf takes one entry.
+func (s *shredder) emitNull(k int, code, rep uint16) {
+	switch {
+	case s.dim[k] > 0:
+		inner := s.out.Set.Layers[k].RepNumber - 1
+		s.emitNull(k+1, code, rep)
+		for range s.dim[k] - 1 {
+			s.emitNull(k+1, code, inner)
+		}
+	case s.list[k] || k+1 == len(s.arrays):
+		s.emit(rep, code, -1)
+	default:
+		s.emitNull(k+1, code, rep)
+	}
 }
 
 // emit appends one level entry; visible entries get a value slot.

@@ -41,7 +41,11 @@ func checkShredUnravel(t *testing.T, name string, col arrow.Array) {
 	if err != nil {
 		t.Fatalf("%s: shred: %v", name, err)
 	}
-	got, err := Unravel(s.Set, Levels{Rep: s.Rep, Def: s.Def, N: s.NumItems()})
+	set := s.Set
+	if s.FSL != nil {
+		set = *s.FSL // fixed-size lists of structs as layers of their own
+	}
+	got, err := Unravel(set, Levels{Rep: s.Rep, Def: s.Def, N: s.NumItems()})
 	if err != nil {
 		t.Fatalf("%s: unravel: %v", name, err)
 	}
@@ -58,14 +62,16 @@ func checkShredUnravel(t *testing.T, name string, col arrow.Array) {
 // node is the expected structure of one layer.
 type node struct {
 	list    bool
+	fsl     bool // a fixed-size list of structs: no offsets
 	valid   []bool
 	offsets []int64
 	child   *node
 }
 
 // layerOf builds the expected layers of array a, restricted to slots
-// (nil: all of them; -1: a slot under a null struct, which is null), down
-// the path given by child (the struct field taken at each struct layer).
+// (nil: all of them; -1-i: slot i hidden under a null struct or fixed-size
+// list, so null), down the path given by child (the struct field taken at
+// each struct layer).
 func layerOf(a arrow.Array, child []int, slots []int) *node {
 	if slots == nil {
 		slots = make([]int, a.Len())
@@ -78,6 +84,17 @@ func layerOf(a arrow.Array, child []int, slots []int) *node {
 		n.valid[j] = i >= 0 && a.IsValid(i)
 	}
 	switch t := a.(type) {
+	case *array.FixedSizeList:
+		// every slot, null or hidden, owns its dimension children
+		n.fsl = true
+		next := []int{}
+		for j, i := range slots {
+			lo, hi := t.ValueOffsets(max(i, -1-i))
+			for k := lo; k < hi; k++ {
+				next = append(next, hiddenUnless(int(k), n.valid[j]))
+			}
+		}
+		n.child = layerOf(t.ListValues(), child[1:], next)
 	case array.ListLike:
 		n.list = true
 		n.offsets = []int64{0}
@@ -98,14 +115,19 @@ func layerOf(a arrow.Array, child []int, slots []int) *node {
 	case *array.Struct:
 		next := make([]int, len(slots))
 		for j, i := range slots {
-			next[j] = i
-			if !n.valid[j] {
-				next[j] = -1 // hidden under a null struct
-			}
+			next[j] = hiddenUnless(max(i, -1-i), n.valid[j])
 		}
 		n.child = layerOf(t.Field(child[0]), child[1:], next)
 	}
 	return n
+}
+
+// hiddenUnless is slot i, marked hidden (-1-i) unless valid.
+func hiddenUnless(i int, valid bool) int {
+	if valid {
+		return i
+	}
+	return -1 - i
 }
 
 // sameStructure compares unraveled path nodes with the expected layers.
@@ -121,6 +143,9 @@ func sameStructure(got *PathNode, want *node) error {
 			if g := got.Validity == nil || lebits.Bit(got.Validity, i); g != v {
 				return fmt.Errorf("layer %d slot %d: valid %v, want %v", depth, i, g, v)
 			}
+		}
+		if want.fsl != (got.Kind == LayerFSL) {
+			return fmt.Errorf("layer %d: kind %d, want a fixed-size list %v", depth, got.Kind, want.fsl)
 		}
 		if want.list {
 			if len(got.Offsets) != len(want.offsets) {
@@ -146,11 +171,13 @@ func randomShape(r *rand.Rand, depth int) arrow.DataType {
 		return arrow.PrimitiveTypes.Int32
 	}
 	inner := randomShape(r, depth-1)
-	switch r.IntN(3) {
+	switch r.IntN(4) {
 	case 0:
 		return arrow.ListOf(inner)
 	case 1:
 		return arrow.LargeListOf(inner)
+	case 2: // a fixed-size list of structs, with or without lists beside it
+		return arrow.FixedSizeListOf(int32(1+r.IntN(3)), arrow.StructOf(arrow.Field{Name: "x", Type: inner, Nullable: true}))
 	}
 	return arrow.StructOf(arrow.Field{Name: "x", Type: inner, Nullable: true})
 }
@@ -176,6 +203,11 @@ func appendRandom(r *rand.Rand, b array.Builder, nullP float64) {
 	switch t := b.(type) {
 	case *array.Int32Builder:
 		t.Append(r.Int32N(100))
+	case *array.FixedSizeListBuilder:
+		t.Append(true)
+		for range t.Type().(*arrow.FixedSizeListType).Len() {
+			appendRandom(r, t.ValueBuilder(), nullP)
+		}
 	case array.ListLikeBuilder:
 		t.Append(true)
 		for range r.IntN(4) {

@@ -15,7 +15,8 @@ import (
 // pylance 14.0.2 does with them (measured: it refuses fixed_size_list<struct>
 // at 2.1 and writes it from 2.2 on; refuses fixed_size_list<list> and
 // fixed_size_list<fixed_size_list<struct>> with "Unsupported data type";
-// panics on list<fixed_size_list<struct>> at 2.2); the fixed-size lists
+// panics on list<fixed_size_list<struct>> at 2.2, writes it and
+// fixed_size_list<struct<list>> at 2.3); the fixed-size lists
 // written are accepted, fixed_size_list<bool> among them from 2.1 on, as
 // pylance 14.0.2 writes it.
 func TestFSLRefusals(t *testing.T) {
@@ -31,7 +32,9 @@ func TestFSLRefusals(t *testing.T) {
 		{"fsl_struct_21", arrow.FixedSizeListOf(2, st), format.V2_1, false, "refuses it at 2.1"},
 		{"fsl_struct_22", arrow.FixedSizeListOf(2, st), format.V2_2, false, ""},
 		{"fsl_struct_23", arrow.FixedSizeListOf(2, st), format.V2_3, false, ""},
-		{"fsl_struct_under_list", arrow.FixedSizeListOf(2, st), format.V2_3, true, "under a list"},
+		{"fsl_struct_under_list_22", arrow.FixedSizeListOf(2, st), format.V2_2, true, "under a list, needs file version 2.3"},
+		{"fsl_struct_under_list_23", arrow.FixedSizeListOf(2, st), format.V2_3, true, ""},
+		{"fsl_struct_list_23", arrow.FixedSizeListOf(2, sl), format.V2_3, false, ""},
 		{"fsl_struct_list", arrow.FixedSizeListOf(2, sl), format.V2_2, false, "cannot read its own 2.2 pages"},
 		{"fsl_fsl_struct", arrow.FixedSizeListOf(2, arrow.FixedSizeListOf(2, st)), format.V2_3, false, "refuses it too"},
 		{"fsl_list", arrow.FixedSizeListOf(2, arrow.ListOf(arrow.PrimitiveTypes.Int32)), format.V2_2, false, "refuses it too"},

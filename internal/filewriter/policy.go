@@ -532,7 +532,8 @@ const denseStructuralBudgetBits = 16 << 10 * 8
 const indexedMinDictBytes = 64 << 10
 
 // wantSparse reports whether a 2.3 page with nulls or lists gets sparse
-// structure: on request (structural-encoding=sparse); and, unless
+// structure: always when fixed-size lists of structs and lists share its
+// path (14.0.2, measured: even all-valid ones); on request (structural-encoding=sparse); and, unless
 // miniblock or fullzip is requested, when the dense structure is over
 // budget (denseOverBudget) or when the values are wide (those that would
 // be zipped: 256 bytes or more) and more than half of the leaf slots are
@@ -540,6 +541,9 @@ const indexedMinDictBytes = 64 << 10
 // miniblock or fullzip request into smaller pages it then cannot read back
 // ("Dense no-values requires a single null leaf layer"); we keep them dense.
 func wantSparse(s *shredded, v *values, p encodingParams) bool {
+	if s.FSL != nil && !s.FSL.DenseFSL {
+		return true // fixed-size lists of structs beside lists: no dense form
+	}
 	if s.Rep == nil && s.Def == nil {
 		return false // trivial all-valid pages stay dense
 	}

@@ -47,8 +47,8 @@ func buildSchemaProto(schema *arrow.Schema, v format.Version, env func(string) s
 // store, saying what pylance 14.0.2 does with them. It writes fixed-size
 // lists, nested or not, of fixed-width items of whole bytes or of booleans
 // (bit-packed, as pylance 14.0.2 does from 2.1 on); and from 2.2
-// on one level of fixed-size lists of structs holding no list, not under a
-// list (written as pylance does, see fslStructRefusal).
+// on one level of fixed-size lists of structs, from 2.3 on under or above
+// lists too (written as pylance does, see fslStructRefusal).
 func checkFSLItems(f arrow.Field, v format.Version, underList bool) error {
 	t, ok := f.Type.(*arrow.FixedSizeListType)
 	if !ok {
@@ -91,20 +91,22 @@ func checkFSLItems(f arrow.Field, v format.Version, underList bool) error {
 // FixedSizeList"); from 2.2 on writes one level in dense pages (the list as
 // an item layer whose levels repeat per child), at 2.3 sparse pages with a
 // fixed_size_list layer on request or when its sparse rules say so; under
-// a list it panics at 2.2 and writes sparse pages at 2.3, and with a list
-// inside it writes 2.2 pages it cannot read back ("Not yet supported
-// FSL<...List<...>>") and sparse pages at 2.3. This writer takes the
-// dense cases and the 2.3 sparse pages without lists.
+// a list it panics at 2.2 and with a list inside it writes 2.2 pages it
+// cannot read back ("Not yet supported FSL<...List<...>>"); at 2.3 it
+// writes both, the leaves below the lists in sparse pages (the fixed-size
+// list a repeating layer of its own). This writer does the same.
 func fslStructRefusal(item arrow.DataType, depth int, v format.Version, underList bool) string {
 	switch {
 	case depth > 1:
 		return "pylance 14.0.2 refuses it too (\"Unsupported data type: FixedSizeList\")"
 	case v < format.V2_2:
 		return "needs file version 2.2 (pylance 14.0.2 refuses it at 2.1: \"FixedSizeList<Struct> is not enabled\")"
+	case v >= format.V2_3:
+		return ""
 	case underList:
-		return "under a list, not written here (pylance 14.0.2 panics on it at 2.2 and writes it sparse at 2.3)"
+		return "under a list, needs file version 2.3 (pylance 14.0.2 panics on it at 2.2 and writes it sparse at 2.3)"
 	case hasListInside(item):
-		return "with a list inside, not written here (pylance 14.0.2 cannot read its own 2.2 pages of it; it writes it sparse at 2.3)"
+		return "with a list inside, needs file version 2.3 (pylance 14.0.2 cannot read its own 2.2 pages of it; it writes it sparse at 2.3)"
 	}
 	return ""
 }
