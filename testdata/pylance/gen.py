@@ -564,7 +564,7 @@ CASES_23 = {"large_list_large_utf8", "nested_list3", "nested_struct_list_struct"
             "map_utf8_list_i64", "fsl_fsl_i16", "zstd_columns", "meta_encodings", "scalars_misc",
             "planar_sparse_scalars", "planar_sparse_nested", "planar_zipped", "planar_constant_pages",
             "planar_sparse_fsl", "dense_fsl_struct", "many_pages", "null_patterns", "large_chunks", "big_list_page",
-            "planar_indexed", "planar_dense_nulls"}
+            "planar_indexed", "planar_dense_nulls", "planar_list_fsl_struct"}
 
 
 def _dens(c, col, p, n, f):
@@ -766,6 +766,37 @@ def planar_sparse_fsl(c):
                             "and fixed_size_list<fixed_size_list<struct>>; 4 batches, 8 KiB write cache (multi-page columns)",
                 versions=["2.3"], batches=[100] * 4, copy_batches=True, writer=dict(data_cache_bytes=8 * 1024),
                 columns=cols)
+
+
+@case
+def planar_list_fsl_struct(c):
+    """Fixed-size lists of structs under a list (2.3 only: pylance 14.0.2 panics at 2.2): always
+    sparse pages with a list layer above a repeating fixed_size_list layer, nulls at every level."""
+    n = 600
+    sx = pa.struct([F("x", pa.int64())])
+    ab = pa.struct([F("a", pa.int32()), F("b", pa.utf8())])
+    def lfs(r, i):
+        if r.random() < 0.1:
+            return []
+        return [None if r.random() < 0.2 else [None if r.random() < 0.25 else {"x": None if r.random() < 0.2 else r.randint(-2 ** 40, 2 ** 40)}
+                                                for _ in range(2)] for _ in range(r.choice([1, 2, 3]))]
+    def lfs_ab(r, i):
+        return [[{"a": r.randint(-9, 9), "b": sentence(r, 0, 2)} for _ in range(3)] for _ in range(r.choice([0, 1, 2]))]
+    def s_lfs(r, i):
+        return None if r.random() < 0.15 else {"v": lfs(r, i)}
+    cols = [
+        (F("list_fsl_struct", pa.list_(pa.list_(sx, 2))), _dens(c, "lfs", 0.1, n, lfs)),
+        (F("list_fsl_struct_valid", pa.list_(pa.list_(ab, 3))), [lfs_ab(rng_for(c, "ab%d" % i), i) for i in range(n)]),
+        (F("large_list_fsl_struct", pa.large_list(pa.list_(sx, 2))), _dens(c, "llfs", 0.5, n, lfs)),
+        (F("struct_list_fsl_struct", pa.struct([F("v", pa.list_(pa.list_(sx, 2)))])), [s_lfs(rng_for(c, "s%d" % i), i) for i in range(n)]),
+    ]
+    return dict(description="2.3 list<fixed_size_list<struct<int64>>,2> with nulls at every level and empty lists "
+                            "(10% and 50% null rows, large_list too, and inside a nullable struct), and an all-valid "
+                            "list<fixed_size_list<struct<int32,utf8>>,3>: sparse pages whose fixed_size_list layer "
+                            "repeats below the list layer. pylance 14.0.2 reads these back; with nulls and two or more "
+                            "struct children it cannot read its own file (\"Structural sibling fields have incompatible "
+                            "validity metadata\"), so none is here; 3 batches",
+                versions=["2.3"], batches=[200] * 3, copy_batches=True, columns=cols)
 
 
 @case
