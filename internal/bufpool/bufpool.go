@@ -36,9 +36,12 @@ const minShift = 14
 // more are kept, up to a byte limit, when freed. It is safe for concurrent
 // use. Memory from Allocate is zeroed, as from memory.GoAllocator.
 type Pool struct {
-	mu    sync.Mutex
-	free  [numClasses][][]byte
-	held  int
+	mu sync.Mutex
+	// free holds each class's kept buffers, oldest first.
+	free [numClasses][]heldBuf
+	held int
+	// stamp numbers the buffers kept, so a full pool can drop its oldest.
+	stamp uint64
 	limit int
 	// reused counts allocations served from a freed buffer.
 	reused atomic.Int64
@@ -87,20 +90,46 @@ func (p *Pool) Reallocate(size int, b []byte) []byte {
 	return nb
 }
 
+// heldBuf is a kept buffer and when it was kept.
+type heldBuf struct {
+	b     []byte
+	stamp uint64
+}
+
 // Free gives b back; it is kept if its capacity is one of the pool's
-// classes and the pool has room.
+// classes and no larger than the limit. A full pool drops its oldest
+// buffers to make room: the sizes a reader asks for now are those of its
+// current workload (a scan's batches, a take's output), and a pool kept
+// full of an earlier workload's sizes would send every new buffer back to
+// the Go heap, whose fresh pages then fault in on each use.
 func (p *Pool) Free(b []byte) {
 	c, ok := classOf(cap(b))
-	if !ok || classSize(c) != cap(b) {
+	if !ok || classSize(c) != cap(b) || cap(b) > p.limit {
 		return
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.held+cap(b) > p.limit {
-		return
+	for p.held+cap(b) > p.limit {
+		p.dropOldest()
 	}
-	p.free[c] = append(p.free[c], b[:0])
+	p.stamp++
+	p.free[c] = append(p.free[c], heldBuf{b: b[:0], stamp: p.stamp})
 	p.held += cap(b)
+}
+
+// dropOldest lets go of the buffer kept longest ago (p.mu held, p.held > 0).
+func (p *Pool) dropOldest() {
+	oldest := -1
+	for c := range p.free {
+		if len(p.free[c]) > 0 && (oldest < 0 || p.free[c][0].stamp < p.free[oldest][0].stamp) {
+			oldest = c
+		}
+	}
+	l := p.free[oldest]
+	p.held -= cap(l[0].b)
+	copy(l, l[1:])
+	l[len(l)-1] = heldBuf{}
+	p.free[oldest] = l[:len(l)-1]
 }
 
 // Held returns the bytes of free buffers the pool keeps.
@@ -121,8 +150,8 @@ func (p *Pool) get(size int) ([]byte, bool) {
 	}
 	p.mu.Lock()
 	if n := len(p.free[c]); n > 0 {
-		b := p.free[c][n-1]
-		p.free[c][n-1] = nil
+		b := p.free[c][n-1].b
+		p.free[c][n-1] = heldBuf{}
 		p.free[c] = p.free[c][:n-1]
 		p.held -= cap(b)
 		p.mu.Unlock()

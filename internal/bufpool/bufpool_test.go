@@ -72,3 +72,35 @@ func TestReuse(t *testing.T) {
 		t.Fatalf("reallocate: %d bytes", len(r))
 	}
 }
+
+// TestFullPoolDropsOldest: a full pool keeps a newly freed buffer by
+// dropping the buffers it kept longest ago, so a new workload's sizes are
+// reused instead of an earlier one's crowding them out.
+func TestFullPoolDropsOldest(t *testing.T) {
+	p := New(1 << 20)
+	old := [][]byte{p.Allocate(300 << 10), p.Allocate(300 << 10), p.Allocate(200 << 10)}
+	for _, b := range old {
+		p.Free(b)
+	}
+	held := cap(old[0]) + cap(old[1]) + cap(old[2])
+	if p.Held() != held {
+		t.Fatalf("held %d, want %d", p.Held(), held)
+	}
+	nb := p.Allocate(400 << 10)
+	p.Free(nb) // 320+320+224+448 KiB > 1 MiB: old[0], the oldest, goes
+	if want := held - cap(old[0]) + cap(nb); p.Held() != want {
+		t.Fatalf("held %d after a full pool's free, want %d", p.Held(), want)
+	}
+	if b := p.Allocate(400 << 10); &b[0] != &nb[0] {
+		t.Fatal("the newest buffer was not kept")
+	}
+	if b := p.Allocate(200 << 10); &b[0] != &old[2][0] {
+		t.Fatal("a buffer that fit was dropped")
+	}
+	if b := p.Allocate(300 << 10); &b[0] != &old[1][0] {
+		t.Fatal("the second oldest buffer was dropped, or the oldest kept")
+	}
+	if p.Held() != 0 {
+		t.Fatalf("held %d with everything taken", p.Held())
+	}
+}
