@@ -117,7 +117,7 @@ func (c *Config) scanRepeat() Repeat {
 func (c *Config) takeSets(k int) int {
 	switch {
 	case k >= 10000:
-		return map[bool]int{true: 2, false: 5}[c.Quick]
+		return map[bool]int{true: 2, false: 9}[c.Quick]
 	case k >= 100:
 		return map[bool]int{true: 10, false: 30}[c.Quick]
 	}
