@@ -243,9 +243,6 @@ func TestWriterFSLItems(t *testing.T) {
 			a := fromJSON(tc.dt, "["+strings.Repeat(rows+",", 299)+rows+"]") // 900 rows
 			schema, rec := oneColumn(arrow.Field{Name: "v", Type: tc.dt, Nullable: true}, a)
 			nc := writerCase{name: ver + "/" + tc.name, ver: ver, schema: schema, recs: []arrow.RecordBatch{rec}}
-			if ver == "2.3" {
-				nc.noPages = "pylance 14.0.2 dictionary-encodes lists with null items or rows at 2.3 keyed on validity bytes that take in the next rows' bits (6 entries for these 3 lists); we leave such pages undictionaried"
-			}
 			cases = append(cases, nc)
 			full := strings.TrimSuffix(strings.TrimPrefix(tc.full, "["), "]")
 			b := fromJSON(tc.dt, "["+strings.Repeat(full+",", 299)+full+"]")

@@ -154,6 +154,9 @@ func (s *valueSet) grow() {
 // valueBytes returns the bytes of value i (fixed, fixed-size list row or
 // variable).
 func valueBytes(v *values, i int) []byte {
+	if v.zipped != nil {
+		return v.zipped[i*v.zipWidth : (i+1)*v.zipWidth]
+	}
 	if v.Kind == valVariable {
 		return v.Data[v.Offsets[i]:v.Offsets[i+1]]
 	}
@@ -213,6 +216,8 @@ func dictionaryBuffer(v *values, order []int, p encodingParams, ver format.Versi
 			return nil, nil, err
 		}
 		enc = codecs.VariableEncoder{OffsetBits: bitsOff}.Encoding()
+	} else if v.zipped != nil {
+		raw, enc = dictFSLEntries(v, order), codecs.FSLEncoder{V: &v.Values}.Encoding()
 	} else {
 		for _, i := range order {
 			raw = append(raw, valueBytes(v, i)...)

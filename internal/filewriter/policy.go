@@ -259,9 +259,9 @@ const (
 // From 2.3 fixed-size lists are eligible (pylance 14.0.2, measured: any
 // row width; the budget then keeps rows of 40 bits or less out, as their
 // 32-bit indices and entries outweigh 0.8 of the data). Lists with null
-// items or rows are left out: 14.0.2 keys their rows on validity bytes
-// that include the next rows' bits where a row starts on a byte
-// boundary, so equal lists get several entries (TestWriterFSLItems).
+// items are keyed on their rows zipped with their validity bytes, those of
+// a row starting on a byte including the next rows' bits, as 14.0.2 keys
+// them (dict_fsl.go, TestWriterFSLItems).
 // Lists of booleans never get one (measured: 5000 rows of 48, 64 and 512
 // booleans with 1 to 5 distinct rows stay fsl → flat(1)).
 func dictEligible(v *values, ver format.Version) bool {
@@ -271,7 +271,7 @@ func dictEligible(v *values, ver format.Version) bool {
 	case valFixed:
 		return v.Bits == 128 || (ver >= format.V2_2 && v.Bits == 64)
 	case valFSL:
-		return ver >= format.V2_3 && !fslHasValidity(v) && v.RowBits()%8 == 0 && v.Bits%8 == 0
+		return ver >= format.V2_3 && v.RowBits()%8 == 0 && v.Bits%8 == 0
 	}
 	return false
 }
@@ -312,6 +312,7 @@ func shouldDictionary(v *values, p encodingParams, ver format.Version) (dictBudg
 		return dictBudget{}, false
 	}
 	limit := min(n/max(p.dictDivisor, 1), p.dictMaxEntries)
+	zipFSLRows(v) // keys of fixed-size lists with null items
 	size := dictDataSize(v)
 	if limit == 0 || size == 0 {
 		return dictBudget{}, false

@@ -29,6 +29,11 @@ type values struct {
 	// indices marks dictionary indices, whose codec follows the 2.2 RLE
 	// rule at 2.3 too (policy.go, chooseMiniCodec).
 	indices bool
+	// zipped holds, for a dictionary of fixed-size lists with null items,
+	// the rows zipped with their validity as Lance keys them (zipFSLRows),
+	// zipWidth bytes each.
+	zipped   []byte
+	zipWidth int
 }
 
 // gatherValues collects the values at idx (-1 = null slot) from leaf.
