@@ -14,7 +14,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"google.golang.org/protobuf/proto"
 
-	"github.com/lancego/lancego/codecs"
 	"github.com/lancego/lancego/format"
 	pb21 "github.com/lancego/lancego/format/pb/encodings21pb"
 	"github.com/lancego/lancego/format/pb/file2pb"
@@ -201,7 +200,7 @@ func sameColumnPages(a, b *File, ab, bb []byte, c int, layoutOnly bool) error {
 		}
 		for k := range ra {
 			x, y := ab[ra[k].Offset:ra[k].Offset+ra[k].Length], bb[rb[k].Offset:rb[k].Offset+rb[k].Length]
-			if !bytes.Equal(x, y) && !sameLZ4Dictionary(pa[i], k, x, y) {
+			if !bytes.Equal(x, y) {
 				at := firstDiff(x, y)
 				return fmt.Errorf("page %d buffer %d: %d bytes, pylance %d; from byte %d: %x…, pylance %x…", i, k, len(x), len(y), at, head(x[at:]), head(y[at:]))
 			}
@@ -230,24 +229,6 @@ func sameEncoding(a, b *file2pb.ColumnMetadata_Page) bool {
 		return proto.Equal(la, lb)
 	}
 	return proto.Equal(a.GetEncoding(), b.GetEncoding())
-}
-
-// sameLZ4Dictionary reports whether buffer k of a page is a mini-block
-// dictionary compressed with General(LZ4) whose two versions decompress to
-// the same bytes: our LZ4 compressor (pierrec/lz4) does not pick the matches
-// of Lance's (lz4_flex), so only the content can be compared.
-func sameLZ4Dictionary(page *file2pb.ColumnMetadata_Page, k int, x, y []byte) bool {
-	l := pageLayoutOf(page)
-	if k != 2 || l == nil {
-		return false
-	}
-	g := l.GetMiniBlockLayout().GetDictionary().GetGeneral()
-	if g.GetCompression().GetScheme() != pb21.CompressionScheme_COMPRESSION_ALGORITHM_LZ4 {
-		return false
-	}
-	dx, err1 := codecs.DecompressLZ4(nil, x)
-	dy, err2 := codecs.DecompressLZ4(nil, y)
-	return err1 == nil && err2 == nil && bytes.Equal(dx, dy)
 }
 
 // firstDiff is the offset of the first byte where a and b differ.

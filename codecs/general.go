@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/klauspost/compress/zstd"
 	"github.com/pierrec/lz4/v4"
@@ -111,41 +112,8 @@ func CompressLZ4(dst, src []byte) ([]byte, error) {
 		return dst, fmt.Errorf("%w: general lz4: input of %d bytes too large", ErrCorrupt, len(src))
 	}
 	dst = binary.LittleEndian.AppendUint32(dst, uint32(len(src)))
-	buf := make([]byte, lz4.CompressBlockBound(len(src)))
-	n, err := lz4.CompressBlock(src, buf, nil)
-	if err != nil {
-		return dst, err
-	}
-	if n == 0 && len(src) > 0 { // incompressible: emit literals only
-		n, err = lz4LiteralBlock(buf, src)
-		if err != nil {
-			return dst, err
-		}
-	}
-	return append(dst, buf[:n]...), nil
-}
-
-// lz4LiteralBlock writes src as one LZ4 sequence of literals only.
-func lz4LiteralBlock(buf, src []byte) (int, error) {
-	out := buf[:0]
-	l := len(src)
-	if l < 15 {
-		out = append(out, byte(l<<4))
-	} else {
-		out = append(out, 0xF0)
-		for r := l - 15; ; r -= 255 {
-			if r < 255 {
-				out = append(out, byte(r))
-				break
-			}
-			out = append(out, 255)
-		}
-	}
-	out = append(out, src...)
-	if len(out) > len(buf) {
-		return 0, fmt.Errorf("%w: general lz4: literal block overflow", ErrCorrupt)
-	}
-	return len(out), nil
+	dst = slices.Grow(dst, lz4BlockBound(len(src)))
+	return AppendLZ4Block(dst, src), nil
 }
 
 // zstdDecoder returns the lazily created zstd decoder.

@@ -85,3 +85,30 @@ func dictFSLEntries(v *values, order []int) []byte {
 	}
 	return out
 }
+
+// fslNullsOnlyUnderNullRows reports whether the only null items of v (a
+// fixed-size list page) are those of null rows. In a 2.3 sparse page such
+// lists get no dictionary from pylance 14.0.2 (measured: 1,001 null rows and
+// 999 distinct vectors of 64 floats stay zipped, 1,000 null and 1,500
+// distinct f16x3 rows stay chunked), while lists with null items in valid
+// rows do (a cycle of 6 f16x3 rows with null items and rows).
+func fslNullsOnlyUnderNullRows(v *values) bool {
+	cum := 1
+	for _, l := range v.FSL {
+		cum *= l.Dim
+		if l.Validity == nil {
+			continue
+		}
+		for j := 0; j < v.N; j++ {
+			if v.Valid != nil && !v.Valid[j] {
+				continue
+			}
+			for b := j * cum; b < (j+1)*cum; b++ {
+				if !lebits.Bit(l.Validity, b) {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}

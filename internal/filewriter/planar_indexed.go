@@ -22,6 +22,9 @@ import (
 // sparseDictionary dictionary-encodes the values of the sparse page s
 // (terminal slots as rows: slots) when the dictionary rule admits them.
 func sparseDictionary(s, slots *shredded, v *values, p encodingParams, cfg *writerConfig) (*encodedPage, bool, error) {
+	if v.Kind == valFSL && fslHasValidity(v) && fslNullsOnlyUnderNullRows(v) {
+		return nil, false, nil
+	}
 	b, ok := shouldDictionary(v, p, cfg.version)
 	if !ok {
 		return nil, false, nil
