@@ -128,6 +128,17 @@ func hasListInside(dt arrow.DataType) bool {
 	return false
 }
 
+// pathName is the dotted name of f below its ancestors path.
+func pathName(path []arrow.Field, f arrow.Field) string {
+	var b strings.Builder
+	for _, p := range path {
+		b.WriteString(p.Name)
+		b.WriteByte('.')
+	}
+	b.WriteString(f.Name)
+	return b.String()
+}
+
 // underList reports whether a path of ancestors holds a list or map.
 func underList(path []arrow.Field) bool {
 	for _, p := range path {
@@ -160,7 +171,9 @@ func (b *schemaBuilder) add(f arrow.Field, parent int32, path []arrow.Field, chi
 	if f.Type.ID() == arrow.MAP && b.version < format.V2_2 {
 		return fmt.Errorf("%w: field %q: map needs file version 2.2", lerr.ErrUnsupportedType, f.Name)
 	}
-	if err := checkFSLItems(f, b.version, underList(path)); err != nil {
+	named := f
+	named.Name = pathName(path, f) // errors name the whole path
+	if err := checkFSLItems(named, b.version, underList(path)); err != nil {
 		return err
 	}
 	id := int32(len(b.fields))
