@@ -48,8 +48,8 @@ func (h lz4Hasher) hash(src []byte, p int) uint32 {
 	return uint32(((seq << 24) * 889523592379) >> (64 - lz4HashLog))
 }
 
-// lz4BlockBound is the largest block CompressLZ4Reference can write for n
-// input bytes.
+// lz4BlockBound is the largest block AppendLZ4Block can write for n input
+// bytes.
 func lz4BlockBound(n int) int { return n + n/255 + 16 }
 
 // AppendLZ4Block appends src compressed as one LZ4 block (no size prefix)
@@ -72,7 +72,8 @@ func AppendLZ4Block(dst, src []byte) []byte {
 	ip++
 	forwardH := h.hash(src, ip)
 	for {
-		match, ok := 0, false
+		var match int
+		var ok bool
 		ip, match, forwardH, ok = lz4Search(src, h, table, ip, forwardH, mfLimitPlusOne)
 		if !ok {
 			break

@@ -29,29 +29,9 @@ func zipFSLRows(v *values) {
 	w := fullZipRowBytes(v)
 	out := make([]byte, 0, v.N*w)
 	for j := 0; j < v.N; j++ {
-		out = appendZippedFSLRow(out, v, j)
+		out = appendZippedRow(out, v, j, true)
 	}
 	v.zipped, v.zipWidth = out, w
-}
-
-// appendZippedFSLRow appends row j of v zipped, its validity bytes taken
-// as Lance takes them (unmasked when the row starts a byte).
-func appendZippedFSLRow(dst []byte, v *values, j int) []byte {
-	cum := 1
-	for _, l := range v.FSL {
-		cum *= l.Dim
-		if l.Validity == nil {
-			continue
-		}
-		start, n := j*cum, (cum+7)/8
-		if start%8 == 0 {
-			dst = append(dst, l.Validity[start/8:start/8+n]...)
-		} else {
-			dst = append(dst, sliceBits(l.Validity, start, start+cum)...)
-		}
-	}
-	w := cum * v.Bits / 8
-	return append(dst, v.Data[j*w:(j+1)*w]...)
 }
 
 // dictFSLEntries returns the dictionary buffer of the entries order of v
@@ -81,7 +61,7 @@ func dictFSLEntries(v *values, order []int) []byte {
 	}
 	out := make([]byte, 0, len(order)*fullZipRowBytes(d))
 	for k := range order {
-		out = appendZippedFSLRow(out, d, k)
+		out = appendZippedRow(out, d, k, true)
 	}
 	return out
 }

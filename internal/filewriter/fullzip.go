@@ -217,11 +217,25 @@ func appendFullZipRow(dst []byte, v *values, j int) []byte {
 	if v.Kind == valBool {
 		return append(dst, (v.Data[j/8]>>(j%8))&1)
 	}
+	return appendZippedRow(dst, v, j, false)
+}
+
+// appendZippedRow appends row j of v as per validity layer ⌈items/8⌉
+// bytes of its bits, then its items. unmasked takes the validity bytes of
+// a row that starts a byte from the bitmap as they are, the next rows'
+// bits included, as Lance's dictionary keys do (dict_fsl.go); otherwise
+// the row's bits are shifted into cleared bytes.
+func appendZippedRow(dst []byte, v *values, j int, unmasked bool) []byte {
 	cum := 1
 	for _, l := range v.FSL {
 		cum *= l.Dim
-		if l.Validity != nil {
-			dst = append(dst, sliceBits(l.Validity, j*cum, (j+1)*cum)...)
+		if l.Validity == nil {
+			continue
+		}
+		if start := j * cum; unmasked && start%8 == 0 {
+			dst = append(dst, l.Validity[start/8:start/8+(cum+7)/8]...)
+		} else {
+			dst = append(dst, sliceBits(l.Validity, start, start+cum)...)
 		}
 	}
 	w := cum * v.Bits / 8

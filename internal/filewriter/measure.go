@@ -35,8 +35,8 @@ func dictDataSize(v *values) uint64 {
 	case valFixed:
 		return n * uint64(v.Bits/8)
 	case valFSL:
-		if v.zipped != nil { // rows with null items: zipped with their validity
-			return n * uint64(v.zipWidth)
+		if fslHasValidity(v) { // rows with null items: zipped with their validity
+			return n * uint64(fullZipRowBytes(v))
 		}
 		return n * uint64(v.RowBits()/8)
 	}

@@ -312,11 +312,11 @@ func shouldDictionary(v *values, p encodingParams, ver format.Version) (dictBudg
 		return dictBudget{}, false
 	}
 	limit := min(n/max(p.dictDivisor, 1), p.dictMaxEntries)
-	zipFSLRows(v) // keys of fixed-size lists with null items
 	size := dictDataSize(v)
 	if limit == 0 || size == 0 {
 		return dictBudget{}, false
 	}
+	zipFSLRows(v) // the keys of fixed-size lists with null items
 	if r, ok := sampleUniqueRatio(v); ok && !sampleAdmits(r, n, limit) {
 		return dictBudget{}, false
 	}
