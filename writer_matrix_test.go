@@ -206,9 +206,7 @@ func runsShape(runLen int, maxV int64) func(memory.Allocator, *rand.Rand) arrow.
 
 // matrixKnownDiffs are the matrix cases whose pages still differ from
 // pylance's, with the reason; real Lance's read-back still runs for them.
-var matrixKnownDiffs = map[string]string{
-	"compression=zstd/binary": "random bytes: our zstd (klauspost) leaves the chunks in raw blocks where libzstd shrinks them ~3%, so Lance's own shrink check keeps General for pylance and drops it for us",
-}
+var matrixKnownDiffs = map[string]string{}
 
 // knownDiff returns the reason case name is a known difference, or "".
 func knownDiff(name string) string {

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"sync"
 
+	"github.com/klauspost/compress/huff0"
 	"github.com/klauspost/compress/zstd"
 )
 
@@ -13,8 +14,9 @@ import (
 // value is ready; a nil *ZstdEncoders builds encoders per call. Close
 // releases them.
 type ZstdEncoders struct {
-	mu sync.Mutex
-	m  map[zstd.EncoderLevel]*zstd.Encoder
+	mu   sync.Mutex
+	m    map[zstd.EncoderLevel]*zstd.Encoder
+	huff huff0.Scratch
 }
 
 // encoder returns the encoder of level l, cached when e is not nil; done
@@ -88,5 +90,27 @@ func CompressZstdLanceWith(encs *ZstdEncoders, dst, src []byte, level int) ([]by
 		}
 	}
 	dst = binary.LittleEndian.AppendUint64(dst, uint64(len(src)))
+	if len(best) >= len(src)-len(src)>>4 {
+		return encs.appendSmallerLiteralsFrame(dst, src, best), nil
+	}
 	return append(dst, best...), nil
+}
+
+// appendSmallerLiteralsFrame appends the smaller of frame and a
+// literals-only frame of src (encode_zstd_lits.go): when the matcher found
+// next to nothing, libzstd still Huffman-codes literals for savings
+// klauspost's encoder declines.
+func (e *ZstdEncoders) appendSmallerLiteralsFrame(dst, src, frame []byte) []byte {
+	var sc *huff0.Scratch
+	if e != nil {
+		e.mu.Lock()
+		defer e.mu.Unlock()
+		sc = &e.huff
+	}
+	n := len(dst)
+	dst, ok := appendZstdLiteralsFrame(dst, src, sc)
+	if !ok || len(dst)-n >= len(frame) {
+		return append(dst[:n], frame...)
+	}
+	return dst
 }
