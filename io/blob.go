@@ -134,8 +134,9 @@ func (o *blobObject) ReadAt(ctx context.Context, p []byte, off int64) error {
 	}
 	done := 0
 	op := &OpError{Op: "read", URL: o.id.URL, Off: off, Len: int64(len(p))}
+	notify := ReadProgressOf(ctx)
 	return run(ctx, o.cfg, op, func(ctx context.Context) error {
-		n, err := o.readOnce(ctx, p[done:], off+int64(done))
+		n, err := o.readOnce(ctx, p[done:], off+int64(done), done, notify)
 		done += n
 		return err
 	})
@@ -143,10 +144,11 @@ func (o *blobObject) ReadAt(ctx context.Context, p []byte, off int64) error {
 
 // readOnce issues one ranged GET for p and returns how many bytes of p it
 // filled: through the object's presigned URL when the bucket reads that
-// way, else through the SDK.
-func (o *blobObject) readOnce(ctx context.Context, p []byte, off int64) (int, error) {
+// way, else through the SDK. notify, when not nil, hears base plus the
+// bytes filled as they arrive (see WithReadProgress).
+func (o *blobObject) readOnce(ctx context.Context, p []byte, off int64, base int, notify ReadProgress) (int, error) {
 	if !o.d.signed.disabled() {
-		if n, ok, err := o.readSignedOnce(ctx, p, off); ok {
+		if n, ok, err := o.readSignedOnce(ctx, p, off, base, notify); ok {
 			return n, err
 		}
 	}
@@ -156,7 +158,7 @@ func (o *blobObject) readOnce(ctx context.Context, p []byte, off int64) (int, er
 		o.cfg.Stats.observe(time.Since(t0), 0)
 		return 0, err
 	}
-	n, err := io.ReadFull(r, p)
+	n, err := readFullProgress(r, p, base, notify)
 	_ = r.Close()
 	o.cfg.Stats.observe(time.Since(t0), n)
 	if err == io.EOF || err == io.ErrUnexpectedEOF {

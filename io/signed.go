@@ -90,7 +90,7 @@ var errSignedRefused = errors.New("presigned URL refused")
 // the store refused the URL (the read is then repeated through the SDK,
 // which reports a real permission error; a refused fresh URL turns the
 // bucket's signed reads off).
-func (o *blobObject) readSignedOnce(ctx context.Context, p []byte, off int64) (n int, ok bool, err error) {
+func (o *blobObject) readSignedOnce(ctx context.Context, p []byte, off int64, base int, notify ReadProgress) (n int, ok bool, err error) {
 	url, signedAt, err := o.currentURL(ctx)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -100,7 +100,7 @@ func (o *blobObject) readSignedOnce(ctx context.Context, p []byte, off int64) (n
 		return 0, false, nil
 	}
 	t0 := time.Now()
-	n, err = o.getRange(ctx, url, p, off)
+	n, err = o.getRange(ctx, url, p, off, base, notify)
 	o.cfg.Stats.observe(time.Since(t0), n)
 	if errors.Is(err, errSignedRefused) {
 		if time.Since(signedAt) < freshSignature {
@@ -113,7 +113,7 @@ func (o *blobObject) readSignedOnce(ctx context.Context, p []byte, off int64) (n
 }
 
 // getRange issues one GET of url for bytes [off, off+len(p)) and fills p.
-func (o *blobObject) getRange(ctx context.Context, url string, p []byte, off int64) (int, error) {
+func (o *blobObject) getRange(ctx context.Context, url string, p []byte, off int64, base int, notify ReadProgress) (int, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
 		return 0, redactURL(err, o.id.URL)
@@ -132,7 +132,7 @@ func (o *blobObject) getRange(ctx context.Context, url string, p []byte, off int
 		_, _ = io.CopyN(io.Discard, resp.Body, 4<<10) // let a short error body free the connection
 		return 0, err
 	}
-	n, err := io.ReadFull(resp.Body, p)
+	n, err := readFullProgress(resp.Body, p, base, notify)
 	if err == io.EOF || err == io.ErrUnexpectedEOF {
 		err = fmt.Errorf("%w: body ended after %d of %d bytes: %w", ErrShortRead, n, len(p), err)
 	}

@@ -35,6 +35,9 @@ type Pending struct {
 	wg   sync.WaitGroup
 	done chan struct{}
 
+	// stream holds what WaitPrefix needs of reads still running.
+	stream streamState
+
 	// guarded by s.mu
 	remaining int
 	held      int64 // bytes taken from the budget, not yet released
@@ -49,6 +52,7 @@ func newPending(ctx context.Context, s *Scheduler, obj lanceio.Object, ranges []
 	for _, g := range groups {
 		p.remaining += len(g.parts)
 	}
+	p.stream.init(groups)
 	return p
 }
 

@@ -207,6 +207,7 @@ func (s *Scheduler) admit(t *task) {
 	t.p.held += t.rng.Len
 	if len(t.p.groups[t.group].parts) > 1 {
 		t.buf = t.p.partBuffer(t)
+		t.groupBuf = t.p.bufs[t.group]
 	}
 	s.stats.started(s.cfg.MaxInFlightRequests-s.iopsAvail, s.cfg.MaxInFlightBytes-s.bytesAvail, t.rng.Len)
 	t.p.wg.Add(1)
@@ -229,10 +230,11 @@ func (s *Scheduler) runOne(t *task) *task {
 	defer t.p.wg.Done()
 	if t.buf == nil { // a group read in one part
 		t.buf = t.p.groupBuffer(t.rng.Len)
+		t.groupBuf = t.buf
 	}
 	err := s.cfg.Limiter.acquire(t.p.ctx)
 	if err == nil {
-		err = t.p.obj.ReadAt(t.p.ctx, t.buf, t.rng.Off)
+		err = t.p.obj.ReadAt(t.p.readContext(t), t.buf, t.rng.Off)
 		s.cfg.Limiter.release()
 	}
 	s.mu.Lock()
@@ -260,6 +262,7 @@ type task struct {
 	rng         Range
 	prio, seq   uint64
 	buf         []byte // where the read goes: a slice of its group's buffer
+	groupBuf    []byte // the whole buffer of its group
 }
 
 // taskHeap orders tasks by priority, then submission order.

@@ -25,6 +25,10 @@ type piece struct {
 	hasData  bool
 	local    []byte // those bytes, when the page's data is resident
 	pageData []byte // the page's whole data buffer, during a scan
+	// stream, for a page decoded while it arrives, is awaited for the
+	// bytes of pageData before localEnd before local is decoded.
+	stream   *scanPage
+	localEnd uint64
 	// vlo, vhi are the value reader's rows a sparse planar piece needs
 	// (terminal slots or materialized values); hasData says any are.
 	vlo, vhi uint64
@@ -86,7 +90,7 @@ func (f *File) pieces(ctx context.Context, leaf *layouts.Field, ranges []RowRang
 				}
 			}
 			items := pp.st.itemsPerRow() // page entries are items below a dense fixed-size list of structs
-			out = append(out, piece{page: pp.st, from: (row - starts[i]) * items, to: (end - starts[i]) * items, pageData: pp.data})
+			out = append(out, piece{page: pp.st, from: (row - starts[i]) * items, to: (end - starts[i]) * items, pageData: pp.data, stream: pp.stream})
 			row = end
 		}
 	}
@@ -145,6 +149,7 @@ func planPiece(p *piece) error {
 		p.hasData = true
 		if resident != nil {
 			p.local = resident[first.Offset : last.Offset+last.Size]
+			p.localEnd = last.Offset + last.Size
 		}
 	case st.full != nil:
 		lo, hi, err := st.full.RowBytes(p.from, p.to)
@@ -155,6 +160,7 @@ func planPiece(p *piece) error {
 		p.hasData = true
 		if resident != nil {
 			p.local = resident[lo:hi]
+			p.localEnd = hi
 		}
 	}
 	return nil
@@ -190,6 +196,7 @@ func planSparse(p *piece, st *pageState, resident []byte) error {
 	p.data = format.Range{Offset: data.Offset + blo, Length: bhi - blo}
 	if resident != nil {
 		p.local = resident[blo:bhi]
+		p.localEnd = bhi
 	}
 	return nil
 }
@@ -291,6 +298,11 @@ func (f *File) readLeafWith(ctx context.Context, leaf *layouts.Field, ranges []R
 	defer run.memos.release()
 	for i := range ps {
 		data := ps[i].local
+		if data != nil {
+			if err := ps[i].stream.await(ctx, ps[i].localEnd); err != nil {
+				return layouts.LeafData{}, f.pageErr(ps[i].page, err)
+			}
+		}
 		if ps[i].hasData && data == nil {
 			at := ps[i].wantAt
 			data = got[at]
@@ -592,8 +604,9 @@ func (m *chunkMemos) release() {
 // pagePick is a page's state and, during a scan or a take that read the
 // page whole, its data buffer.
 type pagePick struct {
-	st   *pageState
-	data []byte
+	st     *pageState
+	data   []byte
+	stream *scanPage // a scan's page decoded while it arrives (scanstream.go)
 }
 
 // pageLookups remembers the pages one read has looked up, so a take of
@@ -607,7 +620,7 @@ func (m pageLookups) get(ctx context.Context, f *File, sc *scanCache, leaf *layo
 	var pp pagePick
 	var err error
 	if sc != nil {
-		pp.st, pp.data, err = sc.get(ctx, leaf.Column, i, leafType(leaf))
+		pp.st, pp.data, pp.stream, err = sc.get(ctx, leaf.Column, i, leafType(leaf))
 		sc.prefetch(ctx, leaf.Column, i)
 	} else {
 		pp.st, err = f.page(ctx, leaf.Column, i, leafType(leaf))

@@ -100,6 +100,11 @@ type scanPage struct {
 	// pages (scanwave.go), and waveIndex its range there; pending is then nil.
 	wave      *scanWave
 	waveIndex int
+	// streamed marks a page decoded while it arrives (scanstream.go): its
+	// wait ends once its first dataAt bytes (every buffer but the data
+	// buffer, which is last) are in, and each piece awaits its chunks.
+	streamed bool
+	dataAt   uint64
 }
 
 func newScanCache(ctx context.Context, f *File, end uint64) *scanCache {
@@ -165,6 +170,7 @@ func (c *scanCache) reserve(col, index int) (*scanPage, *pageReq) {
 		return sp, nil
 	}
 	sp.span = span
+	sp.streamed, sp.dataAt = c.streamable(pg, bufs, span)
 	mode := readPlain
 	if layout := pageLayoutOf(pg); layout.GetMiniBlockLayout() != nil {
 		sp.reusable, mode = true, readPooled
@@ -195,16 +201,17 @@ func viewedPage(l *encodings21pb.MiniBlockLayout) bool {
 }
 
 // get returns a page's state (from the search cache or built from the
-// scan's bytes) and its data buffer.
-func (c *scanCache) get(ctx context.Context, col, index int, leaf arrow.DataType) (*pageState, []byte, error) {
+// scan's bytes), its data buffer and, for a streamed page (scanstream.go),
+// its entry, whose await says when the buffer's bytes are in.
+func (c *scanCache) get(ctx context.Context, col, index int, leaf arrow.DataType) (*pageState, []byte, *scanPage, error) {
 	if c.big(col, index) { // initialized like a take's page; batches fetch their rows
 		st, err := c.f.page(ctx, col, index, leaf)
-		return st, nil, err
+		return st, nil, nil, err
 	}
 	sp := c.request(ctx, col, index)
 	sp.once.Do(func() { sp.wait(ctx) })
 	if sp.err != nil {
-		return nil, nil, sp.err
+		return nil, nil, nil, sp.err
 	}
 	if p := sp.fetch(); p != nil { // another strand may have waited for it
 		scheduler.Reached(ctx, p.Depth())
@@ -222,9 +229,13 @@ func (c *scanCache) get(ctx context.Context, col, index int, leaf arrow.DataType
 		return st, st.size + 1024, err
 	})
 	if err != nil {
-		return nil, nil, fmt.Errorf("lance: %s: column %d (field %q) page %d: %w", c.f.url, col, c.f.columnName(col), index, err)
+		return nil, nil, nil, fmt.Errorf("lance: %s: column %d (field %q) page %d: %w", c.f.url, col, c.f.columnName(col), index, err)
 	}
-	return st, c.dataOf(st, sp), nil
+	var stream *scanPage
+	if sp.streamed {
+		stream = sp
+	}
+	return st, c.dataOf(st, sp), stream, nil
 }
 
 // retainedCopies copies the buffers a page's cached state may keep (its
@@ -365,16 +376,15 @@ func (sp *scanPage) close() {
 }
 
 // endFetch ends a scan's request: canceled when never waited for (unused),
-// else its bytes released, and its buffers recycled when reusable.
+// else its bytes released, and its buffers recycled when reusable. A
+// request waited for in part (a streamed page's, or a wave's) may still
+// be reading what no page will use: Close stops it.
 func endFetch(p *scheduler.Pending, unused, reusable bool) {
-	switch {
-	case unused:
+	if unused {
 		p.Cancel()
-	case reusable:
-		p.Recycle()
-	default:
-		p.Release()
+		return
 	}
+	p.Close(reusable)
 }
 
 func first(b [][]byte) []byte {

@@ -4,7 +4,7 @@ import (
 	"cmp"
 	"context"
 	"slices"
-	"sync"
+	"sync/atomic"
 
 	"github.com/lancego/lancego/format"
 	"github.com/lancego/lancego/scheduler"
@@ -34,17 +34,9 @@ type pageReq struct {
 // page-by-page fetch.
 type scanWave struct {
 	pending  *scheduler.Pending
-	once     sync.Once
-	got      [][]byte
-	err      error
+	used     atomic.Bool // a page waited for its bytes
 	reusable bool
 	refs     int // pages not closed; guarded by the scan cache's mu
-}
-
-// wait waits for the wave once and returns its buffers, one per page.
-func (w *scanWave) wait(ctx context.Context) ([][]byte, error) {
-	w.once.Do(func() { w.got, w.err = w.pending.Wait(ctx) })
-	return w.got, w.err
 }
 
 // drop closes one page of the wave, ending the wave with its last: its
@@ -53,25 +45,33 @@ func (w *scanWave) drop() {
 	if w.refs--; w.refs > 0 {
 		return
 	}
-	unused := false
-	w.once.Do(func() { unused = true })
-	endFetch(w.pending, unused, w.reusable)
+	endFetch(w.pending, !w.used.Load(), w.reusable)
 }
 
-// wait waits for the page's fetch and keeps its bytes or error.
+// wait waits for the page's bytes (its first dataAt when streamed, see
+// scanstream.go) and keeps them or the error. A page of a wave is decoded
+// as soon as its own bytes are in, not once the whole wave is.
 func (sp *scanPage) wait(ctx context.Context) {
-	switch {
-	case sp.err != nil:
-	case sp.wave != nil:
-		got, err := sp.wave.wait(ctx)
-		if err == nil && sp.waveIndex < len(got) {
-			sp.bytes = got[sp.waveIndex]
-		}
-		sp.err = err
-	case sp.pending != nil:
-		got, err := sp.pending.Wait(ctx)
-		sp.bytes, sp.err = first(got), err
+	p, i := sp.fetch(), sp.rangeIndex()
+	if sp.err != nil || p == nil {
+		return
 	}
+	if sp.wave != nil {
+		sp.wave.used.Store(true)
+	}
+	n := sp.span.Length
+	if sp.streamed {
+		n = sp.dataAt
+	}
+	sp.bytes, sp.err = p.WaitPrefix(ctx, i, int64(n))
+}
+
+// rangeIndex is the page's range in its request.
+func (sp *scanPage) rangeIndex() int {
+	if sp.wave != nil {
+		return sp.waveIndex
+	}
+	return 0
 }
 
 // fetch returns the request the page is read in (nil when it was read at

@@ -1,0 +1,141 @@
+package fileread
+
+import (
+	"context"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/lancego/lancego/internal/filewriter"
+	lanceio "github.com/lancego/lancego/io"
+	"github.com/lancego/lancego/scheduler"
+)
+
+// slowTailObject is an object store's object whose long reads report
+// their first half at once and hold the rest until rest is closed.
+type slowTailObject struct {
+	lanceio.Object
+	once sync.Once
+	rest chan struct{}
+}
+
+func (o *slowTailObject) ReadAt(ctx context.Context, p []byte, off int64) error {
+	if err := o.Object.ReadAt(ctx, p, off); err != nil {
+		return err
+	}
+	notify := lanceio.ReadProgressOf(ctx)
+	if notify == nil {
+		return nil
+	}
+	notify(len(p) / 2)
+	select {
+	case <-o.rest:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	notify(len(p))
+	return nil
+}
+
+// streamFile writes n random int64s (flat: no bit-packing applies) in one
+// 2.1 page to a store in memory and returns the store, key and values.
+func streamFile(t *testing.T, n int) (*lanceio.Store, string, []int64) {
+	t.Helper()
+	ctx := context.Background()
+	schema := arrow.NewSchema([]arrow.Field{{Name: "v", Type: arrow.PrimitiveTypes.Int64}}, nil)
+	path := filepath.Join(t.TempDir(), "stream.lance")
+	w, err := filewriter.Create(ctx, path, schema, filewriter.WithFileVersion("2.1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(5, 6))
+	vals := make([]int64, n)
+	b := array.NewInt64Builder(memory.DefaultAllocator)
+	for i := range vals {
+		vals[i] = int64(r.Uint64())
+		b.Append(vals[i])
+	}
+	col := b.NewArray()
+	b.Release()
+	rec := array.NewRecordBatch(schema, []arrow.Array{col}, int64(n))
+	col.Release()
+	err = w.Write(ctx, rec)
+	rec.Release()
+	if err == nil {
+		err = w.Close(ctx)
+	}
+	data, rerr := os.ReadFile(path)
+	if err != nil || rerr != nil {
+		t.Fatal(err, rerr)
+	}
+	store := lanceio.NewMemStore(lanceio.Config{})
+	t.Cleanup(func() { _ = store.Close() })
+	out, err := store.Create(ctx, "stream.lance")
+	if err == nil {
+		_, err = out.Write(data)
+	}
+	if err == nil {
+		err = out.Close()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return store, "stream.lance", vals
+}
+
+// TestScanDecodesPageWhileItArrives: on an object store, a scan hands out
+// its first batch while the second half of the column's only page is
+// still on the wire, and the whole scan is right once it arrives.
+func TestScanDecodesPageWhileItArrives(t *testing.T) {
+	ctx := context.Background()
+	store, key, vals := streamFile(t, 200_000)
+	inner, tail, err := store.OpenTail(ctx, key, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	obj := &slowTailObject{Object: inner, rest: make(chan struct{})}
+	sched := scheduler.New(scheduler.ObjectStoreConfig(nil))
+	defer sched.Close()
+	f, err := OpenObject(ctx, "mem://"+key, obj, tail, sched, DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if pages := len(f.meta.Columns[0].GetPages()); pages != 1 {
+		t.Fatalf("%d pages, want 1", pages)
+	}
+	release := sync.OnceFunc(func() { close(obj.rest) })
+	defer release()
+	timer := time.AfterFunc(10*time.Second, release) // a scan that waits for the whole page still ends
+	defer timer.Stop()
+	row := 0
+	for rec, err := range f.Batches(ctx, ScanOptions{BatchSize: 4096}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if row == 0 {
+			if !timer.Stop() {
+				t.Error("first batch only after the whole page arrived")
+			}
+			release()
+		}
+		col := rec.Column(0).(*array.Int64)
+		for i := range col.Len() {
+			if col.Value(i) != vals[row+i] {
+				t.Fatalf("row %d: %d, want %d", row+i, col.Value(i), vals[row+i])
+			}
+		}
+		row += col.Len()
+		rec.Release()
+	}
+	if row != len(vals) {
+		t.Fatalf("%d rows, want %d", row, len(vals))
+	}
+}
