@@ -23,7 +23,7 @@ func Open(ctx context.Context, rawURL string, cfg Config) (Object, error) {
 		_ = s.Close()
 		return nil, err
 	}
-	return &ownedObject{Object: o, store: s}, nil
+	return owned(o, s), nil
 }
 
 // OpenTail is Open plus the last min(n, size) bytes, in one request on S3
@@ -38,7 +38,7 @@ func OpenTail(ctx context.Context, rawURL string, n int64, cfg Config) (Object, 
 		_ = s.Close()
 		return nil, nil, err
 	}
-	return &ownedObject{Object: o, store: s}, tail, nil
+	return owned(o, s), tail, nil
 }
 
 // Create writes the object at rawURL with a private Store closed with the
@@ -116,21 +116,29 @@ func (o *ownedObject) Close() error {
 	return err
 }
 
-// View implements Viewer for objects that lend views.
-func (o *ownedObject) View(ctx context.Context, off int64, n int) ([]byte, func(), error) {
-	if v, ok := o.Object.(Viewer); ok {
-		return v.View(ctx, off, n)
+// owned wraps o to close s with it, as a Viewer only when o is one: an
+// object store's object must not look like a file that lends views (a
+// scan reads those page by page, and object stores in waves).
+func owned(o Object, s *Store) Object {
+	if v, ok := o.(Viewer); ok {
+		return &ownedViewer{ownedObject: ownedObject{Object: o, store: s}, v: v}
 	}
-	return nil, nil, &OpError{Op: "view", URL: o.Identity().URL, Off: off, Len: int64(n), Class: ErrUnsupported, Err: ErrUnsupported}
+	return &ownedObject{Object: o, store: s}
+}
+
+// ownedViewer is an ownedObject whose object lends views.
+type ownedViewer struct {
+	ownedObject
+	v Viewer
+}
+
+// View implements Viewer.
+func (o *ownedViewer) View(ctx context.Context, off int64, n int) ([]byte, func(), error) {
+	return o.v.View(ctx, off, n)
 }
 
 // ViewFault implements Viewer.
-func (o *ownedObject) ViewFault(recovered any) error {
-	if v, ok := o.Object.(Viewer); ok {
-		return v.ViewFault(recovered)
-	}
-	return nil
-}
+func (o *ownedViewer) ViewFault(recovered any) error { return o.v.ViewFault(recovered) }
 
 // ownedWriter closes its private store after commit or abort.
 type ownedWriter struct {

@@ -10,7 +10,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/lancego/lancego/format"
 	"github.com/lancego/lancego/format/pb/encodings21pb"
-	lanceio "github.com/lancego/lancego/io"
 	"github.com/lancego/lancego/layouts"
 	"github.com/lancego/lancego/scheduler"
 	"github.com/lancego/lancego/searchcache"
@@ -112,7 +111,7 @@ func newScanCache(ctx context.Context, f *File, end uint64) *scanCache {
 	c := &scanCache{f: f, end: end, scanCtx: ctx, pages: map[[2]int]*scanPage{},
 		wholeMax: quarter, aheadMax: min(quarter, scanReadaheadBytes), v20: newV20Scan(ctx, f)}
 	if os := f.objectSource(); os != nil && os.sched != nil && os.sched.Config().CostModel() {
-		if _, local := os.obj.(lanceio.Viewer); !local { // a mapped file keeps its views
+		if !f.lendsViews(ctx) { // a mapped file keeps its views
 			c.waveMax = uint64(os.sched.Config().MaxRequestSize)
 		}
 	}
