@@ -16,15 +16,17 @@ import (
 // Each fragment's scan opens its data files and reads its deletion file
 // at once when it starts, then requests its first pages, so the round
 // trips of the next fragments overlap the current one's transfer and
-// decode instead of following it. A bound in bytes, not fragments: the
-// 25 fragments of 240 KB of the benchmark's dataset A start in one wave
-// (cold: their 50 opens and deletion files together), those of 1 MB
-// (dataset B) 8 at a time. Not more: the fragments ahead share the link,
-// so reading all of B's 25 at once delivered the first fragment's pages
-// only with the last ones, and its decode no longer overlapped the
-// transfer (20 ms, 200 MB/s proxy, load 0.1-2.4, best of 5: 189-214 ms
-// with all 25 ahead, 186-189 ms with 16 MiB, 164-180 ms with 8 MiB, as
-// with the former fixed 8 fragments; before any read-ahead 900 ms).
+// decode instead of following it. A bound in bytes, not fragments, and
+// one that covers a link's bandwidth-delay product (64 MiB: 100 ms at
+// 670 MB/s), so that a scan keeps the link busy whatever the first-byte
+// latency. Fragments read ahead share the link, so the first one's pages
+// arrive only with the others'; since pages are decoded as they arrive
+// (fileread's streamed pages) that costs little. Measured behind the
+// proxy at 200 MB/s, best of 5, the 25 fragments of 1 MB of dataset B:
+// at 20 ms 157-160 ms with 8 MiB ahead, 160-161 ms with 64 MiB; at 100 ms
+// 402-403 ms with 8 MiB (two waves: 0.71-0.75x pylance), 240 ms with
+// 64 MiB (1.24-1.25x). Before pages streamed, 8 MiB was best at 20 ms
+// (164-180 ms against 189-214 ms with all 25 ahead).
 //
 // Each fragment read ahead holds its file scan's read-ahead (within its
 // data files) and its window of decoded batches (a few batches, see
@@ -35,7 +37,7 @@ import (
 // scanAheadUnsized.
 const (
 	scanAheadRemote  = 64
-	scanAheadBytes   = 8 << 20
+	scanAheadBytes   = 64 << 20
 	scanAheadUnsized = 16 << 20
 )
 

@@ -170,10 +170,10 @@ func TestScanRangesAheadBudget(t *testing.T) {
 		{aheadPolicy{max: 8, budget: 25, cost: func(fragRange) uint64 { return 10 }}, 3},
 		{aheadPolicy{max: 8, budget: 25, cost: func(fragRange) uint64 { return 100 }}, 2},
 		{aheadPolicy{max: 3, budget: 1000, cost: func(fragRange) uint64 { return 10 }}, 4},
-		// an object store's policy: fragments of 240 KB all at once (the
-		// bound is in bytes), of 1 MiB 8 ahead
-		{aheadPolicy{max: scanAheadRemote, budget: scanAheadBytes, cost: func(fragRange) uint64 { return 240 << 10 }}, 12},
-		{aheadPolicy{max: scanAheadRemote, budget: scanAheadBytes, cost: func(fragRange) uint64 { return 1 << 20 }}, 9},
+		// an object store's policy: fragments of 1 MiB all at once (the
+		// bound is in bytes), of 16 MiB 4 ahead
+		{aheadPolicy{max: scanAheadRemote, budget: scanAheadBytes, cost: func(fragRange) uint64 { return 1 << 20 }}, 12},
+		{aheadPolicy{max: scanAheadRemote, budget: scanAheadBytes, cost: func(fragRange) uint64 { return 16 << 20 }}, 5},
 	} {
 		var mu sync.Mutex
 		running, most := 0, 0
