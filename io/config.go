@@ -31,7 +31,7 @@ const (
 	// burst of reads serve the next. The AWS SDK keeps 10: a take issuing
 	// 64 reads at once then closed 54 connections and opened 54 new ones
 	// for its next burst (a TCP, on real S3 also a TLS, handshake each).
-	DefaultMaxIdleConnsPerHost = 256
+	DefaultMaxIdleConnsPerHost = 512
 )
 
 // Config configures a Store. The zero value uses the Default* constants.

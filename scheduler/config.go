@@ -26,14 +26,19 @@ const (
 	// one-page column came ~0.6 ms sooner on the 2-core benchmark machine).
 	DefaultMaxRequestSizeLocal = 4 << 20
 	// DefaultMaxInFlightRequestsObjectStore is the per-scheduler request
-	// parallelism on object stores.
-	DefaultMaxInFlightRequestsObjectStore = 64
+	// parallelism on object stores: a take or scan issues up to this many
+	// reads in one round trip, so it is what a take of many rows costs in
+	// round trips. 256, not Lance's 64: behind a 100 ms proxy a take of
+	// 100 table rows (360 reads) fell from 663 to 298 ms and one of 10,000
+	// vectors (3,250 reads) from 5.4 to 1.9 s, with no change at 20 ms
+	// (docs/benchmarks.md, session 30).
+	DefaultMaxInFlightRequestsObjectStore = 256
 	// DefaultMaxInFlightRequestsLocal is the per-scheduler request
 	// parallelism on local files.
 	DefaultMaxInFlightRequestsLocal = 8
 	// DefaultProcessMaxRequests is the suggested size of the one
 	// process-wide Limiter (see NewLimiter).
-	DefaultProcessMaxRequests = 128
+	DefaultProcessMaxRequests = 256
 	// DefaultMaxInFlightBytes bounds bytes read but not yet released by the
 	// consumer (Lance's dataset-scan default of 2 GiB; lower it on small
 	// machines).
@@ -42,9 +47,9 @@ const (
 	// are the coalescing cost model of object stores (S3, GCS, Azure):
 	// a request's first byte takes ~20 ms (same-region S3 and GCS take
 	// 15-100 ms), and the link carries ~1 GiB/s across its connections.
-	// With DefaultMaxInFlightRequestsObjectStore requests overlapping, a
-	// gap of up to 20 ms × 1 GiB/s / 64 = 320 KiB costs less to read than
-	// one more request.
+	// With 64 requests overlapping (the most the cost model counts, see
+	// plan.go), a gap of up to 20 ms × 1 GiB/s / 64 = 320 KiB costs less
+	// to read than one more request.
 	DefaultFirstByteLatencyObjectStore = 20 * time.Millisecond
 	DefaultBandwidthObjectStore        = 1 << 30
 	// DefaultMaxReadAmplification bounds the bytes read against the bytes

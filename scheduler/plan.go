@@ -118,9 +118,17 @@ func breakEvenGap(c Config) int64 {
 	if c.FirstByteLatency <= 0 || c.Bandwidth <= 0 {
 		return 0
 	}
-	b := c.FirstByteLatency.Seconds() * float64(c.Bandwidth) / float64(max(1, c.MaxInFlightRequests))
+	overlap := min(max(1, c.MaxInFlightRequests), costModelMaxOverlap)
+	b := c.FirstByteLatency.Seconds() * float64(c.Bandwidth) / float64(overlap)
 	return int64(min(b, 1<<62))
 }
+
+// costModelMaxOverlap caps how many requests the cost model lets share a
+// first-byte wait: past 64 at once, what a request costs is the server's
+// and the network's work per request (about 1 ms of the test server's
+// CPU each, docs/benchmarks.md), not waiting, so a larger in-flight limit
+// does not make gaps less worth reading.
+const costModelMaxOverlap = 64
 
 // split cuts r into ceil(r.Len/maxReq) near-equal parts.
 func split(r Range, maxReq int64) []Range {
