@@ -130,15 +130,7 @@ func (p *Pending) Depth() int64 { return p.depth }
 // Cancel stops the request: queued reads are dropped, running ones see a
 // canceled context. It waits for the request's goroutines and releases
 // its bytes.
-func (p *Pending) Cancel() {
-	p.cancel()
-	p.s.mu.Lock()
-	p.dropQueued()
-	p.s.mu.Unlock()
-	<-p.done
-	p.wg.Wait()
-	p.Release()
-}
+func (p *Pending) Cancel() { p.Close(false) }
 
 // dropQueued removes this request's queued tasks; s.mu must be held.
 func (p *Pending) dropQueued() {

@@ -3,7 +3,6 @@ package fileread
 import (
 	"context"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -71,23 +70,10 @@ func streamFile(t *testing.T, n int) (*lanceio.Store, string, []int64) {
 	if err == nil {
 		err = w.Close(ctx)
 	}
-	data, rerr := os.ReadFile(path)
-	if err != nil || rerr != nil {
-		t.Fatal(err, rerr)
-	}
-	store := lanceio.NewMemStore(lanceio.Config{})
-	t.Cleanup(func() { _ = store.Close() })
-	out, err := store.Create(ctx, "stream.lance")
-	if err == nil {
-		_, err = out.Write(data)
-	}
-	if err == nil {
-		err = out.Close()
-	}
 	if err != nil {
 		t.Fatal(err)
 	}
-	return store, "stream.lance", vals
+	return memStoreOf(t, path, "stream.lance"), "stream.lance", vals
 }
 
 // TestScanDecodesPageWhileItArrives: on an object store, a scan hands out

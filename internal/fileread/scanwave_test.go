@@ -53,13 +53,20 @@ func waveFile(t *testing.T) (*lanceio.Store, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return memStoreOf(t, path, "wave.lance"), "wave.lance"
+}
+
+// memStoreOf returns a store in memory (whose objects, like S3's, lend
+// no views) holding the local file path as key.
+func memStoreOf(t *testing.T, path, key string) *lanceio.Store {
+	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	store := lanceio.NewMemStore(lanceio.Config{})
 	t.Cleanup(func() { _ = store.Close() })
-	out, err := store.Create(ctx, "wave.lance")
+	out, err := store.Create(context.Background(), key)
 	if err == nil {
 		_, err = out.Write(data)
 	}
@@ -69,7 +76,7 @@ func waveFile(t *testing.T) (*lanceio.Store, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return store, "wave.lance"
+	return store
 }
 
 // waveScanRequests opens the file with a scheduler of cfg, a tail too
