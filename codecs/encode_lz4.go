@@ -74,7 +74,7 @@ func AppendLZ4Block(dst, src []byte) []byte {
 	for {
 		var match int
 		var ok bool
-		ip, match, forwardH, ok = lz4Search(src, h, table, ip, forwardH, mfLimitPlusOne)
+		ip, match, _, ok = lz4Search(src, h, table, ip, forwardH, mfLimitPlusOne)
 		if !ok {
 			break
 		}

@@ -348,7 +348,7 @@ func TestDatasetWriteS3UploadFaults(t *testing.T) {
 	// twice.
 	tg.proxy.set(uploadRule{"data", faultResetAfter, 1}, uploadRule{"manifest", faultResetMidBody, 2})
 	rdr, rows = rowsReader(t, mem, 5000, 100, 50)
-	ds = faultStep(t, tg.proxy, ds, "overwrite through faults", func(d *Dataset) (*Dataset, error) {
+	faultStep(t, tg.proxy, ds, "overwrite through faults", func(d *Dataset) (*Dataset, error) {
 		return d.Overwrite(ctx, rdr)
 	}, 5, map[string]int{"data": 1, "manifest": 2})
 	rdr.Release()

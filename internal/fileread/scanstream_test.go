@@ -21,7 +21,6 @@ import (
 // their first half at once and hold the rest until rest is closed.
 type slowTailObject struct {
 	lanceio.Object
-	once sync.Once
 	rest chan struct{}
 }
 

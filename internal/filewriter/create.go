@@ -175,7 +175,7 @@ func (w *File) AddSchemaMetadata(key, value string) { w.fw.AddSchemaMetadata(key
 // Stats returns what has been written so far (complete after Close).
 func (w *File) Stats() WriteStats {
 	s := w.fw.Stats()
-	return WriteStats{Rows: s.Rows, Bytes: s.Bytes, Pages: s.Pages, Encodings: s.Encodings}
+	return WriteStats(s)
 }
 
 // Abort discards the file and releases buffered data. It is safe to call

@@ -167,13 +167,6 @@ func valueBytes(v *values, i int) []byte {
 	return v.Data[i*w : (i+1)*w]
 }
 
-// encodeDictionary writes v as a mini-block page of indices with a
-// dictionary buffer, whatever its cardinality.
-func encodeDictionary(s *shredded, v *values, p encodingParams, ver format.Version) (*encodedPage, error) {
-	set, ind := buildDictionary(v, nil)
-	return dictionaryPage(s, v, set.first, ind, p, ver)
-}
-
 // dictionaryPage writes the indices ind of the values of v as a mini-block
 // page with the dictionary (set's values) as an extra buffer (2.1: plain
 // block codec; 2.2: General(lz4) by default).

@@ -74,15 +74,9 @@ func (c lengthOffsetsEncoder) Encode(v *values0, start, end int, tmp *[]byte) []
 // values0 is the encoders' view of a page's values.
 type values0 = codecs.Values
 
-// encodedSize is the sum of the chunk buffers codec writes for v, each
+// chunkedSize is the sum of the chunk buffers codec writes for v, each
 // padded to 8 bytes (the part of the page size that differs between
-// value codecs of the same chunking).
-func encodedSize(codec miniCodec, v *values, maxValues int) int {
-	total, _ := chunkedSize(codec, v, maxValues)
-	return total
-}
-
-// chunkedSize is encodedSize and the number of chunks.
+// value codecs of the same chunking), and the number of chunks.
 func chunkedSize(codec miniCodec, v *values, maxValues int) (total, chunks int) {
 	var tmp []byte
 	for start := 0; start < v.N; chunks++ {

@@ -233,13 +233,6 @@ func (sc *leafScratch) u16sCap(n int) []uint16 {
 	return s
 }
 
-// u64sZero returns n zeroed uint64s.
-func (sc *leafScratch) u64sZero(n int) []uint64 {
-	s := sc.u64sAny(n)
-	clear(s)
-	return s
-}
-
 // u64sAny returns n uint64s of unspecified value, for a caller that
 // writes every one it reads.
 func (sc *leafScratch) u64sAny(n int) []uint64 {
