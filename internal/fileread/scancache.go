@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sort"
 	"sync"
+	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/lancego/lancego/format"
@@ -104,6 +105,11 @@ type scanPage struct {
 	// buffer, which is last) are in, and each piece awaits its chunks.
 	streamed bool
 	dataAt   uint64
+	// cache, col and index say where the page is, for the read-ahead its
+	// arrival triggers (farAhead); far records that it did.
+	cache      *scanCache
+	col, index int
+	far        atomic.Bool
 }
 
 func newScanCache(ctx context.Context, f *File, end uint64) *scanCache {
@@ -158,7 +164,7 @@ func (c *scanCache) reserve(col, index int) (*scanPage, *pageReq) {
 	if sp, ok := c.pages[key]; ok {
 		return sp, nil
 	}
-	sp := &scanPage{}
+	sp := &scanPage{cache: c, col: col, index: index}
 	c.pages[key] = sp
 	pg := c.f.meta.Columns[col].GetPages()[index]
 	sp.lastRow = pg.GetPriority() + pg.GetLength()
@@ -208,6 +214,7 @@ func (c *scanCache) get(ctx context.Context, col, index int, leaf arrow.DataType
 		return st, nil, nil, err
 	}
 	sp := c.request(ctx, col, index)
+	sp.halfIn(ctx) // outside once: it may take c.mu, which close holds around once
 	sp.once.Do(func() { sp.wait(ctx) })
 	if sp.err != nil {
 		return nil, nil, nil, sp.err
@@ -318,13 +325,18 @@ func (c *scanCache) prefetch(ctx context.Context, col, index int) {
 // column col not yet started, up to the read-ahead bounds (always the
 // next page). c.mu must be held.
 func (c *scanCache) reserveAhead(col, index int, reqs []*pageReq) []*pageReq {
+	return c.reserveWithin(col, index, reqs, c.aheadMax)
+}
+
+// reserveWithin is reserveAhead with a bound of limit bytes.
+func (c *scanCache) reserveWithin(col, index int, reqs []*pageReq, limit uint64) []*pageReq {
 	pages := c.f.meta.Columns[col].GetPages()
 	var ahead uint64
 	for next := index + 1; next < len(pages) && next-index <= scanReadaheadMaxPages && pages[next].GetPriority() < c.end; next++ {
 		if c.big(col, next) {
 			break
 		}
-		if ahead += pageBytes(pages[next]); ahead > c.aheadMax && next > index+1 {
+		if ahead += pageBytes(pages[next]); ahead > limit && next > index+1 {
 			break // always one page ahead, more while within the bound
 		}
 		if _, req := c.reserve(col, next); req != nil {

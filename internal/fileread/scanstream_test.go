@@ -42,14 +42,16 @@ func (o *slowTailObject) ReadAt(ctx context.Context, p []byte, off int64) error 
 	return nil
 }
 
-// streamFile writes n random int64s (flat: no bit-packing applies) in one
-// 2.1 page to a store in memory and returns the store, key and values.
-func streamFile(t *testing.T, n int) (*lanceio.Store, string, []int64) {
+// streamFile writes n random int64s (flat: no bit-packing applies) to a
+// 2.1 file in a store in memory, in writes of 200,000 rows (one page, or
+// one each with a page budget below 1.6 MB), and returns the store, key
+// and values.
+func streamFile(t *testing.T, n int, opts ...filewriter.Option) (*lanceio.Store, string, []int64) {
 	t.Helper()
 	ctx := context.Background()
 	schema := arrow.NewSchema([]arrow.Field{{Name: "v", Type: arrow.PrimitiveTypes.Int64}}, nil)
 	path := filepath.Join(t.TempDir(), "stream.lance")
-	w, err := filewriter.Create(ctx, path, schema, filewriter.WithFileVersion("2.1"))
+	w, err := filewriter.Create(ctx, path, schema, append([]filewriter.Option{filewriter.WithFileVersion("2.1")}, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +66,11 @@ func streamFile(t *testing.T, n int) (*lanceio.Store, string, []int64) {
 	b.Release()
 	rec := array.NewRecordBatch(schema, []arrow.Array{col}, int64(n))
 	col.Release()
-	err = w.Write(ctx, rec)
+	for lo := int64(0); lo < int64(n) && err == nil; lo += 200_000 { // writes of 1.6 MB
+		part := rec.NewSlice(lo, min(lo+200_000, int64(n)))
+		err = w.Write(ctx, part)
+		part.Release()
+	}
 	rec.Release()
 	if err == nil {
 		err = w.Close(ctx)
@@ -122,5 +128,114 @@ func TestScanDecodesPageWhileItArrives(t *testing.T) {
 	}
 	if row != len(vals) {
 		t.Fatalf("%d rows, want %d", row, len(vals))
+	}
+}
+
+// quarterObject reports the first half of long reads a quarter at a time,
+// holds the rest until rest is closed, and records where reads start.
+type quarterObject struct {
+	lanceio.Object
+	rest chan struct{}
+	mu   sync.Mutex
+	offs []int64
+}
+
+func (o *quarterObject) ReadAt(ctx context.Context, p []byte, off int64) error {
+	o.mu.Lock()
+	o.offs = append(o.offs, off)
+	o.mu.Unlock()
+	if err := o.Object.ReadAt(ctx, p, off); err != nil {
+		return err
+	}
+	notify := lanceio.ReadProgressOf(ctx)
+	if notify == nil {
+		return nil
+	}
+	for q := 1; q <= 2; q++ {
+		notify(len(p) * q / 4)
+	}
+	select {
+	case <-o.rest:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	notify(len(p))
+	return nil
+}
+
+func (o *quarterObject) readAt(off uint64) bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	for _, x := range o.offs {
+		if uint64(x) == off {
+			return true
+		}
+	}
+	return false
+}
+
+// TestScanReadsAheadAsPagesArrive: once half of a page is in, the scan
+// requests the pages after it up to twice its read-ahead, before the page
+// has landed (so the next wave is on its way while this one lands).
+func TestScanReadsAheadAsPagesArrive(t *testing.T) {
+	ctx := context.Background()
+	store, key, vals := streamFile(t, 800_000, filewriter.WithPageBudget(1600_000))
+	inner, tail, err := store.OpenTail(ctx, key, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	obj := &quarterObject{Object: inner, rest: make(chan struct{})}
+	cfg := scheduler.ObjectStoreConfig(nil)
+	cfg.MaxInFlightBytes = 8 << 20 // read-ahead: a quarter, 2 MiB (one page ahead)
+	sched := scheduler.New(cfg)
+	defer sched.Close()
+	f, err := OpenObject(ctx, "mem://"+key, obj, tail, sched, DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if pages := len(f.meta.Columns[0].GetPages()); pages < 4 {
+		t.Fatalf("%d pages, want 4 or more", pages)
+	}
+	third, err := f.meta.PageRanges(0, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	span, _ := pageSpan(third)
+	release := sync.OnceFunc(func() { close(obj.rest) })
+	defer release()
+	early := make(chan bool, 1)
+	go func() { // let the reads land once page 2 has been asked for, or after 10 s
+		deadline := time.Now().Add(10 * time.Second)
+		for !obj.readAt(span.Offset) && time.Now().Before(deadline) {
+			time.Sleep(time.Millisecond)
+		}
+		early <- obj.readAt(span.Offset)
+		release()
+	}()
+	defer func() {
+		if !<-early {
+			t.Error("page 2 was not asked for while pages 0 and 1 were arriving")
+		}
+	}()
+	row := 0
+	for rec, err := range f.Batches(ctx, ScanOptions{BatchSize: 4096}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		col := rec.Column(0).(*array.Int64)
+		for i := range col.Len() {
+			if col.Value(i) != vals[row+i] {
+				t.Fatalf("row %d: %d, want %d", row+i, col.Value(i), vals[row+i])
+			}
+		}
+		row += col.Len()
+		rec.Release()
+	}
+	if row != len(vals) {
+		t.Fatalf("%d rows, want %d", row, len(vals))
+	}
+	if !obj.readAt(span.Offset) {
+		t.Fatal("page 2 never read")
 	}
 }
