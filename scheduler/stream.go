@@ -101,13 +101,12 @@ func (p *Pending) WaitPrefix(ctx context.Context, i int, n int64) ([]byte, error
 	}
 	r := p.ranges[i]
 	n = max(0, min(n, r.Len))
-	p.countUsed(i)
 	if r.Len == 0 {
 		return []byte{}, nil
 	}
 	gi := p.groupOf(r)
 	for {
-		b, tick := p.prefixOrTick(gi, r, n)
+		b, tick := p.prefixOrTick(i, gi, n)
 		if b != nil {
 			Reached(ctx, p.depth)
 			return b, nil
@@ -122,13 +121,21 @@ func (p *Pending) WaitPrefix(ctx context.Context, i int, n int64) ([]byte, error
 	}
 }
 
-// prefixOrTick returns range r's bytes if n of them are in, else a channel
-// closed at the next progress.
-func (p *Pending) prefixOrTick(gi int, r Range, n int64) ([]byte, <-chan struct{}) {
+// prefixOrTick returns range i's bytes (in group gi) if n of them are in,
+// else a channel closed at the next progress. The first call for a range
+// counts its bytes as used (delivered to the caller).
+func (p *Pending) prefixOrTick(i, gi int, n int64) ([]byte, <-chan struct{}) {
 	st := &p.stream
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	if b, ok := st.prefix(p.groups[gi], gi, r, n); ok {
+	if st.used == nil {
+		st.used = make([]bool, len(p.ranges))
+	}
+	if !st.used[i] {
+		st.used[i] = true
+		p.s.stats.used(p.ranges[i : i+1])
+	}
+	if b, ok := st.prefix(p.groups[gi], gi, p.ranges[i], n); ok {
 		return b, nil
 	}
 	if st.tick == nil {
@@ -147,21 +154,6 @@ func (p *Pending) finished(ctx context.Context, r Range) ([]byte, error) {
 	}
 	Reached(ctx, p.depth)
 	return p.slice(r), nil
-}
-
-// countUsed counts range i's bytes as used (delivered to the caller) the
-// first time it is waited for.
-func (p *Pending) countUsed(i int) {
-	st := &p.stream
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	if st.used == nil {
-		st.used = make([]bool, len(p.ranges))
-	}
-	if !st.used[i] {
-		st.used[i] = true
-		p.s.stats.used(p.ranges[i : i+1])
-	}
 }
 
 // Close ends the request in any state: reads still running are canceled

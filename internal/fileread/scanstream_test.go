@@ -17,14 +17,21 @@ import (
 	"github.com/lancego/lancego/scheduler"
 )
 
-// slowTailObject is an object store's object whose long reads report
-// their first half at once and hold the rest until rest is closed.
-type slowTailObject struct {
+// heldObject is an object store's object whose long reads report their
+// first half in steps equal parts and hold the rest until rest is closed;
+// it records where reads start.
+type heldObject struct {
 	lanceio.Object
-	rest chan struct{}
+	steps int
+	rest  chan struct{}
+	mu    sync.Mutex
+	offs  []int64
 }
 
-func (o *slowTailObject) ReadAt(ctx context.Context, p []byte, off int64) error {
+func (o *heldObject) ReadAt(ctx context.Context, p []byte, off int64) error {
+	o.mu.Lock()
+	o.offs = append(o.offs, off)
+	o.mu.Unlock()
 	if err := o.Object.ReadAt(ctx, p, off); err != nil {
 		return err
 	}
@@ -32,7 +39,9 @@ func (o *slowTailObject) ReadAt(ctx context.Context, p []byte, off int64) error 
 	if notify == nil {
 		return nil
 	}
-	notify(len(p) / 2)
+	for k := 1; k <= o.steps; k++ {
+		notify(len(p) * k / (2 * o.steps))
+	}
 	select {
 	case <-o.rest:
 	case <-ctx.Done():
@@ -40,6 +49,44 @@ func (o *slowTailObject) ReadAt(ctx context.Context, p []byte, off int64) error 
 	}
 	notify(len(p))
 	return nil
+}
+
+// readAt reports whether a read started at off.
+func (o *heldObject) readAt(off uint64) bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	for _, x := range o.offs {
+		if uint64(x) == off {
+			return true
+		}
+	}
+	return false
+}
+
+// scanChecked scans f's one column in batches of 4,096 rows, checks the
+// values against vals, and calls first before checking the first batch.
+func scanChecked(t *testing.T, f *File, vals []int64, first func()) {
+	t.Helper()
+	row := 0
+	for rec, err := range f.Batches(context.Background(), ScanOptions{BatchSize: 4096}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if row == 0 && first != nil {
+			first()
+		}
+		col := rec.Column(0).(*array.Int64)
+		for i := range col.Len() {
+			if col.Value(i) != vals[row+i] {
+				t.Fatalf("row %d: %d, want %d", row+i, col.Value(i), vals[row+i])
+			}
+		}
+		row += col.Len()
+		rec.Release()
+	}
+	if row != len(vals) {
+		t.Fatalf("%d rows, want %d", row, len(vals))
+	}
 }
 
 // streamFile writes n random int64s (flat: no bit-packing applies) to a
@@ -91,7 +138,7 @@ func TestScanDecodesPageWhileItArrives(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	obj := &slowTailObject{Object: inner, rest: make(chan struct{})}
+	obj := &heldObject{Object: inner, steps: 1, rest: make(chan struct{})}
 	sched := scheduler.New(scheduler.ObjectStoreConfig(nil))
 	defer sched.Close()
 	f, err := OpenObject(ctx, "mem://"+key, obj, tail, sched, DefaultConfig())
@@ -106,72 +153,12 @@ func TestScanDecodesPageWhileItArrives(t *testing.T) {
 	defer release()
 	timer := time.AfterFunc(10*time.Second, release) // a scan that waits for the whole page still ends
 	defer timer.Stop()
-	row := 0
-	for rec, err := range f.Batches(ctx, ScanOptions{BatchSize: 4096}) {
-		if err != nil {
-			t.Fatal(err)
+	scanChecked(t, f, vals, func() {
+		if !timer.Stop() {
+			t.Error("first batch only after the whole page arrived")
 		}
-		if row == 0 {
-			if !timer.Stop() {
-				t.Error("first batch only after the whole page arrived")
-			}
-			release()
-		}
-		col := rec.Column(0).(*array.Int64)
-		for i := range col.Len() {
-			if col.Value(i) != vals[row+i] {
-				t.Fatalf("row %d: %d, want %d", row+i, col.Value(i), vals[row+i])
-			}
-		}
-		row += col.Len()
-		rec.Release()
-	}
-	if row != len(vals) {
-		t.Fatalf("%d rows, want %d", row, len(vals))
-	}
-}
-
-// quarterObject reports the first half of long reads a quarter at a time,
-// holds the rest until rest is closed, and records where reads start.
-type quarterObject struct {
-	lanceio.Object
-	rest chan struct{}
-	mu   sync.Mutex
-	offs []int64
-}
-
-func (o *quarterObject) ReadAt(ctx context.Context, p []byte, off int64) error {
-	o.mu.Lock()
-	o.offs = append(o.offs, off)
-	o.mu.Unlock()
-	if err := o.Object.ReadAt(ctx, p, off); err != nil {
-		return err
-	}
-	notify := lanceio.ReadProgressOf(ctx)
-	if notify == nil {
-		return nil
-	}
-	for q := 1; q <= 2; q++ {
-		notify(len(p) * q / 4)
-	}
-	select {
-	case <-o.rest:
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-	notify(len(p))
-	return nil
-}
-
-func (o *quarterObject) readAt(off uint64) bool {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	for _, x := range o.offs {
-		if uint64(x) == off {
-			return true
-		}
-	}
-	return false
+		release()
+	})
 }
 
 // TestScanReadsAheadAsPagesArrive: once half of a page is in, the scan
@@ -184,7 +171,7 @@ func TestScanReadsAheadAsPagesArrive(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	obj := &quarterObject{Object: inner, rest: make(chan struct{})}
+	obj := &heldObject{Object: inner, steps: 2, rest: make(chan struct{})}
 	cfg := scheduler.ObjectStoreConfig(nil)
 	cfg.MaxInFlightBytes = 8 << 20 // read-ahead: a quarter, 2 MiB (one page ahead)
 	sched := scheduler.New(cfg)
@@ -218,23 +205,7 @@ func TestScanReadsAheadAsPagesArrive(t *testing.T) {
 			t.Error("page 2 was not asked for while pages 0 and 1 were arriving")
 		}
 	}()
-	row := 0
-	for rec, err := range f.Batches(ctx, ScanOptions{BatchSize: 4096}) {
-		if err != nil {
-			t.Fatal(err)
-		}
-		col := rec.Column(0).(*array.Int64)
-		for i := range col.Len() {
-			if col.Value(i) != vals[row+i] {
-				t.Fatalf("row %d: %d, want %d", row+i, col.Value(i), vals[row+i])
-			}
-		}
-		row += col.Len()
-		rec.Release()
-	}
-	if row != len(vals) {
-		t.Fatalf("%d rows, want %d", row, len(vals))
-	}
+	scanChecked(t, f, vals, nil)
 	if !obj.readAt(span.Offset) {
 		t.Fatal("page 2 never read")
 	}
