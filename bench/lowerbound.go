@@ -201,27 +201,43 @@ func (lb *LowerBounds) columnsOf(names []string) []int {
 
 // Scan is the bound of a cold full scan of the named columns: every
 // buffer of every page of their leaf columns.
-func (lb *LowerBounds) Scan(names []string) Bound {
+func (lb *LowerBounds) Scan(names []string) Bound { return mergeBound(lb.scanRanges(names)) }
+
+// ScanCurve is the request curve of the scan of Scan (harness.go).
+func (lb *LowerBounds) ScanCurve(names []string) RequestCurve { return curveOf(lb.scanRanges(names)) }
+
+// scanRanges lists every buffer of every page of the named columns.
+func (lb *LowerBounds) scanRanges(names []string) []format.Range {
 	var rs []format.Range
 	for _, c := range lb.columnsOf(names) {
 		for _, p := range lb.pages[c] {
 			rs = append(rs, p.bufs...)
 		}
 	}
-	return mergeBound(rs)
+	return rs
 }
 
 // Take is the bound of taking rows (sorted) of the named columns with
 // warm page metadata: the mini-block chunks holding the rows, or the rows'
 // bytes of full-zip pages. Constant pages need no I/O.
 func (lb *LowerBounds) Take(rows []uint64, names []string) Bound {
+	return mergeBound(lb.takeAll(rows, names))
+}
+
+// TakeCurve is the request curve of the take of Take (harness.go).
+func (lb *LowerBounds) TakeCurve(rows []uint64, names []string) RequestCurve {
+	return curveOf(lb.takeAll(rows, names))
+}
+
+// takeAll lists the byte ranges of the named columns holding rows.
+func (lb *LowerBounds) takeAll(rows []uint64, names []string) []format.Range {
 	var rs []format.Range
 	for _, c := range lb.columnsOf(names) {
 		for _, r := range runs(rows) {
 			rs = append(rs, lb.takeRanges(c, r[0], r[1])...)
 		}
 	}
-	return mergeBound(rs)
+	return rs
 }
 
 // takeRanges lists the byte ranges of column c holding rows [from, to).

@@ -133,8 +133,11 @@ func (r *Results) s3Table(w io.Writer) {
 	fmt.Fprintf(w, "Requests and bytes per run counted at the proxy for both readers, and our round trips (the longest "+
 		"chain of requests that waited for another's answer, from File.Stats). Lower bound: bytes needed "+
 		"(takes: mini-block chunks / full-zip rows touched, warm metadata; scans: every page buffer of the column; open: the "+
-		"metadata region) in one request per contiguous run, time = latency + bytes / bandwidth.\n\n")
-	fmt.Fprintf(w, "| workload | lancego | pylance | vs pylance | lancego req · MB · round trips | pylance req · MB | bound req · MB · ms | lancego / bound time |\n|---|---|---|---|---|---|---|---|\n")
+		"metadata region) in one request per contiguous run, time = latency + bytes / bandwidth. Harness bound: the least "+
+		"time on this machine over every choice of gaps to read, with the server's CPU per request after the latency "+
+		"(harness.go; %s); ceiling = pylance's time / the harness bound, the most any reader can gain over pylance here.\n\n",
+		r.harnessNote())
+	fmt.Fprintf(w, "| workload | lancego | pylance | vs pylance | lancego req · MB · round trips | pylance req · MB | bound req · MB · ms | lancego / bound time | harness bound ms | ceiling |\n|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, wl := range r.workloads() {
 		if !strings.HasPrefix(wl, "s3/") || isDatasetWorkload(wl) {
 			continue
@@ -143,9 +146,10 @@ func (r *Results) s3Table(w io.Writer) {
 		ours, ok1 := f[EngineLanceGo]
 		theirs, ok2 := f[EnginePylance]
 		v, okr := r.RatiosVsLance[wl]
-		fmt.Fprintf(w, "| `%s` | %s | %s | %s | %s | %s | %d · %.3f · %.1f | %s |\n", wl, cell(ours, ok1), cell(theirs, ok2),
+		c := r.Ceiling(wl)
+		fmt.Fprintf(w, "| `%s` | %s | %s | %s | %s | %s | %d · %.3f · %.1f | %s | %s | %s |\n", wl, cell(ours, ok1), cell(theirs, ok2),
 			ratioCell(v, okr), ioCell(ours, ok1), ioCell(theirs, ok2), b.Requests, float64(b.Bytes)/1e6, b.Seconds*1e3,
-			ratioCell(ratio(ours.Seconds, b.Seconds), ok1))
+			ratioCell(ratio(ours.Seconds, b.Seconds), ok1), harnessCell(b), ratioCell(c, c > 0))
 	}
 }
 
@@ -321,4 +325,20 @@ func fsyncCell(o Measure) string {
 		return fmt.Sprintf("none measurable (%.3g s)", d)
 	}
 	return fmt.Sprintf("%.3g s (%.0f%%)", d, 100*d/o.Seconds)
+}
+
+// harnessNote says what CPU per request the harness bounds assume.
+func (r *Results) harnessNote() string {
+	if r.S3 == nil || r.S3.HarnessServerCPUms <= 0 {
+		return "no CPU per request measured: the link alone"
+	}
+	return fmt.Sprintf("server %.3f and proxy %.3f ms per request on %d cores, the least measured",
+		r.S3.HarnessServerCPUms, r.S3.HarnessProxyCPUms, r.S3.Cores)
+}
+
+func harnessCell(b BoundFig) string {
+	if b.HarnessSeconds <= 0 {
+		return "–"
+	}
+	return fmt.Sprintf("%.1f", b.HarnessSeconds*1e3)
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"time"
 )
 
@@ -25,6 +26,7 @@ func (r *runner) objectStore(ctx context.Context) error {
 	}
 	defer p.Close()
 	r.res.S3 = &S3Info{LatencyMs: float64(r.cfg.Latency.Microseconds()) / 1000, BandwidthMBps: r.cfg.BytesPerSec / 1e6}
+	curves := map[string][]RequestCurve{}
 	for _, name := range []string{TableDataset, VectorDataset} {
 		d := r.data[name]
 		local, err := r.s3File(ctx, d)
@@ -39,13 +41,14 @@ func (r *runner) objectStore(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		s := s3run{r: r, env: env, p: p, d: d, key: key, lb: lb}
+		s := s3run{r: r, env: env, p: p, d: d, key: key, lb: lb, curves: curves}
 		for _, f := range []func(context.Context) error{s.open, s.scans, s.takes} {
 			if err := f(ctx); err != nil {
 				return err
 			}
 		}
 	}
+	r.res.setHarnessBounds(curves, r.cfg.Latency, r.cfg.BytesPerSec, runtime.NumCPU())
 	return nil
 }
 
@@ -82,6 +85,8 @@ type s3run struct {
 	d   *Dataset
 	key string
 	lb  *LowerBounds
+	// curves collects each scan's and take's request curves (harness.go).
+	curves map[string][]RequestCurve
 }
 
 // s3Count is what the proxy counted during our timed part, with the CPU
@@ -188,6 +193,7 @@ func (s *s3run) scans(ctx context.Context) error {
 			s.r.res.put(wl, EnginePylance, pm)
 		}
 		s.bound(wl, s.lb.Scan([]string{c}))
+		s.curves[wl] = []RequestCurve{s.lb.ScanCurve([]string{c})}
 		s.r.logf("%s: %s", wl, s.r.res.line(wl))
 	}
 	return nil
@@ -225,6 +231,7 @@ func (s *s3run) takes(ctx context.Context) error {
 		var b Bound
 		for _, set := range sets {
 			b.add(s.lb.Take(set, nil))
+			s.curves[wl] = append(s.curves[wl], s.lb.TakeCurve(set, nil))
 		}
 		s.bound(wl, b.div(len(sets)))
 		s.r.logf("%s: %s", wl, s.r.res.line(wl))
