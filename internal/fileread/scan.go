@@ -248,10 +248,11 @@ func (f *File) pipelinedScan(ctx context.Context, cols []int, schema *arrow.Sche
 	sc := newScanCache(ctx, f, to)
 	sc.start(ctx, cols, from) // every column's first wave, before any batch waits
 	window, perJob := f.scanWindow(cols, size)
-	jobs := make(chan batchJob, window)
+	ahead, leaves := f.aheadJobs(sc, cols, size, perJob, window), f.leafColumns(cols)
+	jobs := make(chan batchJob, window+ahead)
 	var workers sync.WaitGroup
-	joins := make([]func(), window)
-	for w := range window {
+	joins := make([]func(), window+ahead)
+	for w := range window + ahead {
 		wctx, join := scheduler.Fork(ctx) // each worker is a strand of the scan
 		joins[w] = join
 		workers.Add(1)
@@ -277,7 +278,7 @@ func (f *File) pipelinedScan(ctx context.Context, cols []int, schema *arrow.Sche
 	}()
 	next := from
 	for next < to || len(inflight) > 0 {
-		for len(inflight) < window && next < to {
+		for next < to && sc.mayStart(len(inflight), window, ahead, leaves, next, min(next+size*perJob, to)) {
 			j := batchJob{lo: next, hi: min(next+size*perJob, to), size: size, out: make(chan []batchResult, 1)}
 			jobs <- j
 			inflight = append(inflight, j.out)
@@ -346,15 +347,7 @@ func (f *File) scanWindow(cols []int, size uint64) (window int, perJob uint64) {
 	if rows == 0 {
 		return window, 1
 	}
-	var stored uint64
-	for _, c := range cols {
-		for _, leaf := range f.leaves[c] {
-			for _, pg := range f.meta.Columns[leaf.Column].GetPages() {
-				stored += pageBytes(pg)
-			}
-		}
-	}
-	est := stored / rows * size
+	est := f.storedBytes(cols) / rows * size
 	if est == 0 {
 		return window, scanJobBatches
 	}

@@ -63,6 +63,26 @@ func (o *heldObject) readAt(off uint64) bool {
 	return false
 }
 
+// openHeld opens the file key of store through a heldObject of steps
+// steps and a scheduler of cfg (closed with the test), with fcfg.
+func openHeld(t *testing.T, store *lanceio.Store, key string, steps int, cfg scheduler.Config, fcfg Config) (*File, *heldObject) {
+	t.Helper()
+	ctx := context.Background()
+	inner, tail, err := store.OpenTail(ctx, key, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	obj := &heldObject{Object: inner, steps: steps, rest: make(chan struct{})}
+	sched := scheduler.New(cfg)
+	t.Cleanup(func() { sched.Close() })
+	f, err := OpenObject(ctx, "mem://"+key, obj, tail, sched, fcfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	return f, obj
+}
+
 // scanChecked scans f's one column in batches of 4,096 rows, checks the
 // values against vals, and calls first before checking the first batch.
 func scanChecked(t *testing.T, f *File, vals []int64, first func()) {
@@ -132,20 +152,8 @@ func streamFile(t *testing.T, n int, opts ...filewriter.Option) (*lanceio.Store,
 // its first batch while the second half of the column's only page is
 // still on the wire, and the whole scan is right once it arrives.
 func TestScanDecodesPageWhileItArrives(t *testing.T) {
-	ctx := context.Background()
 	store, key, vals := streamFile(t, 200_000)
-	inner, tail, err := store.OpenTail(ctx, key, 64)
-	if err != nil {
-		t.Fatal(err)
-	}
-	obj := &heldObject{Object: inner, steps: 1, rest: make(chan struct{})}
-	sched := scheduler.New(scheduler.ObjectStoreConfig(nil))
-	defer sched.Close()
-	f, err := OpenObject(ctx, "mem://"+key, obj, tail, sched, DefaultConfig())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
+	f, obj := openHeld(t, store, key, 1, scheduler.ObjectStoreConfig(nil), DefaultConfig())
 	if pages := len(f.meta.Columns[0].GetPages()); pages != 1 {
 		t.Fatalf("%d pages, want 1", pages)
 	}
@@ -165,22 +173,10 @@ func TestScanDecodesPageWhileItArrives(t *testing.T) {
 // requests the pages after it up to twice its read-ahead, before the page
 // has landed (so the next wave is on its way while this one lands).
 func TestScanReadsAheadAsPagesArrive(t *testing.T) {
-	ctx := context.Background()
 	store, key, vals := streamFile(t, 800_000, filewriter.WithPageBudget(1600_000))
-	inner, tail, err := store.OpenTail(ctx, key, 64)
-	if err != nil {
-		t.Fatal(err)
-	}
-	obj := &heldObject{Object: inner, steps: 2, rest: make(chan struct{})}
 	cfg := scheduler.ObjectStoreConfig(nil)
 	cfg.MaxInFlightBytes = 8 << 20 // read-ahead: a quarter, 2 MiB (one page ahead)
-	sched := scheduler.New(cfg)
-	defer sched.Close()
-	f, err := OpenObject(ctx, "mem://"+key, obj, tail, sched, DefaultConfig())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
+	f, obj := openHeld(t, store, key, 2, cfg, DefaultConfig())
 	if pages := len(f.meta.Columns[0].GetPages()); pages < 4 {
 		t.Fatalf("%d pages, want 4 or more", pages)
 	}
