@@ -29,10 +29,12 @@ import (
 // (164-180 ms against 189-214 ms with all 25 ahead).
 //
 // Each fragment read ahead holds its file scan's read-ahead (within its
-// data files) and its window of decoded batches (a few batches, see
-// fileread's scanWindow, and aheadQueue), so what a scan holds stays
-// within about scanAheadBytes of stored bytes, decoded, plus a few
-// batches per fragment; scanAheadRemote bounds the fragments (and their
+// data files) and its decoded batches: its window (a few batches, see
+// fileread's scanWindow, and aheadQueue) and, since its pages are on an
+// object store, those of its pages already requested, decoded as they
+// arrive (fileread's scanahead.go), so what a scan holds stays within
+// about scanAheadBytes of stored bytes, also decoded, plus a few batches
+// per fragment; scanAheadRemote bounds the fragments (and their
 // goroutines) when they are tiny. A file of unrecorded size counts as
 // scanAheadUnsized.
 const (

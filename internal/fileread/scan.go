@@ -248,7 +248,7 @@ func (f *File) pipelinedScan(ctx context.Context, cols []int, schema *arrow.Sche
 	sc := newScanCache(ctx, f, to)
 	sc.start(ctx, cols, from) // every column's first wave, before any batch waits
 	window, perJob := f.scanWindow(cols, size)
-	ahead, leaves := f.aheadJobs(sc, cols, size, perJob, window), f.leafColumns(cols)
+	ahead, leaves := f.aheadJobs(sc, cols, from, to, size, perJob, window), f.leafColumns(cols)
 	jobs := make(chan batchJob, window+ahead)
 	var workers sync.WaitGroup
 	joins := make([]func(), window+ahead)

@@ -21,16 +21,18 @@ import "sort"
 const scanAheadJobs = 128
 
 // aheadJobs returns how many jobs past the window of window jobs of
-// perJob batches of size rows an object-store scan may start: those fit,
-// with the window, in a quarter of the bytes in flight (as the window
-// alone does, see scanWindow). 0 for local files, and for 2.0 and legacy
-// files, whose pages are read elsewhere.
-func (f *File) aheadJobs(sc *scanCache, cols []int, size, perJob uint64, window int) int {
-	if sc.waveMax == 0 || f.v20 != nil || f.legacy != nil || f.NumRows() == 0 {
+// perJob batches of size rows an object-store scan of rows [from, to)
+// may start: those fit, with the window, in a quarter of the bytes in
+// flight (as the window alone does, see scanWindow), and the scan has
+// that many (a dataset scans many small files at once, each with its
+// workers). 0 for local files, and for 2.0 and legacy files, whose pages
+// are read elsewhere.
+func (f *File) aheadJobs(sc *scanCache, cols []int, from, to, size, perJob uint64, window int) int {
+	if sc.waveMax == 0 || f.v20 != nil || f.legacy != nil || f.NumRows() == 0 || to <= from {
 		return 0
 	}
 	job := max(1, f.storedBytes(cols)/f.NumRows()*size*perJob)
-	fit := uint64(f.inFlightBudget()) / (4 * job)
+	fit := min(uint64(f.inFlightBudget())/(4*job), (to-from+size*perJob-1)/(size*perJob))
 	if fit <= uint64(window) {
 		return 0
 	}
