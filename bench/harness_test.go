@@ -1,7 +1,9 @@
 package bench
 
 import (
+	"context"
 	"math"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -88,5 +90,39 @@ func TestCeilingAndReachableTarget(t *testing.T) {
 	r.reachableTarget("s3/take/", "take_s3", 2, add)
 	if got[0].Met || math.Abs(got[0].Value-1.5) > 1e-9 {
 		t.Fatalf("target %+v", got)
+	}
+}
+
+func TestDatasetScanBound(t *testing.T) {
+	ctx := context.Background()
+	d, err := EnsureDataset(t.TempDir(), TableDataset, 3000, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := OursWrite(ctx, d, "2.1"); err != nil {
+		t.Fatal(err)
+	}
+	lb, err := NewLowerBounds(ctx, d.GoLancePath())
+	if err != nil {
+		t.Fatal(err)
+	}
+	one := lb.Scan(nil)
+	// The same file twice: twice the requests and bytes, never merged.
+	b, c, err := DatasetScanBound(ctx, []string{d.GoLancePath(), d.GoLancePath()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.Requests != 2*one.Requests || b.Bytes != 2*one.Bytes || b.CoalescedRequests != 2*one.CoalescedRequests {
+		t.Fatalf("bound %+v, one file %+v", b, one)
+	}
+	if c.Requests() != b.Requests || c.Bytes != b.Bytes || c.Gaps[len(c.Gaps)-1] < fileApart/2 {
+		t.Fatalf("curve %d requests %d bytes, largest gap %d", c.Requests(), c.Bytes, c.Gaps[len(c.Gaps)-1])
+	}
+	// No CPU: the link alone, however many files.
+	if s := c.Seconds(20*time.Millisecond, 1e6, HarnessCost{Cores: 2}, 0); math.Abs(s-(0.020+float64(b.Bytes)/1e6)) > 1e-9 {
+		t.Fatalf("seconds %v", s)
+	}
+	if _, _, err := DatasetScanBound(ctx, []string{filepath.Join(t.TempDir(), "missing.lance")}); err == nil {
+		t.Fatal("no error for a missing file")
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -61,8 +62,9 @@ type Config struct {
 	// this run's Config, with python the interpreter with pylance, and
 	// returns their figures (workload -> engine -> Measure): workloads
 	// named DatasetPrefix+op locally and S3DatasetPrefix+op behind the
-	// proxy, Requests counted at the proxy there.
-	Datasets func(ctx context.Context, cfg Config, python string) (map[string]map[string]Measure, error)
+	// proxy, Requests counted at the proxy there; and the bounds of those
+	// it can bound.
+	Datasets func(ctx context.Context, cfg Config, python string) (DatasetFigures, error)
 }
 
 func (c *Config) defaults() {
@@ -168,6 +170,9 @@ type runner struct {
 	// just returned to the OS (page faults on every touch), which a reader
 	// living in a process pays once. The memory check keeps its own.
 	pool memory.Allocator
+	// curves are the request curves of the object-store workloads, whose
+	// harness bounds are set once every step has run (harness.go).
+	curves map[string][]RequestCurve
 }
 
 // ours returns the options of the run's lancego Files.
@@ -183,7 +188,7 @@ func Run(ctx context.Context, cfg Config) (*Results, error) {
 		return nil, err
 	}
 	r := &runner{cfg: cfg, res: newResults(cfg), start: time.Now(), data: map[string]*Dataset{},
-		pool: lance.NewBufferPool(lance.DefaultBufferPoolBytes)}
+		pool: lance.NewBufferPool(lance.DefaultBufferPoolBytes), curves: map[string][]RequestCurve{}}
 	if err := r.setupPython(); err != nil {
 		r.res.NotAvailable["pylance"] = err.Error()
 	}
@@ -216,6 +221,7 @@ func Run(ctx context.Context, cfg Config) (*Results, error) {
 			r.logf("%s failed: %v", s.name, err)
 		}
 	}
+	r.res.setHarnessBounds(r.curves, cfg.Latency, cfg.BytesPerSec, runtime.NumCPU())
 	r.res.finish()
 	r.res.ElapsedSeconds = time.Since(r.start).Seconds()
 	return r.res, nil

@@ -26,14 +26,20 @@ func (r *runner) datasetWorkloads(ctx context.Context) error {
 	if r.py == nil {
 		return ErrNoPython
 	}
-	figs, err := r.cfg.Datasets(ctx, r.cfg, r.py.Exe)
-	wls := make([]string, 0, len(figs))
-	for wl := range figs {
+	got, err := r.cfg.Datasets(ctx, r.cfg, r.py.Exe)
+	for wl, b := range got.Bounds {
+		r.res.Bounds[wl] = BoundFig{Bound: b, Seconds: b.Seconds(r.cfg.Latency, r.cfg.BytesPerSec)}
+	}
+	for wl, cs := range got.Curves {
+		r.curves[wl] = cs
+	}
+	wls := make([]string, 0, len(got.Figures))
+	for wl := range got.Figures {
 		wls = append(wls, wl)
 	}
 	sort.Strings(wls)
 	for _, wl := range wls {
-		for engine, m := range figs[wl] {
+		for engine, m := range got.Figures[wl] {
 			r.res.put(wl, engine, m)
 		}
 		r.logf("%s: %s", wl, r.res.line(wl))

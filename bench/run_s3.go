@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"time"
 )
 
@@ -26,7 +25,6 @@ func (r *runner) objectStore(ctx context.Context) error {
 	}
 	defer p.Close()
 	r.res.S3 = &S3Info{LatencyMs: float64(r.cfg.Latency.Microseconds()) / 1000, BandwidthMBps: r.cfg.BytesPerSec / 1e6}
-	curves := map[string][]RequestCurve{}
 	for _, name := range []string{TableDataset, VectorDataset} {
 		d := r.data[name]
 		local, err := r.s3File(ctx, d)
@@ -41,14 +39,13 @@ func (r *runner) objectStore(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		s := s3run{r: r, env: env, p: p, d: d, key: key, lb: lb, curves: curves}
+		s := s3run{r: r, env: env, p: p, d: d, key: key, lb: lb, curves: r.curves}
 		for _, f := range []func(context.Context) error{s.open, s.scans, s.takes} {
 			if err := f(ctx); err != nil {
 				return err
 			}
 		}
 	}
-	r.res.setHarnessBounds(curves, r.cfg.Latency, r.cfg.BytesPerSec, runtime.NumCPU())
 	return nil
 }
 

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 
+	lance "github.com/lancego/lancego"
 	"github.com/lancego/lancego/bench"
 )
 
@@ -25,7 +26,45 @@ const (
 // configured, behind the proxy (requests counted there for both). With
 // --quick (CI) the take of 10,000 rows is left out, and behind the proxy
 // two of the three filtered scans too.
-func benchDatasetsStep(ctx context.Context, cfg bench.Config, py string) (map[string]map[string]bench.Measure, error) {
+func benchDatasetsStep(ctx context.Context, cfg bench.Config, py string) (bench.DatasetFigures, error) {
+	out := bench.DatasetFigures{Figures: map[string]map[string]bench.Measure{}}
+	root, err := datasetFiguresInto(ctx, cfg, py, out.Figures)
+	if err != nil || root == "" {
+		return out, err
+	}
+	b, c, err := datasetScanBound(ctx, root)
+	if err != nil {
+		return out, fmt.Errorf("bound of the dataset scan: %w", err)
+	}
+	wl := bench.S3DatasetPrefix + "scan"
+	out.Bounds, out.Curves = map[string]bench.Bound{wl: b}, map[string][]bench.RequestCurve{wl: {c}}
+	return out, nil
+}
+
+// datasetScanBound is the bound of a warm scan of the dataset at the
+// local root: every page of every data file of its latest version.
+func datasetScanBound(ctx context.Context, root string) (bench.Bound, bench.RequestCurve, error) {
+	ds, err := lance.OpenDataset(ctx, root)
+	if err != nil {
+		return bench.Bound{}, bench.RequestCurve{}, err
+	}
+	defer ds.Close()
+	frags, err := ds.Fragments(ctx)
+	if err != nil {
+		return bench.Bound{}, bench.RequestCurve{}, err
+	}
+	var paths []string
+	for _, f := range frags {
+		for _, df := range f.DataFiles {
+			paths = append(paths, filepath.Join(root, "data", df.Path))
+		}
+	}
+	return bench.DatasetScanBound(ctx, paths)
+}
+
+// datasetFiguresInto runs the dataset step's workloads into out and
+// returns the local dataset root when it also ran them behind the proxy.
+func datasetFiguresInto(ctx context.Context, cfg bench.Config, py string, out map[string]map[string]bench.Measure) (string, error) {
 	rows, perFrag, reps := benchDatasetRows, benchDatasetPerFrag, 3
 	if cfg.Quick {
 		rows, perFrag, reps = benchDatasetQuickRows, benchDatasetQuickPerFrag, 2
@@ -33,38 +72,37 @@ func benchDatasetsStep(ctx context.Context, cfg bench.Config, py string) (map[st
 	driver := filepath.Join(cfg.RepoDir, "bench", "dataset_driver.py")
 	root := filepath.Join(cfg.DataDir, "datasets", fmt.Sprintf("d%d-%d.lance", rows, perFrag))
 	if err := ensureBenchDataset(ctx, py, driver, root, rows, perFrag, cfg.Progress); err != nil {
-		return nil, err
+		return "", err
 	}
 	n, err := datasetRows(ctx, root)
 	if err != nil {
-		return nil, err
+		return "", err
 	}
 	ops := benchDatasetOps(n)
 	if cfg.Quick { // pylance's 10,000-row take alone costs ~5 s locally, ~16 s behind the proxy
 		ops = slices.DeleteFunc(ops, func(o benchOp) bool { return len(o.Offsets) > 100 })
 	}
-	out := map[string]map[string]bench.Measure{}
 	if err := datasetFigures(ctx, py, driver, root, nil, reps, ops, nil, bench.DatasetPrefix, out); err != nil {
-		return out, err
+		return "", err
 	}
 	if _, ok := bench.S3FromEnv(); cfg.NoS3 || !ok {
-		return out, nil
+		return "", nil
 	}
 	pc, err := startDatasetProxy(ctx, root, cfg.Latency, cfg.BytesPerSec)
 	if err != nil {
-		return out, err
+		return "", err
 	}
 	defer pc.Close()
 	if cfg.Quick {
 		ops = slices.DeleteFunc(ops, func(o benchOp) bool { return o.Key == "filter_scattered" || o.Key == "filter_half" })
 	}
 	if err := datasetFigures(ctx, py, driver, pc.url, pc.storageOptions, reps, ops, pc, bench.S3DatasetPrefix, out); err != nil {
-		return out, err
+		return "", err
 	}
 	if pc.err != nil {
-		return out, fmt.Errorf("a proxy mark failed, request counts are missing: %w", pc.err)
+		return "", fmt.Errorf("a proxy mark failed, request counts are missing: %w", pc.err)
 	}
-	return out, nil
+	return root, nil
 }
 
 // datasetFigures runs one round of ops (pylance, then us) on the dataset
