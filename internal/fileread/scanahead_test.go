@@ -1,6 +1,7 @@
 package fileread
 
 import (
+	"context"
 	"runtime"
 	"sync"
 	"testing"
@@ -61,4 +62,44 @@ func pageSpanOf(t *testing.T, store *lanceio.Store, key string, index int) forma
 	}
 	span, _ := pageSpan(bufs)
 	return span
+}
+
+func TestRequestedThrough(t *testing.T) {
+	store, key, _ := streamFile(t, 600_000, filewriter.WithPageBudget(1600_000))
+	f, _ := openHeld(t, store, key, 0, scheduler.ObjectStoreConfig(nil), DefaultConfig())
+	starts := f.pageStarts(0)
+	if len(starts) != 4 {
+		t.Fatalf("page starts %v, want 3 pages", starts)
+	}
+	cases := []struct {
+		name      string
+		requested []int
+		from      uint64
+		want      uint64
+	}{
+		{"nothing requested", nil, 10, 10},
+		{"first two pages", []int{0, 1}, 10, starts[2]},
+		{"every page", []int{0, 1, 2}, 10, 600_000},
+		{"from a later page", []int{1}, starts[1] + 5, starts[2]},
+		{"a gap stops it", []int{0, 2}, 0, starts[1]},
+		{"past the end", []int{0, 1, 2}, 600_000, 600_000},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c := newScanCache(context.Background(), f, 600_000)
+			for _, i := range tc.requested {
+				c.pages[[2]int{0, i}] = &scanPage{}
+			}
+			if got := c.requestedThrough([]int{0}, tc.from); got != tc.want {
+				t.Fatalf("requestedThrough(%d) = %d, want %d", tc.from, got, tc.want)
+			}
+			lo, hi := tc.from, tc.from+4096
+			if got, want := c.mayStart(2, 2, 4, []int{0}, lo, hi), tc.want >= hi; got != want {
+				t.Fatalf("mayStart past the window = %v, want %v", got, want)
+			}
+			if !c.mayStart(1, 2, 4, []int{0}, lo, hi) || c.mayStart(6, 2, 4, []int{0}, lo, hi) {
+				t.Fatal("mayStart ignores the window or its bound")
+			}
+		})
+	}
 }
