@@ -72,19 +72,6 @@ func curveOf(rs []format.Range) RequestCurve {
 	return c
 }
 
-// coalescedBytes is what the curve reads with every gap of at most
-// CoalesceGap bytes read (Bound.CoalescedBytes of its ranges).
-func coalescedBytes(c RequestCurve) int64 {
-	n := c.Bytes
-	for _, g := range c.Gaps {
-		if g > CoalesceGap {
-			break
-		}
-		n += g
-	}
-	return n
-}
-
 // Requests is the curve's request count with no gap read.
 func (c RequestCurve) Requests() int {
 	if c.Bytes == 0 {
@@ -165,8 +152,7 @@ func (r *Results) setHarnessBounds(curves map[string][]RequestCurve, latency tim
 		}
 		var sum float64
 		for _, c := range cs {
-			limit := MaxBytes(Bound{Bytes: c.Bytes, CoalescedBytes: coalescedBytes(c)})
-			sum += c.Seconds(latency, bps, cost, limit)
+			sum += c.Seconds(latency, bps, cost, MaxBytes(boundOf(c)))
 		}
 		b.HarnessSeconds = sum / float64(len(cs))
 		r.Bounds[wl] = b

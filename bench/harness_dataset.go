@@ -35,5 +35,6 @@ func DatasetScanBound(ctx context.Context, paths []string) (Bound, RequestCurve,
 			rs = append(rs, r)
 		}
 	}
-	return mergeBound(rs), curveOf(rs), nil
+	c := curveOf(rs)
+	return boundOf(c), c, nil
 }

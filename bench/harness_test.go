@@ -16,7 +16,7 @@ func TestCurveOf(t *testing.T) {
 	if c.Bytes != 30 || c.Requests() != 3 || len(c.Gaps) != 2 || c.Gaps[0] != 20 || c.Gaps[1] != 65 {
 		t.Fatalf("curve %+v", c)
 	}
-	if got := coalescedBytes(RequestCurve{Bytes: 30, Gaps: []int64{20, CoalesceGap, CoalesceGap + 1}}); got != 50+CoalesceGap {
+	if got := boundOf(RequestCurve{Bytes: 30, Gaps: []int64{20, CoalesceGap, CoalesceGap + 1}}).CoalescedBytes; got != 50+CoalesceGap {
 		t.Fatalf("coalesced bytes %d", got)
 	}
 	if (RequestCurve{}).Requests() != 0 {

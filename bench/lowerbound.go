@@ -6,7 +6,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"slices"
-	"sort"
 	"time"
 
 	lance "github.com/lancego/lancego"
@@ -282,32 +281,21 @@ func runs(rows []uint64) [][2]uint64 {
 
 // mergeBound merges overlapping or touching ranges and counts them, and
 // again across gaps of at most CoalesceGap bytes.
-func mergeBound(rs []format.Range) Bound {
-	rs = slices.DeleteFunc(slices.Clone(rs), func(r format.Range) bool { return r.Length == 0 })
-	sort.Slice(rs, func(i, j int) bool { return rs[i].Offset < rs[j].Offset })
-	b := Bound{}
-	b.Requests, b.Bytes = mergeRuns(rs, 0)
-	b.CoalescedRequests, b.CoalescedBytes = mergeRuns(rs, CoalesceGap)
-	return b
-}
+func mergeBound(rs []format.Range) Bound { return boundOf(curveOf(rs)) }
 
-// mergeRuns counts the requests and bytes of sorted ranges read as one
-// request per run whose pieces are at most gap bytes apart.
-func mergeRuns(rs []format.Range, gap uint64) (requests int, bytes int64) {
-	var end uint64
-	for i, r := range rs {
-		if i == 0 || r.Offset > end+gap {
-			requests++
-			bytes += int64(r.Length)
-			end = r.Offset + r.Length
-			continue
+// boundOf is the bound of the ranges of curve c: their requests and bytes,
+// and those with every gap of at most CoalesceGap read.
+func boundOf(c RequestCurve) Bound {
+	n := c.Requests()
+	b := Bound{Requests: n, Bytes: c.Bytes, CoalescedRequests: n, CoalescedBytes: c.Bytes}
+	for _, g := range c.Gaps { // ascending
+		if g > CoalesceGap {
+			break
 		}
-		if e := r.Offset + r.Length; e > end {
-			bytes += int64(e - end)
-			end = e
-		}
+		b.CoalescedRequests--
+		b.CoalescedBytes += g
 	}
-	return requests, bytes
+	return b
 }
 
 // IndexSets returns n sets of k distinct random rows of [0, rows), each

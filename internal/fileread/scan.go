@@ -247,8 +247,8 @@ func (f *File) pipelinedScan(ctx context.Context, cols []int, schema *arrow.Sche
 	ctx, cancel := context.WithCancel(ctx)
 	sc := newScanCache(ctx, f, to)
 	sc.start(ctx, cols, from) // every column's first wave, before any batch waits
-	window, perJob := f.scanWindow(cols, size)
-	ahead, leaves := f.aheadJobs(sc, cols, from, to, size, perJob, window), f.leafColumns(cols)
+	window, perJob, jobBytes := f.scanWindow(cols, size)
+	ahead, leaves := f.aheadJobs(sc, from, to, size*perJob, jobBytes, window), f.leafColumns(cols)
 	jobs := make(chan batchJob, window+ahead)
 	var workers sync.WaitGroup
 	joins := make([]func(), window+ahead)
@@ -278,8 +278,12 @@ func (f *File) pipelinedScan(ctx context.Context, cols []int, schema *arrow.Sche
 	}()
 	next := from
 	for next < to || len(inflight) > 0 {
-		for next < to && sc.mayStart(len(inflight), window, ahead, leaves, next, min(next+size*perJob, to)) {
-			j := batchJob{lo: next, hi: min(next+size*perJob, to), size: size, out: make(chan []batchResult, 1)}
+		for next < to {
+			j := batchJob{lo: next, hi: min(next+size*perJob, to), size: size}
+			if !sc.mayStart(len(inflight), window, ahead, leaves, j.lo, j.hi) {
+				break
+			}
+			j.out = make(chan []batchResult, 1)
 			jobs <- j
 			inflight = append(inflight, j.out)
 			next = j.hi
@@ -340,19 +344,33 @@ const (
 // are large against the scheduler's bytes-in-flight budget (each batch of
 // the window's jobs, and the one the caller holds, is alive at once): at
 // most budget / (4 * estimated job bytes), at least 1. The estimate is the
-// projected columns' stored bytes per row.
-func (f *File) scanWindow(cols []int, size uint64) (window int, perJob uint64) {
+// projected columns' stored bytes per row; jobBytes is a job's (0 when
+// unknown).
+func (f *File) scanWindow(cols []int, size uint64) (window int, perJob, jobBytes uint64) {
 	window = max(1, runtime.GOMAXPROCS(0))
 	rows := f.NumRows()
 	if rows == 0 {
-		return window, 1
+		return window, 1, 0
 	}
 	est := f.storedBytes(cols) / rows * size
 	if est == 0 {
-		return window, scanJobBatches
+		return window, scanJobBatches, 0
 	}
 	perJob = max(1, min(scanJobBatches, scanJobBytes/est))
-	return max(1, min(window, int(uint64(f.inFlightBudget())/(4*est*perJob)))), perJob
+	return max(1, min(window, int(uint64(f.inFlightBudget())/(4*est*perJob)))), perJob, est * perJob
+}
+
+// storedBytes sums the page buffers of the projected columns' leaves.
+func (f *File) storedBytes(cols []int) uint64 {
+	var stored uint64
+	for _, c := range cols {
+		for _, leaf := range f.leaves[c] {
+			for _, pg := range f.meta.Columns[leaf.Column].GetPages() {
+				stored += pageBytes(pg)
+			}
+		}
+	}
+	return stored
 }
 
 // decodeBatch reads rows [lo, hi) of a scan.

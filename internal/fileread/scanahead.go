@@ -20,36 +20,22 @@ import "sort"
 // window; most of them wait for bytes, not for a core.
 const scanAheadJobs = 128
 
-// aheadJobs returns how many jobs past the window of window jobs of
-// perJob batches of size rows an object-store scan of rows [from, to)
-// may start: those fit, with the window, in a quarter of the bytes in
-// flight (as the window alone does, see scanWindow), and the scan has
-// that many (a dataset scans many small files at once, each with its
-// workers). 0 for local files, and for 2.0 and legacy files, whose pages
-// are read elsewhere.
-func (f *File) aheadJobs(sc *scanCache, cols []int, from, to, size, perJob uint64, window int) int {
-	if sc.waveMax == 0 || f.v20 != nil || f.legacy != nil || f.NumRows() == 0 || to <= from {
+// aheadJobs returns how many jobs of jobRows rows and about jobBytes
+// stored bytes past the window of window jobs an object-store scan of
+// rows [from, to) may start: those fit, with the window, in a quarter of
+// the bytes in flight (as the window alone does, see scanWindow), and the
+// scan has that many (a dataset scans many small files at once, each
+// with its workers). 0 for local files, and for 2.0 and legacy files,
+// whose pages are read elsewhere.
+func (f *File) aheadJobs(sc *scanCache, from, to, jobRows, jobBytes uint64, window int) int {
+	if sc.waveMax == 0 || f.v20 != nil || f.legacy != nil || f.NumRows() == 0 || to <= from || jobRows == 0 {
 		return 0
 	}
-	job := max(1, f.storedBytes(cols)/f.NumRows()*size*perJob)
-	fit := min(uint64(f.inFlightBudget())/(4*job), (to-from+size*perJob-1)/(size*perJob))
+	fit := min(uint64(f.inFlightBudget())/(4*max(1, jobBytes)), (to-from+jobRows-1)/jobRows)
 	if fit <= uint64(window) {
 		return 0
 	}
 	return int(min(fit-uint64(window), uint64(scanAheadJobs)))
-}
-
-// storedBytes sums the page buffers of the projected columns' leaves.
-func (f *File) storedBytes(cols []int) uint64 {
-	var stored uint64
-	for _, c := range cols {
-		for _, leaf := range f.leaves[c] {
-			for _, pg := range f.meta.Columns[leaf.Column].GetPages() {
-				stored += pageBytes(pg)
-			}
-		}
-	}
-	return stored
 }
 
 // requestedThrough returns the row up to which every page of the leaf
