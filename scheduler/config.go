@@ -46,7 +46,8 @@ const (
 	// DefaultFirstByteLatencyObjectStore and DefaultBandwidthObjectStore
 	// are the coalescing cost model of object stores (S3, GCS, Azure):
 	// a request's first byte takes ~20 ms (same-region S3 and GCS take
-	// 15-100 ms), and the link carries ~1 GiB/s across its connections.
+	// 15-100 ms), and the link carries ~1 GiB/s across its connections
+	// until the scheduler has measured it.
 	// With 64 requests overlapping (the most the cost model counts, see
 	// plan.go), a gap of up to 20 ms × 1 GiB/s / 64 = 320 KiB costs less
 	// to read than one more request.
@@ -63,17 +64,24 @@ const (
 // every default of a store kind.
 type Config struct {
 	// CoalesceGap merges two ranges when the gap between them is at most
-	// this many bytes. Zero means DefaultCoalesceGapObjectStore; negative
-	// means merge only overlapping or touching ranges.
+	// this many bytes (with a cost model: while reading it shortens the
+	// modelled time, see FirstByteLatency). Zero means
+	// DefaultCoalesceGapObjectStore; negative means merge only
+	// overlapping or touching ranges.
 	CoalesceGap int64
-	// FirstByteLatency and Bandwidth are the cost model of coalescing
-	// beyond CoalesceGap: reading a gap of g bytes costs g / Bandwidth
-	// (bytes per second), another request FirstByteLatency, shared by the
-	// MaxInFlightRequests whose waits overlap. With both set, gaps of up to
-	// FirstByteLatency × Bandwidth / MaxInFlightRequests bytes are merged
-	// too, the smallest first, while the bytes read stay within
-	// MaxReadAmplification times the bytes needed. Zero (LocalConfig's: a
-	// local read has no first byte to wait for) means no cost model.
+	// FirstByteLatency and Bandwidth are the coalescing cost model: reading
+	// a gap of g bytes costs g / Bandwidth (bytes per second), another
+	// request FirstByteLatency, shared by the MaxInFlightRequests whose
+	// waits overlap; the larger of the bytes' and the requests' time
+	// bounds a request's (plan.go, readTime). With both set, gaps are read
+	// the smallest first while that shortens the modelled time: those of
+	// up to CoalesceGap, and larger ones of up to FirstByteLatency ×
+	// Bandwidth / MaxInFlightRequests bytes while the bytes read also stay
+	// within MaxReadAmplification times the bytes needed. Bandwidth is
+	// where the model starts: once the scheduler's reads have measured the
+	// link (link.go, Stats.LinkBandwidth), it plans with that instead.
+	// Zero (LocalConfig's: a local read has no first byte to wait for)
+	// means no cost model: gaps of up to CoalesceGap are read, no others.
 	// ObjectStoreConfig sets DefaultFirstByteLatencyObjectStore and
 	// DefaultBandwidthObjectStore.
 	FirstByteLatency time.Duration

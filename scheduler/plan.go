@@ -3,6 +3,7 @@ package scheduler
 import (
 	"fmt"
 	"slices"
+	"time"
 )
 
 // Range is a byte range [Off, Off+Len) of an object.
@@ -52,12 +53,13 @@ func plan(ranges []Range, c Config) ([]group, error) {
 }
 
 // coalesce merges runs (disjoint, sorted) across the gaps worth reading.
-// Every gap of at most CoalesceGap bytes is merged. With a cost model
-// (Config.FirstByteLatency and Bandwidth set), a larger gap is worth
-// reading when that costs less than another request: a gap of g bytes
-// costs g / Bandwidth, and a request FirstByteLatency shared by the
-// MaxInFlightRequests that overlap, so gaps up to breakEvenGap are merged,
-// the smallest first, while the bytes read stay within
+// Without a cost model every gap of at most CoalesceGap bytes is merged.
+// With one (Config.FirstByteLatency and Bandwidth set), gaps are read,
+// the smallest first, while that shortens the reads' modelled time
+// (readTime): gaps the link carries within a request's own overhead
+// (requestOverhead × Bandwidth) always, others of up to CoalesceGap while
+// requests rather than bytes bound the time, and beyond CoalesceGap gaps
+// of up to breakEvenGap while the bytes read also stay within
 // MaxReadAmplification times the bytes needed.
 func coalesce(runs []group, c Config) []group {
 	if len(runs) < 2 {
@@ -65,20 +67,12 @@ func coalesce(runs []group, c Config) []group {
 	}
 	join := make([]bool, len(runs)-1) // join[i]: merge runs i and i+1
 	gap := func(i int) int64 { return runs[i+1].Off - runs[i].End() }
-	var needed, read int64
-	for i, r := range runs {
-		needed += r.Len
-		if i < len(join) && gap(i) <= c.CoalesceGap {
-			join[i] = true
-			read += gap(i)
+	if breakEvenGap(c) == 0 {
+		for i := range join {
+			join[i] = gap(i) <= c.CoalesceGap
 		}
-	}
-	if limit := breakEvenGap(c); limit > c.CoalesceGap {
-		amp := c.MaxReadAmplification
-		if amp < 1 {
-			amp = DefaultMaxReadAmplification
-		}
-		joinCheapest(join, gap, limit, int64((amp-1)*float64(needed))-read)
+	} else {
+		joinByModel(join, gap, runs, c)
 	}
 	out := runs[:1]
 	for i, j := range join {
@@ -92,24 +86,70 @@ func coalesce(runs []group, c Config) []group {
 	return out
 }
 
-// joinCheapest marks, smallest first, the gaps not yet joined of at most
-// limit bytes, while their sum stays within budget.
-func joinCheapest(join []bool, gap func(int) int64, limit, budget int64) {
+// joinByModel marks the gaps the cost model reads (see coalesce).
+func joinByModel(join []bool, gap func(int) int64, runs []group, c Config) {
+	var needed int64
+	for _, r := range runs {
+		needed += r.Len
+	}
+	always := min(c.CoalesceGap, int64(requestOverhead.Seconds()*float64(c.Bandwidth)))
+	limit := max(c.CoalesceGap, breakEvenGap(c))
 	var cands []int
-	for i, j := range join {
-		if !j && gap(i) <= limit {
+	reqs, read := int64(len(runs)), needed
+	for i := range join {
+		switch g := gap(i); {
+		case g <= always:
+			join[i] = true
+			reqs--
+			read += g
+		case g <= limit:
 			cands = append(cands, i)
 		}
 	}
 	slices.SortStableFunc(cands, func(a, b int) int { return int(min(max(gap(a)-gap(b), -1), 1)) })
+	amp := c.MaxReadAmplification
+	if amp < 1 {
+		amp = DefaultMaxReadAmplification
+	}
+	budget := int64((amp-1)*float64(needed)) - (read - needed)
 	for _, i := range cands {
-		if gap(i) > budget {
+		g := gap(i)
+		if g > c.CoalesceGap && g > budget {
 			return
 		}
-		budget -= gap(i)
+		if readTime(reqs-1, read+g, c) > readTime(reqs, read, c) {
+			return
+		}
 		join[i] = true
+		reqs--
+		read += g
+		budget -= g
 	}
 }
+
+// readTime models the seconds n requests of bytes in all take: the link
+// carries the bytes in bytes / Bandwidth, and each request costs
+// FirstByteLatency / costOverlap of waiting; with MaxInFlightRequests overlapping (up to
+// costModelMaxOverlap), the larger of the two bounds the time and the
+// smaller adds its share that does not overlap. One request at a time
+// (no overlap) adds them up.
+func readTime(n, bytes int64, c Config) float64 {
+	overlap := float64(costOverlap(c))
+	link := float64(bytes) / float64(c.Bandwidth)
+	wait := float64(n) * c.FirstByteLatency.Seconds() / overlap
+	return max(link, wait) + min(link, wait)/overlap
+}
+
+// costOverlap is how many requests' waits the cost model lets overlap:
+// MaxInFlightRequests, up to costModelMaxOverlap.
+func costOverlap(c Config) int { return min(max(1, c.MaxInFlightRequests), costModelMaxOverlap) }
+
+// requestOverhead is what a request costs beyond its wait: the reader's
+// CPU for an object-store request, about 0.1 ms here (docs/benchmarks.md).
+// A gap the link carries in less is always read, so that one request
+// never turns into several to save a few bytes (a page's buffers, apart
+// by their alignment, are read as one).
+const requestOverhead = 100 * time.Microsecond
 
 // breakEvenGap is the gap whose reading costs as much as one more request
 // (0 without a cost model): FirstByteLatency × Bandwidth bytes, divided
@@ -118,8 +158,7 @@ func breakEvenGap(c Config) int64 {
 	if c.FirstByteLatency <= 0 || c.Bandwidth <= 0 {
 		return 0
 	}
-	overlap := min(max(1, c.MaxInFlightRequests), costModelMaxOverlap)
-	b := c.FirstByteLatency.Seconds() * float64(c.Bandwidth) / float64(overlap)
+	b := c.FirstByteLatency.Seconds() * float64(c.Bandwidth) / float64(costOverlap(c))
 	return int64(min(b, 1<<62))
 }
 

@@ -95,3 +95,53 @@ func TestPlanScatteredRows(t *testing.T) {
 		}
 	}
 }
+
+// TestPlanBalancesRequestsAndBytes checks the cost model on a link whose
+// bandwidth is measured at 200 MB/s (20 ms first byte, 64 reads
+// overlapping: a request costs 0.31 ms of waiting, a 30 KB gap 0.15 ms of
+// the link). Gaps the link carries within requestOverhead (20 KB) are
+// always read; larger ones only while requests, not bytes, bound the time.
+func TestPlanBalancesRequestsAndBytes(t *testing.T) {
+	c := ObjectStoreConfig(nil)
+	c.Bandwidth = 200e6
+	c.MaxInFlightRequests = 64
+	spaced := func(n int, size, gap int64) []Range {
+		var rs []Range
+		for i := range int64(n) {
+			rs = append(rs, Range{Off: i * (size + gap), Len: size})
+		}
+		return rs
+	}
+	count := func(rs []Range) (int64, int64) {
+		groups, err := plan(rs, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var reqs, bytes int64
+		for _, g := range groups {
+			reqs += int64(len(g.parts))
+			bytes += g.Len
+		}
+		return reqs, bytes
+	}
+	// Link-bound: 8 MB in 4 requests; a 30 KB gap only adds bytes.
+	if reqs, _ := count(spaced(4, 2e6, 30e3)); reqs != 4 {
+		t.Errorf("link-bound: %d requests, want 4", reqs)
+	}
+	// Alignment gaps are always read.
+	if reqs, _ := count(spaced(4, 2e6, 64)); reqs != 1 {
+		t.Errorf("64-byte gaps: %d requests, want 1", reqs)
+	}
+	// Request-bound: 1,000 requests of 1 KB (313 ms of waits, 5 ms of
+	// bytes) merge until the two balance: after k merges the waits are
+	// (1000-k) × 0.3125 ms and the bytes (1 MB + k × 30 KB) / 200 MB/s,
+	// equal at k ≈ 660.
+	reqs, bytes := count(spaced(1000, 1e3, 30e3))
+	if reqs < 300 || reqs > 380 {
+		t.Errorf("request-bound: %d requests, want about 340", reqs)
+	}
+	n := int64(1000)
+	if got, all, none := readTime(reqs, bytes, c), readTime(1, 1e6+999*30e3, c), readTime(n, 1e6, c); got >= all || got >= none {
+		t.Errorf("modelled %.1f ms, want below merging all (%.1f) or none (%.1f)", got*1e3, all*1e3, none*1e3)
+	}
+}

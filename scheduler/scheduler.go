@@ -4,6 +4,7 @@ import (
 	"container/heap"
 	"context"
 	"sync"
+	"time"
 
 	lanceio "github.com/lancego/lancego/io"
 )
@@ -14,6 +15,7 @@ import (
 type Scheduler struct {
 	cfg   Config
 	stats counters
+	link  linkMeter
 
 	mu         sync.Mutex
 	queue      taskHeap
@@ -91,7 +93,7 @@ const (
 
 // submit queues a request whose bytes go where mode says.
 func (s *Scheduler) submit(ctx context.Context, obj lanceio.Object, ranges []Range, priority uint64, mode readMode) (*Pending, error) {
-	groups, err := plan(ranges, s.cfg)
+	groups, err := plan(ranges, s.planConfig())
 	if err != nil {
 		return nil, err
 	}
@@ -129,6 +131,19 @@ func (s *Scheduler) submit(ctx context.Context, obj lanceio.Object, ranges []Ran
 	}
 	s.pump()
 	return p, nil
+}
+
+// planConfig is the configuration requests are planned with: the
+// scheduler's, with the bandwidth its reads measured (link.go) in
+// place of Config.Bandwidth once there is one, when it has a cost model.
+func (s *Scheduler) planConfig() Config {
+	c := s.cfg
+	if breakEvenGap(c) > 0 {
+		if bw := s.link.bandwidth(); bw > 0 {
+			c.Bandwidth = bw
+		}
+	}
+	return c
 }
 
 func (s *Scheduler) isClosed() bool {
@@ -210,6 +225,8 @@ func (s *Scheduler) admit(t *task) {
 		t.groupBuf = t.p.bufs[t.group]
 	}
 	s.stats.started(s.cfg.MaxInFlightRequests-s.iopsAvail, s.cfg.MaxInFlightBytes-s.bytesAvail, t.rng.Len)
+	t.began = time.Now()
+	s.link.started(s.cfg.MaxInFlightRequests-s.iopsAvail, t.began)
 	t.p.wg.Add(1)
 }
 
@@ -240,6 +257,12 @@ func (s *Scheduler) runOne(t *task) *task {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.iopsAvail++
+	delivered := int64(0)
+	if err == nil {
+		delivered = t.rng.Len
+	}
+	now := time.Now()
+	s.link.ended(delivered, now.Sub(t.began), s.cfg.MaxInFlightRequests-s.iopsAvail, costOverlap(s.cfg), now)
 	if s.inflight[t.prio]--; s.inflight[t.prio] == 0 {
 		delete(s.inflight, t.prio)
 	}
@@ -263,6 +286,7 @@ type task struct {
 	prio, seq   uint64
 	buf         []byte // where the read goes: a slice of its group's buffer
 	groupBuf    []byte // the whole buffer of its group
+	began       time.Time
 }
 
 // taskHeap orders tasks by priority, then submission order.

@@ -23,6 +23,10 @@ type Stats struct {
 	// that waited for another's answer. Operations counts them.
 	RoundTrips int64
 	Operations int64
+	// LinkBandwidth is the bandwidth, in bytes per second, the
+	// scheduler's reads measured (link.go): what the cost model
+	// plans with in place of Config.Bandwidth. 0 until measured.
+	LinkBandwidth int64
 }
 
 type counters struct {
@@ -39,7 +43,8 @@ func (s *Scheduler) Stats() Stats {
 		BytesDelivered: c.bytesDelivered.Load(), BytesUsed: c.bytesUsed.Load(),
 		MaxInFlight: c.maxInFlight.Load(), MaxInFlightBytes: c.maxBytes.Load(),
 		Backpressure: c.backpressure.Load(), Views: c.views.Load(),
-		RoundTrips: c.roundTrips.Load(), Operations: c.operations.Load()}
+		RoundTrips: c.roundTrips.Load(), Operations: c.operations.Load(),
+		LinkBandwidth: s.link.bandwidth()}
 }
 
 func (c *counters) record(ranges []Range, groups []group) {

@@ -134,6 +134,7 @@ func (ds *Dataset) Stats() fileread.Stats {
 	ss := ds.sched.Stats()
 	s.BytesRequested, s.BytesUsed, s.Coalesced = ss.BytesRequested, ss.BytesUsed, ss.Coalesced
 	s.RoundTrips, s.Operations = ss.RoundTrips, ss.Operations
+	s.LinkBandwidth = ss.LinkBandwidth
 	ds.mu.Lock()
 	defer ds.mu.Unlock()
 	for _, e := range ds.files {

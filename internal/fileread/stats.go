@@ -35,6 +35,10 @@ type Stats struct {
 	// shared by the files of a dataset or of one WithScheduler.
 	RoundTrips int64 `json:"round_trips"`
 	Operations int64 `json:"operations"`
+	// LinkBandwidth is the bandwidth (bytes per second) the scheduler's
+	// reads measured on the link, which its coalescing cost model plans
+	// with; 0 until measured (scheduler.Stats.LinkBandwidth).
+	LinkBandwidth int64 `json:"link_bandwidth"`
 	// CacheHits and CacheMisses count page-metadata lookups.
 	CacheHits   int64 `json:"cache_hits"`
 	CacheMisses int64 `json:"cache_misses"`
@@ -71,6 +75,7 @@ func (f *File) Stats() Stats {
 		ss := os.sched.Stats()
 		s.BytesRequested, s.BytesUsed, s.Coalesced = ss.BytesRequested, ss.BytesUsed, ss.Coalesced
 		s.RoundTrips, s.Operations = ss.RoundTrips, ss.Operations
+		s.LinkBandwidth = ss.LinkBandwidth
 	}
 	s.CacheHits, s.CacheMisses = f.stats.cacheHits.Load(), f.stats.cacheMisses.Load()
 	s.ZonesTotal, s.ZonesPruned = f.stats.zonesTotal.Load(), f.stats.zonesPruned.Load()
