@@ -173,3 +173,20 @@ func TestSchedulerMeasuresTheLink(t *testing.T) {
 		t.Fatalf("after measuring: %d groups, want the 3 ranges read apart", len(g))
 	}
 }
+
+// TestLocalSchedulerMeasuresNothing: without a cost model (local files)
+// there is nothing to plan with a bandwidth, and none is measured.
+func TestLocalSchedulerMeasuresNothing(t *testing.T) {
+	ctx := context.Background()
+	obj := &pacedObject{size: 1 << 30, bps: 1e9}
+	s := New(LocalConfig(nil))
+	defer s.Close()
+	for _, r := range []Range{{0, 1000}, {1 << 20, 8 << 20}} {
+		if _, err := s.Fetch(ctx, obj, []Range{r}, 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if bw := s.Stats().LinkBandwidth; bw != 0 {
+		t.Fatalf("local scheduler measured %d bytes/s, want 0", bw)
+	}
+}

@@ -13,9 +13,10 @@ import (
 // concurrent use. Every goroutine it starts belongs to a Pending and is
 // joined by Pending.Wait, Pending.Cancel or Scheduler.Close.
 type Scheduler struct {
-	cfg   Config
-	stats counters
-	link  linkMeter
+	cfg     Config
+	stats   counters
+	link    linkMeter
+	measure bool // cfg has a cost model: measure the link for it
 
 	mu         sync.Mutex
 	queue      taskHeap
@@ -36,6 +37,7 @@ func New(cfg Config) *Scheduler {
 		bytesAvail: cfg.MaxInFlightBytes,
 		inflight:   make(map[uint64]int),
 		pendings:   make(map[*Pending]struct{}),
+		measure:    breakEvenGap(cfg) > 0,
 	}
 }
 
@@ -138,7 +140,7 @@ func (s *Scheduler) submit(ctx context.Context, obj lanceio.Object, ranges []Ran
 // place of Config.Bandwidth once there is one, when it has a cost model.
 func (s *Scheduler) planConfig() Config {
 	c := s.cfg
-	if breakEvenGap(c) > 0 {
+	if s.measure {
 		if bw := s.link.bandwidth(); bw > 0 {
 			c.Bandwidth = bw
 		}
@@ -225,8 +227,10 @@ func (s *Scheduler) admit(t *task) {
 		t.groupBuf = t.p.bufs[t.group]
 	}
 	s.stats.started(s.cfg.MaxInFlightRequests-s.iopsAvail, s.cfg.MaxInFlightBytes-s.bytesAvail, t.rng.Len)
-	t.began = time.Now()
-	s.link.started(s.cfg.MaxInFlightRequests-s.iopsAvail, t.began)
+	if s.measure {
+		t.began = time.Now()
+		s.link.started(s.cfg.MaxInFlightRequests-s.iopsAvail, t.began)
+	}
 	t.p.wg.Add(1)
 }
 
@@ -257,12 +261,9 @@ func (s *Scheduler) runOne(t *task) *task {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.iopsAvail++
-	delivered := int64(0)
-	if err == nil {
-		delivered = t.rng.Len
+	if s.measure {
+		s.measured(t, err)
 	}
-	now := time.Now()
-	s.link.ended(delivered, now.Sub(t.began), s.cfg.MaxInFlightRequests-s.iopsAvail, costOverlap(s.cfg), now)
 	if s.inflight[t.prio]--; s.inflight[t.prio] == 0 {
 		delete(s.inflight, t.prio)
 	}
@@ -270,6 +271,17 @@ func (s *Scheduler) runOne(t *task) *task {
 	next := s.admitNext(t.p)
 	s.pump()
 	return next
+}
+
+// measured hands t's read, just ended, to the link meter; s.mu must be
+// held.
+func (s *Scheduler) measured(t *task, err error) {
+	delivered := int64(0)
+	if err == nil {
+		delivered = t.rng.Len
+	}
+	now := time.Now()
+	s.link.ended(delivered, now.Sub(t.began), s.cfg.MaxInFlightRequests-s.iopsAvail, costOverlap(s.cfg), now)
 }
 
 // releaseBytes returns n bytes to the budget; s.mu must be held.

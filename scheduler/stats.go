@@ -25,7 +25,8 @@ type Stats struct {
 	Operations int64
 	// LinkBandwidth is the bandwidth, in bytes per second, the
 	// scheduler's reads measured (link.go): what the cost model
-	// plans with in place of Config.Bandwidth. 0 until measured.
+	// plans with in place of Config.Bandwidth. 0 until measured, and
+	// without a cost model (local files), which measures nothing.
 	LinkBandwidth int64
 }
 
