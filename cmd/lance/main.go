@@ -54,7 +54,8 @@ URL is a local path, a file:// URL, or an object-store URL:
   environment variables of each cloud)
 --stats (inspect, cat) writes requests, bytes_read, round_trips (the longest chains of
 requests that waited for another's answer, summed over the open and the reads),
-operations, retries, cache_hits and cache_misses to stderr as one JSON object.
+operations, retries, cache_hits, cache_misses and link_bandwidth (bytes/s the object-store
+reads measured, 0 if none filled the link) to stderr as one JSON object.
 `
 
 func main() {

@@ -222,7 +222,11 @@ func (f *File) Batches(ctx context.Context, opts ScanOptions) iter.Seq2[arrow.Re
 			yield(nil, err)
 			return
 		}
-		f.pipelinedScan(ctx, cols, schema, from, to, size, yield)
+		if opts.Dictionary {
+			f.pipelinedScan(ctx, cols, schema, from, to, size, yield)
+			return
+		}
+		f.rangeScan(ctx, cols, schema, from, to, size, yield)
 	}
 }
 
