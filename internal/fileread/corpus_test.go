@@ -106,6 +106,40 @@ func checkFileReads(ctx context.Context, t *testing.T, f *File, wantRows int, wa
 	}
 	checkTake(ctx, t, f, wantCols.(map[string]any))
 	checkSingleRowTakes(ctx, t, f, wantCols.(map[string]any))
+	checkRangeScans(ctx, t, f, wantCols.(map[string]any))
+}
+
+// checkRangeScans scans row ranges small and large (small ones read the
+// rows of pages they need little of like a take, scan_range.go) and
+// compares them with the expected values of those rows.
+func checkRangeScans(ctx context.Context, t *testing.T, f *File, want map[string]any) {
+	n := f.NumRows()
+	rng := rand.New(rand.NewPCG(n, 11))
+	for range 4 {
+		if n == 0 {
+			return
+		}
+		from := rng.Uint64N(n)
+		to := from + 1 + rng.Uint64N(min(n-from, 1+n/3))
+		var recs []arrow.RecordBatch
+		for rec, err := range f.Batches(ctx, ScanOptions{From: from, To: to, BatchSize: 50}) {
+			if err != nil {
+				t.Fatalf("scan [%d, %d): %v", from, to, err)
+			}
+			recs = append(recs, rec)
+		}
+		_, got := recordsJSON(t, f.Schema(), recs)
+		for _, r := range recs {
+			r.Release()
+		}
+		sub := map[string]any{}
+		for name, col := range want {
+			sub[name] = col.([]any)[from:to]
+		}
+		if ok, diff := valuejson.EqualJSON(sub, got); !ok {
+			t.Fatalf("scan [%d, %d) differs: %s", from, to, diff)
+		}
+	}
 }
 
 // checkSingleRowTakes takes rows one at a time, so that pages whose only
