@@ -148,6 +148,18 @@ func (s *Scheduler) planConfig() Config {
 	return c
 }
 
+// RoundTripBytes is what the link carries during one first-byte wait by
+// the cost model: FirstByteLatency × the bandwidth planned with (measured,
+// else Config.Bandwidth); 0 without a cost model. Reading fewer extra
+// bytes than this to save a dependent round trip pays.
+func (s *Scheduler) RoundTripBytes() int64 {
+	if !s.measure {
+		return 0
+	}
+	c := s.planConfig()
+	return int64(min(c.FirstByteLatency.Seconds()*float64(c.Bandwidth), 1<<62))
+}
+
 func (s *Scheduler) isClosed() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()

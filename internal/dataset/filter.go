@@ -56,6 +56,46 @@ func (f *dsFilter) projection(ds *Dataset) *dsProjection {
 	return &dsProjection{fields: f.fields, dataFieldsCount: len(f.fields), schema: arrow.NewSchema(fields, &md)}
 }
 
+// with returns the read of the filter's columns and p's data fields.
+func (f *dsFilter) with(ds *Dataset, p *dsProjection) *dsProjection {
+	u := f.projection(ds)
+	fields := u.schema.Fields()
+	for _, i := range p.fields[:p.dataFieldsCount] {
+		if !slices.Contains(u.fields, i) {
+			u.fields = append(u.fields, i)
+			fields = append(fields, ds.arrow.Field(i))
+		}
+	}
+	md := ds.arrow.Metadata()
+	u.schema, u.dataFieldsCount = arrow.NewSchema(fields, &md), len(u.fields)
+	return u
+}
+
+// readEarly reports whether a filtered scan of a fragment reads the
+// projection together with the filter's columns (one round trip) rather
+// than for the matching rows after them (two): on an object store, when
+// the surviving zones' share of the fragment's data files, an upper bound
+// on the projection's bytes for them, is less than the link carries in a
+// round trip (scheduler.RoundTripBytes). Files of unknown size never are.
+func (ds *Dataset) readEarly(frag *Fragment, zones []fileread.RowRange, p *dsProjection, f *dsFilter) bool {
+	budget := ds.sched.RoundTripBytes()
+	if budget <= 0 || frag.PhysicalRows == 0 || p.dataFieldsCount == 0 {
+		return false
+	}
+	var size uint64
+	for _, df := range frag.Files {
+		if df.Size == 0 {
+			return false
+		}
+		size += df.Size
+	}
+	var rows uint64
+	for _, z := range zones {
+		rows += z.To - z.From
+	}
+	return float64(size)*float64(rows)/float64(frag.PhysicalRows) < float64(budget)
+}
+
 // covers reports whether every field of p is a filter column.
 func (f *dsFilter) covers(p *dsProjection) bool {
 	for _, i := range p.fields {
@@ -87,8 +127,11 @@ func (ds *Dataset) scanFiltered(ctx context.Context, r fragRange, p *dsProjectio
 		return fail(err)
 	}
 	m := &matcher{ds: ds, r: r, frag: frag, f: f, fp: f.projection(ds), del: del, size: size}
-	if f.covers(p) {
+	switch {
+	case f.covers(p):
 		m.out, m.emit = p, emit
+	case pruned && ds.readEarly(frag, zones, p, f):
+		m.fp, m.out, m.emit = f.with(ds, p), p, emit
 	}
 	stopped, err := m.run(ctx, zones, pruned)
 	switch {
