@@ -20,8 +20,14 @@ import (
 // scanAll reads every row of f in batches of 1000.
 func scanAll(t *testing.T, f *lance.File) []arrow.RecordBatch {
 	t.Helper()
+	return scanRange(t, f, 0, 0, 1000)
+}
+
+// scanRange scans rows [from, to) (to 0: to the end) in batches of size.
+func scanRange(t *testing.T, f *lance.File, from, to uint64, size int) []arrow.RecordBatch {
+	t.Helper()
 	var out []arrow.RecordBatch
-	for rec, err := range f.Batches(context.Background(), lance.ScanOptions{BatchSize: 1000}) {
+	for rec, err := range f.Batches(context.Background(), lance.ScanOptions{From: from, To: to, BatchSize: size}) {
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -85,6 +91,11 @@ func checkReadsEqualLocal(t *testing.T, base string, files []string) {
 			}
 			defer local.Close()
 			compareScans(t, scanAll(t, local), scanAll(t, remote))
+			if n := local.NumRows(); n > 0 { // a small and a larger range: the first read like a take
+				for _, r := range [][2]uint64{{n / 3, n/3 + 1 + n/50}, {n / 7, n - n/7}} {
+					compareScans(t, scanRange(t, local, r[0], r[1], 64), scanRange(t, remote, r[0], r[1], 64))
+				}
+			}
 			compareTakes(t, local, remote)
 		})
 	}
