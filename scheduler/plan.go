@@ -128,11 +128,11 @@ func joinByModel(join []bool, gap func(int) int64, runs []group, c Config) {
 }
 
 // readTime models the seconds n requests of bytes in all take: the link
-// carries the bytes in bytes / Bandwidth, and each request costs
-// FirstByteLatency / costOverlap of waiting; with MaxInFlightRequests overlapping (up to
-// costModelMaxOverlap), the larger of the two bounds the time and the
-// smaller adds its share that does not overlap. One request at a time
-// (no overlap) adds them up.
+// carries the bytes in bytes / Bandwidth, and each request waits
+// FirstByteLatency shared by the costOverlap requests whose waits
+// overlap; the larger of the two bounds the time and the smaller adds its
+// share that does not overlap. One request at a time (no overlap) adds
+// them up.
 func readTime(n, bytes int64, c Config) float64 {
 	overlap := float64(costOverlap(c))
 	link := float64(bytes) / float64(c.Bandwidth)

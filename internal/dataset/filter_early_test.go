@@ -23,15 +23,7 @@ import (
 // 2 against 4, the fragments' opens included); the rows are the same
 // either way.
 func TestFilteredScanReadsEarly(t *testing.T) {
-	ctx := context.Background()
-	dir := filepath.Join(t.TempDir(), "ds")
-	rdr, _ := rowsReader(t, memory.DefaultAllocator, 0, 200_000, 10_000)
-	ds, err := CreateDataset(ctx, dir, rdr, WithMaxRowsPerFile(50_000), WithFileOptions(filewriter.WithZoneSeeds(4096, "a")))
-	rdr.Release()
-	if err != nil {
-		t.Fatal(err)
-	}
-	ds.Close()
+	dir := writeSeededDataset(t)
 	dear := scheduler.ObjectStoreConfig(nil)
 	dear.Bandwidth = 1 << 10 // 20 KB a round trip: less than a zone's share
 	tests := []struct {
@@ -60,21 +52,43 @@ func TestFilteredScanReadsEarly(t *testing.T) {
 		})
 	}
 	// Deleted rows among those read early stay out.
-	ds, err = OpenDataset(ctx, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	deleted, err := ds.Delete(ctx, "a >= 60000 AND a < 60100")
-	ds.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
-	deleted.Close()
+	deleteWhere(t, dir, "a >= 60000 AND a < 60100")
 	for _, tc := range tests {
 		if _, n := filteredTrips(t, dir, "a >= 60000 AND a < 61000", tc.opts...); n != 900 {
 			t.Fatalf("%s, after deleting 100 of them: %d rows, want 900", tc.name, n)
 		}
 	}
+}
+
+// writeSeededDataset writes 200,000 rows (rowsReader) in 4 fragments of
+// 50,000 with zone seeds of 4,096 rows on column a, and returns its folder.
+func writeSeededDataset(t *testing.T) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "ds")
+	rdr, _ := rowsReader(t, memory.DefaultAllocator, 0, 200_000, 10_000)
+	ds, err := CreateDataset(context.Background(), dir, rdr, WithMaxRowsPerFile(50_000), WithFileOptions(filewriter.WithZoneSeeds(4096, "a")))
+	rdr.Release()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds.Close()
+	return dir
+}
+
+// deleteWhere deletes the rows matching pred from the dataset at dir.
+func deleteWhere(t *testing.T, dir, pred string) {
+	t.Helper()
+	ctx := context.Background()
+	ds, err := OpenDataset(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	deleted, err := ds.Delete(ctx, pred)
+	ds.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	deleted.Close()
 }
 
 // filteredTrips opens the dataset at dir with opts and scans it with

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"github.com/lancego/lancego/internal/fileread"
-	"github.com/lancego/lancego/internal/filewriter"
 	"io"
 	"os"
 	"os/exec"
@@ -404,20 +403,8 @@ func skipUnreadable(t *testing.T, url string) {
 // nothing else: none = 4 one0 (identical files), and all = none + (one -
 // one0), to the request and to the byte.
 func TestFilteredScanSkipsPrunedFragments(t *testing.T) {
-	ctx := context.Background()
-	dir := filepath.Join(t.TempDir(), "ds")
-	rdr, _ := rowsReader(t, memory.DefaultAllocator, 0, 200_000, 10_000)
-	ds, err := CreateDataset(ctx, dir, rdr, WithMaxRowsPerFile(50_000), WithFileOptions(filewriter.WithZoneSeeds(4096, "a")))
-	rdr.Release()
-	if err != nil {
-		t.Fatal(err)
-	}
-	deleted, err := ds.Delete(ctx, "a >= 60000 AND a < 60100") // a deletion file for fragment 1 only
-	ds.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
-	deleted.Close()
+	dir := writeSeededDataset(t)
+	deleteWhere(t, dir, "a >= 60000 AND a < 60100") // a deletion file for fragment 1 only
 	const real, empty = "a >= 60000 AND a < 61000", "a < 0"
 	none, _ := prunedScanCost(t, dir, empty, -1, nil)
 	one0, _ := prunedScanCost(t, dir, empty, 1, nil)

@@ -30,9 +30,8 @@ func (f *File) rangeRuns(cols []int, from, to, size uint64) []scanSeg {
 	for _, c := range f.readLeafColumns(cols) {
 		st := f.pageRows(c)
 		for i := 0; i+1 < len(st); i++ {
-			lo, hi := max(st[i], from), min(st[i+1], to)
-			if lo < hi && 2*(hi-lo) < st[i+1]-st[i] {
-				sparse = append(sparse, RowRange{lo, hi})
+			if needsLittle(st[i], st[i+1], RowRange{from, to}) {
+				sparse = append(sparse, RowRange{max(st[i], from), min(st[i+1], to)})
 			}
 		}
 	}

@@ -59,13 +59,19 @@ func mostlyNeeded(r RowRange, starts [][]uint64) bool {
 		n := len(st) - 1
 		i := sort.Search(n, func(i int) bool { return st[i+1] > r.From })
 		for ; i < n && st[i] < r.To; i++ {
-			overlap := min(st[i+1], r.To) - max(st[i], r.From)
-			if 2*overlap < st[i+1]-st[i] {
+			if needsLittle(st[i], st[i+1], r) {
 				return false
 			}
 		}
 	}
 	return true
+}
+
+// needsLittle reports whether r overlaps page [lo, hi) in less than half
+// of its rows (and in at least one).
+func needsLittle(lo, hi uint64, r RowRange) bool {
+	from, to := max(lo, r.From), min(hi, r.To)
+	return from < to && 2*(to-from) < hi-lo
 }
 
 // overlapRows returns how many rows of the sorted, disjoint ranges fall in
