@@ -1,0 +1,5 @@
+package expr
+
+// mathFuncs are the numeric and NULL-handling functions (abs, round,
+// coalesce, …).
+var mathFuncs = map[string]funcSpec{}
