@@ -40,8 +40,12 @@ func (b *binder) bind(e Expr) (node, error) {
 	switch x := e.(type) {
 	case nil:
 		return nil, fmt.Errorf("%w: nil expression", ErrBind)
-	case *constExpr:
-		return &constNode{val: x.val}, nil
+	case *Const:
+		if x.Value == nil || x.Value.Len() != 1 {
+			return nil, fmt.Errorf("%w: a Const holds one row (at %d)", ErrBind, x.At)
+		}
+		x.Value.Retain()
+		return &constNode{val: x.Value}, nil
 	case *Column:
 		return b.bindColumn(x)
 	case *Literal:
@@ -253,13 +257,3 @@ func allConst(n node) bool {
 // arrowNullArray returns an array of n nulls of type null.
 func arrowNullArray(n int) arrow.Array { return array.NewNull(n) }
 
-// constExpr is a literal already converted to its type (by Lance's
-// literal resolution); it appears only inside the binder.
-type constExpr struct {
-	val arrow.Array
-	src Expr
-}
-
-func (*constExpr) isExpr()          {}
-func (c *constExpr) Pos() int       { return c.src.Pos() }
-func (c *constExpr) String() string { return c.src.String() }

@@ -21,7 +21,7 @@ import (
 // of the filter and the operands of AND/OR are resolved so; literals
 // anywhere else are typed by DataFusion's ordinary coercion (bind.go,
 // coerce.go). resolve reproduces that pass on the Expr tree, replacing
-// the literals it converts with constExpr nodes.
+// the literals it converts with Const nodes.
 
 // resolve applies Lance's literal resolution to a filter's top level.
 func (b *binder) resolve(e Expr) (Expr, error) {
@@ -125,14 +125,14 @@ func (b *binder) coerceLiteral(e Expr, t arrow.DataType, ctx Expr) (Expr, error)
 		if !ok {
 			return e, nil
 		}
-		return &constExpr{val: c.val, src: e}, nil
+		return &Const{Value: c.val, src: e, At: e.Pos()}, nil
 	}
 	l := e.(*Literal)
 	v, ok := coerceScalar(b.mem, l, t)
 	if !ok {
 		return nil, fmt.Errorf("%w: resolving filter expression %s: literal %s (at %d) could not convert to a literal of type %s", ErrBind, ctx, l, l.At, t)
 	}
-	return &constExpr{val: v, src: l}, nil
+	return &Const{Value: v, src: l, At: l.At}, nil
 }
 
 // columnType returns the type of e when e is a column, a struct field of

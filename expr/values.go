@@ -260,3 +260,6 @@ func unsignedOfWidth(w int) arrow.DataType {
 	}
 	return arrow.PrimitiveTypes.Uint64
 }
+
+// sliceOne returns row 0 of a as a new one-row array.
+func sliceOne(a arrow.Array) arrow.Array { return array.NewSlice(a, 0, 1) }
