@@ -38,6 +38,14 @@ type Field struct {
 	At   int
 }
 
+// FieldIndex selects the child of a struct by position (0-based), as
+// Substrait references it; Bind turns it into a Field.
+type FieldIndex struct {
+	X     Expr
+	Index int
+	At    int
+}
+
 // Index selects an element of a list by a 1-based position: l[1]. Index
 // 0 or one past the end is NULL.
 type Index struct {
@@ -212,41 +220,49 @@ type Call struct {
 	At   int
 }
 
-func (*Column) isExpr()  {}
-func (*Field) isExpr()   {}
-func (*Index) isExpr()   {}
-func (*Literal) isExpr() {}
-func (*Array) isExpr()   {}
-func (*Binary) isExpr()  {}
-func (*Not) isExpr()     {}
-func (*Neg) isExpr()     {}
-func (*Is) isExpr()      {}
-func (*InList) isExpr()  {}
-func (*Between) isExpr() {}
-func (*Like) isExpr()    {}
-func (*Cast) isExpr()    {}
-func (*Call) isExpr()    {}
+func (*Column) isExpr()     {}
+func (*Field) isExpr()      {}
+func (*Index) isExpr()      {}
+func (*FieldIndex) isExpr() {}
+func (*Literal) isExpr()    {}
+func (*Array) isExpr()      {}
+func (*Binary) isExpr()     {}
+func (*Not) isExpr()        {}
+func (*Neg) isExpr()        {}
+func (*Is) isExpr()         {}
+func (*InList) isExpr()     {}
+func (*Between) isExpr()    {}
+func (*Like) isExpr()       {}
+func (*Cast) isExpr()       {}
+func (*Call) isExpr()       {}
 
-func (e *Column) Pos() int  { return e.At }
-func (e *Field) Pos() int   { return e.At }
-func (e *Index) Pos() int   { return e.At }
-func (e *Literal) Pos() int { return e.At }
-func (e *Array) Pos() int   { return e.At }
-func (e *Binary) Pos() int  { return e.At }
-func (e *Not) Pos() int     { return e.At }
-func (e *Neg) Pos() int     { return e.At }
-func (e *Is) Pos() int      { return e.At }
-func (e *InList) Pos() int  { return e.At }
-func (e *Between) Pos() int { return e.At }
-func (e *Like) Pos() int    { return e.At }
-func (e *Cast) Pos() int    { return e.At }
-func (e *Call) Pos() int    { return e.At }
+func (e *Column) Pos() int     { return e.At }
+func (e *Field) Pos() int      { return e.At }
+func (e *Index) Pos() int      { return e.At }
+func (e *FieldIndex) Pos() int { return e.At }
+func (e *Literal) Pos() int    { return e.At }
+func (e *Array) Pos() int      { return e.At }
+func (e *Binary) Pos() int     { return e.At }
+func (e *Not) Pos() int        { return e.At }
+func (e *Neg) Pos() int        { return e.At }
+func (e *Is) Pos() int         { return e.At }
+func (e *InList) Pos() int     { return e.At }
+func (e *Between) Pos() int    { return e.At }
+func (e *Like) Pos() int       { return e.At }
+func (e *Cast) Pos() int       { return e.At }
+func (e *Call) Pos() int       { return e.At }
 
 // String renders the column name, in backticks unless it is a plain
 // lower-case identifier that is not a keyword.
 func (e *Column) String() string { return QuoteIdent(e.Name, e.Quoted) }
 
-func (e *Field) String() string { return e.X.String() + "['" + strings.ReplaceAll(e.Name, "'", "''") + "']" }
+func (e *Field) String() string {
+	return e.X.String() + "['" + strings.ReplaceAll(e.Name, "'", "''") + "']"
+}
+
+func (e *FieldIndex) String() string {
+	return "get_field(" + e.X.String() + ", " + strconv.Itoa(e.Index) + ")"
+}
 
 func (e *Index) String() string { return e.X.String() + "[" + e.Index.String() + "]" }
 
@@ -291,7 +307,9 @@ func (e *Literal) String() string {
 
 func (e *Array) String() string { return "[" + joinExprs(e.Elems) + "]" }
 
-func (e *Binary) String() string { return "(" + e.L.String() + " " + e.Op.String() + " " + e.R.String() + ")" }
+func (e *Binary) String() string {
+	return "(" + e.L.String() + " " + e.Op.String() + " " + e.R.String() + ")"
+}
 
 func (e *Not) String() string { return "(NOT " + e.X.String() + ")" }
 

@@ -82,6 +82,8 @@ func (b *binder) bind(e Expr) (node, error) {
 		return b.fold(b.bindField(x))
 	case *Index:
 		return b.fold(b.bindIndex(x))
+	case *FieldIndex:
+		return b.bindFieldIndex(x)
 	case *Array:
 		return b.bindArray(x, nil)
 	case *Call:
@@ -257,3 +259,18 @@ func allConst(n node) bool {
 // arrowNullArray returns an array of n nulls of type null.
 func arrowNullArray(n int) arrow.Array { return array.NewNull(n) }
 
+// bindFieldIndex binds a positional struct child as the Field it names.
+func (b *binder) bindFieldIndex(x *FieldIndex) (node, error) {
+	xn, err := b.bind(x.X)
+	if err != nil {
+		return nil, err
+	}
+	st, ok := xn.dataType().(*arrow.StructType)
+	if !ok {
+		return nil, fmt.Errorf("%w: %s is %s, not a struct (at %d)", ErrBind, x.X, xn.dataType(), x.At)
+	}
+	if x.Index < 0 || x.Index >= st.NumFields() {
+		return nil, fmt.Errorf("%w: struct %s has no child %d (it has %d)", ErrBind, x.X, x.Index, st.NumFields())
+	}
+	return b.fold(b.bindField(&Field{X: x.X, Name: st.Field(x.Index).Name, At: x.At}))
+}
