@@ -27,6 +27,17 @@ func (c *cmpNode) dataType() arrow.DataType { return arrow.FixedWidthTypes.Boole
 func (c *cmpNode) inputs() []node           { return []node{c.l, c.r} }
 
 func (c *cmpNode) eval(ec *evalCtx) (arrow.Array, error) {
+	if k, ok := c.r.(*constNode); ok {
+		if _, lconst := c.l.(*constNode); !lconst {
+			if out, ok, err := c.evalConst(ec, c.l, k, c.op); ok || err != nil {
+				return out, err
+			}
+		}
+	} else if k, ok := c.l.(*constNode); ok {
+		if out, ok, err := c.evalConst(ec, c.r, k, flipOp(c.op)); ok || err != nil {
+			return out, err
+		}
+	}
 	l, err := c.l.eval(ec)
 	if err != nil {
 		return nil, err
@@ -38,6 +49,24 @@ func (c *cmpNode) eval(ec *evalCtx) (arrow.Array, error) {
 	}
 	defer r.Release()
 	return compareArrays(ec, c.op, l, r)
+}
+
+// evalConst evaluates x op k through the constant kernels; ok is false
+// when none applies.
+func (c *cmpNode) evalConst(ec *evalCtx, x node, k *constNode, op BinaryOp) (arrow.Array, bool, error) {
+	if k.isNull() || op == OpIsDistinctFrom || op == OpIsNotDistinctFrom {
+		return nil, false, nil
+	}
+	a, err := x.eval(ec)
+	if err != nil {
+		return nil, false, err
+	}
+	defer a.Release()
+	out, ok := compareConst(ec, op, a, k.val)
+	if !ok {
+		return nil, false, nil
+	}
+	return out, true, nil
 }
 
 // compareArrays compares l and r (same type, same length) row by row.
