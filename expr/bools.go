@@ -112,19 +112,25 @@ func putWords(dst []byte, w []uint64) {
 
 // toBools returns, per row, whether a boolean array is TRUE (not NULL).
 func toBools(a arrow.Array, out []bool) []bool {
-	out = append(out[:0], make([]bool, a.Len())...)
+	n := a.Len()
+	if cap(out) >= n {
+		out = out[:n]
+	} else {
+		out = make([]bool, n)
+	}
 	if a.DataType().ID() == arrow.NULL {
+		clear(out)
 		return out
 	}
-	b := a.(*array.Boolean)
-	data := b.Data().Buffers()[1]
-	if data == nil {
-		return out
-	}
-	bs, off := data.Bytes(), b.Data().Offset()
-	nulls := b.NullN() > 0
-	for i := range out {
-		out[i] = bitutil.BitIsSet(bs, off+i) && (!nulls || b.IsValid(i))
+	w := words(a)
+	for k, d := range w.data {
+		d &= w.valid[k]
+		base := k * 64
+		end := min(base+64, n)
+		for i := base; i < end; i++ {
+			out[i] = d&1 != 0
+			d >>= 1
+		}
 	}
 	return out
 }

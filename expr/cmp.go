@@ -197,33 +197,70 @@ type ordered interface {
 	~int8 | ~int16 | ~int32 | ~int64 | ~uint8 | ~uint16 | ~uint32 | ~uint64
 }
 
-// cmpOrdered sets bit i of out when a[i] op b[i].
+// cmpOrdered sets bit i of out when a[i] op b[i], 64 rows a word.
 func cmpOrdered[T ordered](op BinaryOp, a, b []T, out []uint64) {
 	n := min(len(a), len(b))
+	a, b = a[:n], b[:n]
 	switch op {
 	case OpEq, OpIsNotDistinctFrom:
-		for i := 0; i < n; i++ {
-			out[i>>6] |= b2u(a[i] == b[i]) << (i & 63)
+		for base := 0; base < n; base += 64 {
+			var w uint64
+			end := min(base+64, n)
+			bb := b[base:end]
+			for j, v := range a[base:end] {
+				w |= b2u(v == bb[j]) << uint(j)
+			}
+			out[base>>6] = w
 		}
 	case OpNotEq, OpIsDistinctFrom:
-		for i := 0; i < n; i++ {
-			out[i>>6] |= b2u(a[i] != b[i]) << (i & 63)
+		for base := 0; base < n; base += 64 {
+			var w uint64
+			end := min(base+64, n)
+			bb := b[base:end]
+			for j, v := range a[base:end] {
+				w |= b2u(v != bb[j]) << uint(j)
+			}
+			out[base>>6] = w
 		}
 	case OpLt:
-		for i := 0; i < n; i++ {
-			out[i>>6] |= b2u(a[i] < b[i]) << (i & 63)
+		for base := 0; base < n; base += 64 {
+			var w uint64
+			end := min(base+64, n)
+			bb := b[base:end]
+			for j, v := range a[base:end] {
+				w |= b2u(v < bb[j]) << uint(j)
+			}
+			out[base>>6] = w
 		}
 	case OpLtEq:
-		for i := 0; i < n; i++ {
-			out[i>>6] |= b2u(a[i] <= b[i]) << (i & 63)
+		for base := 0; base < n; base += 64 {
+			var w uint64
+			end := min(base+64, n)
+			bb := b[base:end]
+			for j, v := range a[base:end] {
+				w |= b2u(v <= bb[j]) << uint(j)
+			}
+			out[base>>6] = w
 		}
 	case OpGt:
-		for i := 0; i < n; i++ {
-			out[i>>6] |= b2u(a[i] > b[i]) << (i & 63)
+		for base := 0; base < n; base += 64 {
+			var w uint64
+			end := min(base+64, n)
+			bb := b[base:end]
+			for j, v := range a[base:end] {
+				w |= b2u(v > bb[j]) << uint(j)
+			}
+			out[base>>6] = w
 		}
 	case OpGtEq:
-		for i := 0; i < n; i++ {
-			out[i>>6] |= b2u(a[i] >= b[i]) << (i & 63)
+		for base := 0; base < n; base += 64 {
+			var w uint64
+			end := min(base+64, n)
+			bb := b[base:end]
+			for j, v := range a[base:end] {
+				w |= b2u(v >= bb[j]) << uint(j)
+			}
+			out[base>>6] = w
 		}
 	}
 }

@@ -82,63 +82,114 @@ func compareConst(ec *evalCtx, op BinaryOp, a, c arrow.Array) (arrow.Array, bool
 	return boolArrayFromWords(ec.mem, data, valid, n), true
 }
 
-// cmpOrderedConst sets bit i of out when a[i] op k.
+// cmpOrderedConst sets bit i of out when a[i] op k, 64 rows a word.
 func cmpOrderedConst[T ordered](op BinaryOp, a []T, k T, out []uint64) {
 	switch op {
 	case OpEq:
-		for i, v := range a {
-			out[i>>6] |= b2u(v == k) << (i & 63)
+		for base := 0; base < len(a); base += 64 {
+			var w uint64
+			for j, v := range a[base:min(base+64, len(a))] {
+				w |= b2u(v == k) << uint(j)
+			}
+			out[base>>6] = w
 		}
 	case OpNotEq:
-		for i, v := range a {
-			out[i>>6] |= b2u(v != k) << (i & 63)
+		for base := 0; base < len(a); base += 64 {
+			var w uint64
+			for j, v := range a[base:min(base+64, len(a))] {
+				w |= b2u(v != k) << uint(j)
+			}
+			out[base>>6] = w
 		}
 	case OpLt:
-		for i, v := range a {
-			out[i>>6] |= b2u(v < k) << (i & 63)
+		for base := 0; base < len(a); base += 64 {
+			var w uint64
+			for j, v := range a[base:min(base+64, len(a))] {
+				w |= b2u(v < k) << uint(j)
+			}
+			out[base>>6] = w
 		}
 	case OpLtEq:
-		for i, v := range a {
-			out[i>>6] |= b2u(v <= k) << (i & 63)
+		for base := 0; base < len(a); base += 64 {
+			var w uint64
+			for j, v := range a[base:min(base+64, len(a))] {
+				w |= b2u(v <= k) << uint(j)
+			}
+			out[base>>6] = w
 		}
 	case OpGt:
-		for i, v := range a {
-			out[i>>6] |= b2u(v > k) << (i & 63)
+		for base := 0; base < len(a); base += 64 {
+			var w uint64
+			for j, v := range a[base:min(base+64, len(a))] {
+				w |= b2u(v > k) << uint(j)
+			}
+			out[base>>6] = w
 		}
 	case OpGtEq:
-		for i, v := range a {
-			out[i>>6] |= b2u(v >= k) << (i & 63)
+		for base := 0; base < len(a); base += 64 {
+			var w uint64
+			for j, v := range a[base:min(base+64, len(a))] {
+				w |= b2u(v >= k) << uint(j)
+			}
+			out[base>>6] = w
 		}
 	}
 }
 
 // cmpFloat64Const compares in the total order of floatKey64.
 func cmpFloat64Const(op BinaryOp, a []float64, k float64, out []uint64) {
-	kk := floatKey64(k)
+	cmpFloatKeysConst(op, a, floatKey64(k), out)
+}
+
+func cmpFloatKeysConst(op BinaryOp, a []float64, kk int64, out []uint64) {
 	switch op {
 	case OpEq:
-		for i, v := range a {
-			out[i>>6] |= b2u(floatKey64(v) == kk) << (i & 63)
+		for base := 0; base < len(a); base += 64 {
+			var w uint64
+			for j, v := range a[base:min(base+64, len(a))] {
+				w |= b2u(floatKey64(v) == kk) << uint(j)
+			}
+			out[base>>6] = w
 		}
 	case OpNotEq:
-		for i, v := range a {
-			out[i>>6] |= b2u(floatKey64(v) != kk) << (i & 63)
+		for base := 0; base < len(a); base += 64 {
+			var w uint64
+			for j, v := range a[base:min(base+64, len(a))] {
+				w |= b2u(floatKey64(v) != kk) << uint(j)
+			}
+			out[base>>6] = w
 		}
 	case OpLt:
-		for i, v := range a {
-			out[i>>6] |= b2u(floatKey64(v) < kk) << (i & 63)
+		for base := 0; base < len(a); base += 64 {
+			var w uint64
+			for j, v := range a[base:min(base+64, len(a))] {
+				w |= b2u(floatKey64(v) < kk) << uint(j)
+			}
+			out[base>>6] = w
 		}
 	case OpLtEq:
-		for i, v := range a {
-			out[i>>6] |= b2u(floatKey64(v) <= kk) << (i & 63)
+		for base := 0; base < len(a); base += 64 {
+			var w uint64
+			for j, v := range a[base:min(base+64, len(a))] {
+				w |= b2u(floatKey64(v) <= kk) << uint(j)
+			}
+			out[base>>6] = w
 		}
 	case OpGt:
-		for i, v := range a {
-			out[i>>6] |= b2u(floatKey64(v) > kk) << (i & 63)
+		for base := 0; base < len(a); base += 64 {
+			var w uint64
+			for j, v := range a[base:min(base+64, len(a))] {
+				w |= b2u(floatKey64(v) > kk) << uint(j)
+			}
+			out[base>>6] = w
 		}
 	case OpGtEq:
-		for i, v := range a {
-			out[i>>6] |= b2u(floatKey64(v) >= kk) << (i & 63)
+		for base := 0; base < len(a); base += 64 {
+			var w uint64
+			for j, v := range a[base:min(base+64, len(a))] {
+				w |= b2u(floatKey64(v) >= kk) << uint(j)
+			}
+			out[base>>6] = w
 		}
 	}
 }

@@ -177,32 +177,36 @@ func (s *keySet) add(v arrow.Array) bool {
 // match sets bit i of out when row i of a is in the set (NULL rows are
 // left to the caller's validity).
 func (s *keySet) match(a arrow.Array, out []uint64) {
-	n := a.Len()
 	switch a.DataType().ID() {
-	case arrow.INT8, arrow.INT16, arrow.INT32, arrow.INT64, arrow.DATE32, arrow.DATE64,
-		arrow.TIMESTAMP, arrow.TIME32, arrow.TIME64, arrow.DURATION:
-		if len(s.ints) == 0 {
-			return
-		}
-		for i := 0; i < n; i++ {
-			if _, ok := s.ints[intKey(a, i)]; ok {
-				out[i>>6] |= 1 << (i & 63)
-			}
-		}
-	case arrow.UINT8, arrow.UINT16, arrow.UINT32, arrow.UINT64, arrow.FLOAT32, arrow.FLOAT64, arrow.BOOL:
+	case arrow.INT8:
+		matchInts(s.ints, a.(*array.Int8).Int8Values(), out)
+	case arrow.INT16:
+		matchInts(s.ints, a.(*array.Int16).Int16Values(), out)
+	case arrow.INT32, arrow.DATE32, arrow.TIME32:
+		matchInts(s.ints, int32Values(a), out)
+	case arrow.INT64, arrow.DATE64, arrow.TIMESTAMP, arrow.TIME64, arrow.DURATION:
+		matchInts(s.ints, int64Values(a), out)
+	case arrow.UINT8:
+		matchUints(s.uints, a.(*array.Uint8).Uint8Values(), out)
+	case arrow.UINT16:
+		matchUints(s.uints, a.(*array.Uint16).Uint16Values(), out)
+	case arrow.UINT32:
+		matchUints(s.uints, a.(*array.Uint32).Uint32Values(), out)
+	case arrow.UINT64:
+		matchUints(s.uints, a.(*array.Uint64).Uint64Values(), out)
+	case arrow.FLOAT32, arrow.FLOAT64, arrow.BOOL:
 		if len(s.uints) == 0 {
 			return
 		}
-		if b, ok := a.(*array.Boolean); ok {
-			for i := 0; i < n; i++ {
-				if _, ok := s.uints[b2u(b.Value(i))]; ok {
-					out[i>>6] |= 1 << (i & 63)
-				}
+		for i := 0; i < a.Len(); i++ {
+			var k uint64
+			switch x := a.(type) {
+			case *array.Boolean:
+				k = b2u(x.Value(i))
+			default:
+				k = uintKey(a, i)
 			}
-			return
-		}
-		for i := 0; i < n; i++ {
-			if _, ok := s.uints[uintKey(a, i)]; ok {
+			if _, ok := s.uints[k]; ok {
 				out[i>>6] |= 1 << (i & 63)
 			}
 		}
@@ -211,10 +215,91 @@ func (s *keySet) match(a arrow.Array, out []uint64) {
 			return
 		}
 		bv := bytesOf(a)
-		for i := 0; i < n; i++ {
+		if len(s.strs) <= 4 {
+			keys := make([]string, 0, len(s.strs))
+			for k := range s.strs {
+				keys = append(keys, k)
+			}
+			for i := 0; i < a.Len(); i++ {
+				v := bv.str(i)
+				for _, k := range keys {
+					if v == k {
+						out[i>>6] |= 1 << (i & 63)
+						break
+					}
+				}
+			}
+			return
+		}
+		for i := 0; i < a.Len(); i++ {
 			if _, ok := s.strs[bv.str(i)]; ok {
 				out[i>>6] |= 1 << (i & 63)
 			}
+		}
+	}
+}
+
+// smallSet is the size up to which sets are searched linearly.
+const smallSet = 8
+
+// matchInts marks the values of vs found in set.
+func matchInts[T ~int8 | ~int16 | ~int32 | ~int64](set map[int64]struct{}, vs []T, out []uint64) {
+	if len(set) == 0 {
+		return
+	}
+	if len(set) <= smallSet {
+		keys := make([]T, 0, len(set))
+		for k := range set {
+			keys = append(keys, T(k))
+		}
+		for i, v := range vs {
+			for _, k := range keys {
+				if v == k {
+					out[i>>6] |= 1 << (i & 63)
+					break
+				}
+			}
+		}
+		return
+	}
+	lo, hi := int64(0), int64(-1)
+	first := true
+	for k := range set {
+		if first || k < lo {
+			lo = k
+		}
+		if first || k > hi {
+			hi = k
+		}
+		first = false
+	}
+	if span := hi - lo; span >= 0 && span < 1<<16 {
+		bits := make([]uint64, span/64+1)
+		for k := range set {
+			bits[(k-lo)>>6] |= 1 << ((k - lo) & 63)
+		}
+		for i, v := range vs {
+			if d := int64(v) - lo; d >= 0 && d <= span && bits[d>>6]&(1<<(d&63)) != 0 {
+				out[i>>6] |= 1 << (i & 63)
+			}
+		}
+		return
+	}
+	for i, v := range vs {
+		if _, ok := set[int64(v)]; ok {
+			out[i>>6] |= 1 << (i & 63)
+		}
+	}
+}
+
+// matchUints marks the values of vs found in set.
+func matchUints[T ~uint8 | ~uint16 | ~uint32 | ~uint64](set map[uint64]struct{}, vs []T, out []uint64) {
+	if len(set) == 0 {
+		return
+	}
+	for i, v := range vs {
+		if _, ok := set[uint64(v)]; ok {
+			out[i>>6] |= 1 << (i & 63)
 		}
 	}
 }
