@@ -13,14 +13,17 @@ import (
 // files. It is safe for concurrent use. Every read of any of its data
 // files goes through one scheduler, one search cache and one request
 // budget. Its methods are documented on dataset.Dataset: reads (Scan,
-// Batches, Take, TakeRowIDs, Splits, ScanSplit, CountRows), metadata
+// Batches, Take, TakeRowIDs, Splits, ScanSplit, CountRows; filtered:
+// CountRowsWhere, TakeWhere, TakeRowIDsWhere, PlanFilter), metadata
 // (Schema, LanceSchema, Version, Versions, Fragments, NumFragments, URL,
 // Stats), writes that commit a new version (Append, Overwrite, Delete)
 // and Close.
 type Dataset = dataset.Dataset
 
 // DatasetScanOptions selects what a dataset scan returns: ReadOptions,
-// Offset and Limit, BatchSize and a Filter (fields documented on
+// Offset and Limit, BatchSize and a filter (Filter, an expr.Expr, or
+// FilterSQL; Filters, PartialFilter), which may reference _rowid,
+// _rowaddr and _rowoffset (fields documented on
 // dataset.DatasetScanOptions).
 type DatasetScanOptions = dataset.DatasetScanOptions
 
@@ -55,10 +58,13 @@ type CommitLock = dataset.CommitLock
 type DatasetWriteOption = dataset.DatasetWriteOption
 
 // Names of the columns a dataset read appends on request, after the data
-// columns, as pylance does: "_rowid" and "_rowaddr".
+// columns, as pylance does: "_rowid" and "_rowaddr". A dataset filter may
+// reference them and "_rowoffset", a row's position among the version's
+// live rows (the offset Take takes).
 const (
 	RowIDColumn      = dataset.RowIDColumn
 	RowAddressColumn = dataset.RowAddressColumn
+	RowOffsetColumn  = dataset.RowOffsetColumn
 )
 
 // Defaults of dataset writes: Lance's max_rows_per_file (1,048,576 rows)

@@ -31,15 +31,23 @@ const (
 
 // File is an open Lance file. It is safe for concurrent use. Its methods
 // are Scan and Batches (rows of a projection and row range, optionally
-// filtered with zone-seed pruning), Take (rows by index), Schema,
-// NumRows, Metadata, Stats, ZoneSeeds, ZoneSummary, Legacy, URL and
-// Close; they are documented on fileread.File.
+// filtered with zone-seed pruning), PlanFilter (which conjuncts of a
+// filter a scan applies), Take (rows by index), Schema, NumRows,
+// Metadata, Stats, ZoneSeeds, ZoneSummary, Legacy, URL and Close; they
+// are documented on fileread.File.
 type File = fileread.File
 
 // ScanOptions selects the columns, rows, batch size and filter of a scan
 // (File.Scan, File.Batches); its fields are documented on
-// fileread.ScanOptions.
+// fileread.ScanOptions. Filters are those of package expr: Filter takes
+// an expr.Expr (expr.Parse, or built with expr.Col, expr.Lit, ...),
+// FilterSQL the text of one.
 type ScanOptions = fileread.ScanOptions
+
+// Conjunct is one top-level AND term of a scan's filter and whether the
+// scan applies it (File.PlanFilter, Dataset.PlanFilter; see
+// ScanOptions.PartialFilter).
+type Conjunct = fileread.Conjunct
 
 // Stats reports what a file's or a dataset's reads cost: requests, bytes,
 // retries, round trips, cache hits and zone pruning (fields documented on

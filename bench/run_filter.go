@@ -10,8 +10,8 @@ import (
 	"time"
 
 	lance "github.com/lancego/lancego"
+	"github.com/lancego/lancego/expr"
 	lanceio "github.com/lancego/lancego/io"
-	"github.com/lancego/lancego/zonestats"
 )
 
 // Engine names of the filtered-scan workload: the same file read with zone
@@ -77,10 +77,10 @@ func writeWithSeeds(ctx context.Context, d *Dataset, path string) error {
 
 // filteredScan reads every column of the rows matching expr: with zone
 // pruning, or by scanning everything and filtering with the same predicate.
-func filteredScan(ctx context.Context, path, expr string, prune bool, reps int) (Measure, error) {
+func filteredScan(ctx context.Context, path, filter string, prune bool, reps int) (Measure, error) {
 	best := Measure{Seconds: -1}
 	for range reps {
-		m, err := filteredScanOnce(ctx, path, expr, prune)
+		m, err := filteredScanOnce(ctx, path, filter, prune)
 		if err != nil {
 			return m, err
 		}
@@ -91,8 +91,8 @@ func filteredScan(ctx context.Context, path, expr string, prune bool, reps int) 
 	return best, nil
 }
 
-func filteredScanOnce(ctx context.Context, path, expr string, prune bool) (Measure, error) {
-	e, err := zonestats.ParseFilter(expr)
+func filteredScanOnce(ctx context.Context, path, filter string, prune bool) (Measure, error) {
+	e, err := expr.Parse(filter)
 	if err != nil {
 		return Measure{}, err
 	}
@@ -103,10 +103,10 @@ func filteredScanOnce(ctx context.Context, path, expr string, prune bool) (Measu
 	}
 	defer f.Close()
 	opts := lance.ScanOptions{Filter: e}
-	var pred *zonestats.Predicate
+	var pred *expr.Predicate
 	if !prune {
 		opts.Filter = nil
-		if pred, err = zonestats.Bind(e, f.Schema()); err != nil {
+		if pred, err = expr.Bind(e, f.Schema()); err != nil {
 			return Measure{}, err
 		}
 	}
@@ -124,7 +124,7 @@ func filteredScanOnce(ctx context.Context, path, expr string, prune bool) (Measu
 
 // countSelected counts the rows of rec the predicate keeps (all rows when
 // pred is nil: the scan already filtered).
-func countSelected(pred *zonestats.Predicate, rec arrow.RecordBatch) int {
+func countSelected(pred *expr.Predicate, rec arrow.RecordBatch) int {
 	if pred == nil {
 		return int(rec.NumRows())
 	}

@@ -10,8 +10,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	lance "github.com/lancego/lancego"
+	"github.com/lancego/lancego/expr"
 	lanceio "github.com/lancego/lancego/io"
-	"github.com/lancego/lancego/zonestats"
 )
 
 // clusteredBatch has a sorted id (so zone seeds can prune) and a payload.
@@ -54,7 +54,7 @@ func TestS3WriteThenFilteredScan(t *testing.T) {
 		t.Fatal(err)
 	}
 	full := scanStats(t, url, nil)
-	filter, err := zonestats.ParseFilter("id >= 100000 AND id < 100010")
+	filter, err := expr.Parse("id >= 100000 AND id < 100010")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +71,7 @@ func TestS3WriteThenFilteredScan(t *testing.T) {
 
 // scanStats scans url (with a filter, if given) in a fresh File and
 // returns its statistics; a filtered scan must return exactly 10 rows.
-func scanStats(t *testing.T, url string, filter zonestats.Expr) lance.Stats {
+func scanStats(t *testing.T, url string, filter expr.Expr) lance.Stats {
 	t.Helper()
 	ctx := context.Background()
 	f, err := lance.Open(ctx, url, lance.WithIOConfig(lanceio.Config{Stats: lanceio.NewStats()}))

@@ -17,7 +17,6 @@ import (
 
 	lance "github.com/lancego/lancego"
 	"github.com/lancego/lancego/bench"
-	"github.com/lancego/lancego/zonestats"
 )
 
 // runBenchDatasets times dataset reads against pylance on the same
@@ -323,11 +322,7 @@ func runOp(ctx context.Context, ds *lance.Dataset, op benchOp) (int64, error) {
 	case "scan", "filter":
 		o := lance.DatasetScanOptions{}
 		if op.Filter != "" {
-			f, err := zonestats.ParseFilter(op.Filter)
-			if err != nil {
-				return 0, err
-			}
-			o.Filter = f
+			o.FilterSQL = op.Filter
 		}
 		for rec, err := range ds.Batches(ctx, o) {
 			if err != nil {

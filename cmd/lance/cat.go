@@ -17,7 +17,7 @@ import (
 
 type catOptions struct {
 	columns, rows, take, format string
-	filter                      string // zonestats filter (zones.go)
+	filter                      string // a SQL filter (zones.go: parseCatFilter)
 	batch                       int
 	// datasets only (dataset.go)
 	version                uint64
@@ -32,7 +32,7 @@ func runCat(ctx context.Context, args []string, out io.Writer) error {
 	fs.StringVar(&o.rows, "rows", "", "row range START:END (either side may be empty)")
 	fs.StringVar(&o.take, "take", "", "comma-separated row indices, returned in that order")
 	fs.StringVar(&o.format, "format", "table", "json, table or csv")
-	fs.StringVar(&o.filter, "filter", "", "keep only the rows matching a filter such as \"x > 5 AND s = 'a'\"")
+	fs.StringVar(&o.filter, "filter", "", "keep only the rows a SQL filter as Lance accepts it selects, e.g. \"x > 5 AND s = 'a'\"")
 	fs.IntVar(&o.batch, "batch-size", lance.DefaultBatchSize, "rows per batch while scanning")
 	fs.Uint64Var(&o.version, "version", 0, "dataset version to read (default the latest)")
 	fs.StringVar(&o.rowIDs, "row-ids", "", "dataset: comma-separated row ids, returned in that order")
@@ -46,8 +46,8 @@ func runCat(ctx context.Context, args []string, out io.Writer) error {
 	if fs.NArg() != 1 {
 		return fmt.Errorf("cat takes one URL")
 	}
-	if (o.take != "" || o.rowIDs != "") && (o.rows != "" || o.filter != "") {
-		return fmt.Errorf("--take and --row-ids cannot be combined with --rows or --filter")
+	if (o.take != "" || o.rowIDs != "") && o.rows != "" {
+		return fmt.Errorf("--take and --row-ids cannot be combined with --rows")
 	}
 	if o.take != "" && o.rowIDs != "" {
 		return fmt.Errorf("--take cannot be combined with --row-ids")
@@ -96,6 +96,9 @@ func splitList(s string) []string {
 
 func readInto(ctx context.Context, f *lance.File, o catOptions, w rowWriter) error {
 	cols := splitList(o.columns)
+	if o.take != "" && o.filter != "" {
+		return fmt.Errorf("--take cannot be combined with --filter on a Lance file (it can on a dataset)")
+	}
 	if o.take != "" {
 		var rows []uint64
 		for _, s := range splitList(o.take) {

@@ -180,14 +180,18 @@ func parseUints(flag, s string) ([]uint64, error) {
 // catDataset prints the rows of a dataset that o selects.
 func catDataset(ctx context.Context, ds *lance.Dataset, o catOptions, w rowWriter) error {
 	ro := lance.ReadOptions{Columns: splitList(o.columns), WithRowID: o.withRowID, WithRowAddress: o.withRowAddr}
-	if o.take != "" || o.rowIDs != "" {
+	filter, err := parseCatFilter(o.filter)
+	if err != nil {
+		return err
+	}
+	if o.take != "" || o.rowIDs != "" { // with a filter: the rows taken, then filtered
 		var rec arrow.RecordBatch
 		if o.take != "" {
 			offs, err := parseUints("--take", o.take)
 			if err != nil {
 				return err
 			}
-			rec, err = ds.Take(ctx, offs, ro)
+			rec, err = ds.TakeWhere(ctx, offs, filter, ro)
 			if err != nil {
 				return err
 			}
@@ -196,7 +200,7 @@ func catDataset(ctx context.Context, ds *lance.Dataset, o catOptions, w rowWrite
 			if err != nil {
 				return err
 			}
-			rec, err = ds.TakeRowIDs(ctx, ids, ro)
+			rec, err = ds.TakeRowIDsWhere(ctx, ids, filter, ro)
 			if err != nil {
 				return err
 			}
@@ -209,10 +213,6 @@ func catDataset(ctx context.Context, ds *lance.Dataset, o catOptions, w rowWrite
 		return err
 	}
 	from, to, err := parseRows(o.rows, n)
-	if err != nil {
-		return err
-	}
-	filter, err := parseCatFilter(o.filter)
 	if err != nil {
 		return err
 	}

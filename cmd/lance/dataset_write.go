@@ -95,7 +95,7 @@ func convertDataset(ctx context.Context, in *batchSource, dst string, f datasetF
 func runDelete(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("delete", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	filter := fs.String("filter", "", "rows to delete, e.g. \"x > 5 AND s = 'a'\"")
+	filter := fs.String("filter", "", "rows to delete: a SQL filter as Lance accepts it, e.g. \"id % 5 = 0 AND s = 'a'\"")
 	if err := fs.Parse(splitArgs(args, nil)); err != nil {
 		return err
 	}
@@ -125,5 +125,40 @@ func runDelete(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	fmt.Fprintf(stdout, "deleted %d rows: version %d has %d rows\n", before-after, out.Version(), after)
+	return nil
+}
+
+// runCount implements `lance count DATASET [--version N] [--filter EXPR]`:
+// it prints the number of live rows the filter selects (all without one),
+// reading only the filter's columns.
+func runCount(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("count", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	filter := fs.String("filter", "", "count only the rows a SQL filter as Lance accepts it selects, e.g. \"id % 5 = 0\"")
+	version := fs.Uint64("version", 0, "dataset version to read (default the latest)")
+	if err := fs.Parse(splitArgs(args, nil)); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		return fmt.Errorf("count takes one DATASET")
+	}
+	e, err := parseCatFilter(*filter)
+	if err != nil {
+		return err
+	}
+	var opts []lance.Option
+	if *version != 0 {
+		opts = append(opts, lance.WithVersion(*version))
+	}
+	ds, err := lance.OpenDataset(ctx, fs.Arg(0), opts...)
+	if err != nil {
+		return err
+	}
+	defer ds.Close()
+	n, err := ds.CountRowsWhere(ctx, e)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(stdout, n)
 	return nil
 }

@@ -23,21 +23,24 @@ const usage = `usage:
       instead ({"zones": {...}} with --json)
   lance cat URL [--columns a,b] [--rows START:END] [--take 5,1,9] [--filter EXPR] [--format json|table|csv]
       print rows; json prints {"num_rows": N, "columns": {...}} in the corpus
-      value conventions; --filter "x > 5 AND s = 'a'" keeps matching rows, skipping
-      zones the file's zone seeds prove empty
+      value conventions; --filter "x > 5 AND s = 'a'" (a SQL filter as Lance accepts it)
+      keeps matching rows, skipping zones the file's zone seeds prove empty
   lance inspect DATASET [--json] [--versions] [--version N]
       a dataset (directory or prefix with _versions/): version, rows after deletions,
       schema, fragments with data files and deleted rows; --versions lists versions
   lance cat DATASET [--version N] [--columns a,b] [--filter EXPR] [--rows START:END]
             [--take 5,1,9] [--row-ids 4294967296,7] [--with-row-id] [--with-row-address]
       rows of a dataset version; --take are dataset offsets, --row-ids row ids; _rowid
-      and _rowaddr (uint64) come after the data columns
+      and _rowaddr (uint64) come after the data columns; --filter may reference _rowid,
+      _rowaddr and _rowoffset, and with --take or --row-ids keeps the taken rows it selects
+  lance count DATASET [--version N] [--filter EXPR]
+      print the number of rows (after deletions) EXPR selects, all without --filter
   lance convert SRC DST [--version 2.1|2.2|2.3] [--from lance|ipc|parquet|csv] [--zone-seeds [--rows-per-zone N]]
                 [--dataset [--mode create|append|overwrite] [--max-rows-per-file N] [--max-bytes-per-file N]]
       write a Lance file, or with --dataset a new version of a Lance dataset (an append or
       overwrite without --version writes the dataset's own file version, as pylance does)
   lance delete DATASET --filter EXPR
-      delete the rows EXPR selects and commit a new version
+      delete the rows EXPR (a SQL filter as Lance accepts it) selects and commit a new version
   lance bench-datasets [--only-append] [--append-rows N] [--rows N] [--rows-per-fragment N] [--reps N] [--rounds N] [--ops scan,filter] [--cold]
                        [--s3 [--latency 20ms] [--bandwidth-mbps 200] | --url URL --storage-options JSON]
       dataset reads against pylance (LANCE_PY): open, scan, takes of 100 and 10,000
@@ -104,6 +107,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return runConvert(ctx, args[1:], stdout, stderr)
 	case "delete":
 		return runDelete(ctx, args[1:], stdout, stderr)
+	case "count":
+		return runCount(ctx, args[1:], stdout, stderr)
 	case "bench":
 		return runBench(ctx, args[1:], stdout, stderr)
 	case "bench-datasets":

@@ -8,6 +8,7 @@ import (
 	"io"
 
 	lance "github.com/lancego/lancego"
+	"github.com/lancego/lancego/expr"
 	"github.com/lancego/lancego/zonestats"
 )
 
@@ -115,12 +116,13 @@ func zoneSeedOption(fs *flag.FlagSet, on bool, rowsPerZone uint64) (lance.Writer
 	return lance.WithZoneSeeds(rowsPerZone), nil
 }
 
-// parseCatFilter parses `cat --filter`; nil when empty.
-func parseCatFilter(s string) (zonestats.Expr, error) {
+// parseCatFilter parses `--filter` (a SQL filter as Lance accepts it:
+// expr.Parse); nil when empty.
+func parseCatFilter(s string) (expr.Expr, error) {
 	if s == "" {
 		return nil, nil
 	}
-	e, err := zonestats.ParseFilter(s)
+	e, err := expr.Parse(s)
 	if err != nil {
 		return nil, fmt.Errorf("--filter: %w", err)
 	}

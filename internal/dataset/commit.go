@@ -7,21 +7,19 @@ import (
 	"errors"
 	"fmt"
 	"path"
-	"slices"
-	"strings"
 	"time"
 
 	"github.com/RoaringBitmap/roaring/v2"
-	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/timestamppb"
 
+	"github.com/lancego/lancego/expr"
 	"github.com/lancego/lancego/format"
 	"github.com/lancego/lancego/format/pb/filepb"
 	"github.com/lancego/lancego/format/pb/tablepb"
+	"github.com/lancego/lancego/internal/fileread"
 	lanceio "github.com/lancego/lancego/io"
-	"github.com/lancego/lancego/zonestats"
 )
 
 // writerLibrary is what our manifests name as their writer. Lance applies
@@ -400,8 +398,9 @@ func assignRowIDs(m *tablepb.Manifest, f *tablepb.DataFragment, version uint64) 
 	m.NextRowId = end
 }
 
-// Delete deletes the rows filter selects (syntax of zonestats.ParseFilter)
-// and commits the next version: deletion files for fragments that keep
+// Delete deletes the rows filter selects (a SQL filter as Lance accepts
+// it: expr.Parse; it may reference _rowid, _rowaddr and _rowoffset, as in
+// a scan) and commits the next version: deletion files for fragments that keep
 // rows, fragments that lose every row dropped. Fragments whose zone seeds
 // prove the filter false are not read. A concurrent delete or removal of
 // a fragment this delete changes makes it fail with ErrCommitConflict;
@@ -415,11 +414,11 @@ func (ds *Dataset) Delete(ctx context.Context, filter string, opts ...DatasetWri
 	if !ds.store.CanPutIfAbsent() && c.lock == nil {
 		return nil, fmt.Errorf("lance: delete from %s: %w: the store cannot write conditionally; pass WithCommitLock", ds.url, ErrUnsupported)
 	}
-	expr, err := zonestats.ParseFilter(filter)
+	e, err := expr.Parse(filter)
 	if err != nil {
-		return nil, fmt.Errorf("lance: delete from %s: %w", ds.url, err)
+		return nil, fmt.Errorf("lance: delete from %s: filter %q: %w", ds.url, filter, err)
 	}
-	hits, err := ds.matchingRows(ctx, expr)
+	hits, err := ds.matchingRows(ctx, e)
 	if err != nil {
 		return nil, fmt.Errorf("lance: delete from %s: %w", ds.url, err)
 	}
@@ -454,15 +453,14 @@ func removeKeys(ctx context.Context, store *lanceio.Store, keys []string) {
 }
 
 // matchingRows returns, by fragment id, the row offsets filter selects.
-func (ds *Dataset) matchingRows(ctx context.Context, expr zonestats.Expr) (map[uint64]*roaring.Bitmap, error) {
-	pred, err := zonestats.Bind(expr, ds.arrow)
+func (ds *Dataset) matchingRows(ctx context.Context, e expr.Expr) (map[uint64]*roaring.Bitmap, error) {
+	f, err := ds.bindFilter(fileread.FilterArgs{Filter: e})
 	if err != nil {
 		return nil, err
 	}
-	// Read only the filter's columns (and the row addresses).
-	o := DatasetScanOptions{Filter: expr, ReadOptions: ReadOptions{Columns: topLevel(ds.arrow, pred.Columns()), WithRowAddress: true}}
 	hits := map[uint64]*roaring.Bitmap{}
-	for rec, err := range ds.Batches(ctx, o) {
+	// Read only the filter's columns: the output is the row addresses.
+	for rec, err := range ds.filteredBatches(ctx, f, ds.newProjection(nil, false, true, false)) {
 		if err != nil {
 			return nil, err
 		}
@@ -481,21 +479,6 @@ func (ds *Dataset) matchingRows(ctx context.Context, expr zonestats.Expr) (map[u
 		rec.Release()
 	}
 	return hits, nil
-}
-
-// topLevel returns the distinct top-level columns of schema the column
-// paths name (a path "a.b" that is not itself a column reads "a").
-func topLevel(schema *arrow.Schema, cols []string) []string {
-	var out []string
-	for _, c := range cols {
-		if len(schema.FieldIndices(c)) == 0 {
-			c, _, _ = strings.Cut(c, ".")
-		}
-		if !slices.Contains(out, c) {
-			out = append(out, c)
-		}
-	}
-	return out
 }
 
 // deleteFromFragment records in op the new state of fragment id with rows

@@ -4,11 +4,13 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"sync"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 
+	"github.com/lancego/lancego/expr"
 	"github.com/lancego/lancego/internal/fileread"
-	"github.com/lancego/lancego/zonestats"
 )
 
 // A filtered dataset scan reads each fragment with late materialization,
@@ -26,49 +28,112 @@ import (
 //
 // When every projected column is a filter column, steps 2 and 3 are one.
 
-// dsFilter is a filter bound to the dataset schema, with the dataset
-// fields it reads.
+// dsFilter is a filter bound to the dataset schema and the row id
+// columns (filterSchema), with the dataset fields and row id columns it
+// reads.
 type dsFilter struct {
-	pred   *zonestats.Predicate
-	fields []int
+	pred                      *expr.Predicate
+	fields                    []int
+	rowID, rowAddr, rowOffset bool
+	opts                      expr.Options // one now() for every binding
+
+	mu     sync.Mutex
+	byFile map[*arrow.Schema]*expr.Predicate // bound to data file schemas, for zone pruning (nil: cannot prune)
 }
 
-// bindFilter binds a scan's filter to the dataset schema.
-func (ds *Dataset) bindFilter(e zonestats.Expr) (*dsFilter, error) {
-	pred, err := zonestats.Bind(e, ds.arrow)
-	if err != nil {
-		return nil, fmt.Errorf("%w: filter: %w", ErrInvalidArgument, err)
+// rowColumns are the row id columns a dataset filter may reference.
+var rowColumns = [...]string{RowIDColumn, RowAddressColumn, RowOffsetColumn}
+
+// withRowColumns returns schema with the row id columns (uint64) it does
+// not already hold appended.
+func withRowColumns(schema *arrow.Schema) *arrow.Schema {
+	fields := schema.Fields()
+	for _, name := range rowColumns {
+		if len(schema.FieldIndices(name)) == 0 {
+			fields = append(fields, arrow.Field{Name: name, Type: arrow.PrimitiveTypes.Uint64, Nullable: true})
+		}
 	}
-	f := &dsFilter{pred: pred}
+	md := schema.Metadata()
+	return arrow.NewSchema(fields, &md)
+}
+
+// filterArgs returns the filter fields of o.
+func (o DatasetScanOptions) filterArgs() fileread.FilterArgs {
+	return fileread.FilterArgs{Filter: o.Filter, FilterSQL: o.FilterSQL, Filters: o.Filters, Partial: o.PartialFilter}
+}
+
+// PlanFilter binds the filter of o to the dataset schema (with _rowid,
+// _rowaddr and _rowoffset) and returns its top-level conjuncts, each with
+// whether a scan with o applies it (see fileread.Conjunct and
+// DatasetScanOptions.PartialFilter); nil without a filter. It reads
+// nothing.
+func (ds *Dataset) PlanFilter(o DatasetScanOptions) ([]fileread.Conjunct, error) {
+	_, conj, err := ds.bindFilterConj(o.filterArgs())
+	return conj, err
+}
+
+// bindFilter binds a scan's filter to the dataset schema; nil when the
+// scan applies no filter.
+func (ds *Dataset) bindFilter(a fileread.FilterArgs) (*dsFilter, error) {
+	f, _, err := ds.bindFilterConj(a)
+	return f, err
+}
+
+func (ds *Dataset) bindFilterConj(a fileread.FilterArgs) (*dsFilter, []fileread.Conjunct, error) {
+	opts := expr.Options{Now: time.Now()} // Go memory: bound constants live as long as the predicate
+	schema := withRowColumns(ds.arrow)
+	pred, conj, err := fileread.BindFilter(a, schema, opts)
+	if err != nil || pred == nil {
+		return nil, conj, err
+	}
+	f := &dsFilter{pred: pred, opts: opts, byFile: map[*arrow.Schema]*expr.Predicate{}}
 	for _, name := range pred.Columns() {
-		f.fields = append(f.fields, ds.arrow.FieldIndices(name)[0]) // Bind checked it is unique
+		switch i := ds.arrow.FieldIndices(name); {
+		case len(i) > 0:
+			f.fields = append(f.fields, i[0]) // Bind checked it is unique
+		case name == RowIDColumn:
+			f.rowID = true
+		case name == RowAddressColumn:
+			f.rowAddr = true
+		case name == RowOffsetColumn:
+			f.rowOffset = true
+		}
 	}
-	return f, nil
+	return f, conj, nil
+}
+
+// forFile returns the filter bound to a data file's schema, for pruning
+// with its zone seeds; nil when it does not bind (other types: no
+// pruning).
+func (f *dsFilter) forFile(file *fileread.File) *expr.Predicate {
+	schema := file.Schema()
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	p, ok := f.byFile[schema]
+	if !ok {
+		var err error
+		if p, err = expr.BindWith(f.pred.Expr(), withRowColumns(schema), f.opts); err != nil {
+			p = nil
+		}
+		f.byFile[schema] = p
+	}
+	return p
 }
 
 // projection returns the read of the filter's columns.
 func (f *dsFilter) projection(ds *Dataset) *dsProjection {
-	fields := make([]arrow.Field, len(f.fields))
-	for k, i := range f.fields {
-		fields[k] = ds.arrow.Field(i)
-	}
-	md := ds.arrow.Metadata()
-	return &dsProjection{fields: f.fields, dataFieldsCount: len(f.fields), schema: arrow.NewSchema(fields, &md)}
+	return ds.newProjection(f.fields, f.rowID, f.rowAddr, f.rowOffset)
 }
 
 // with returns the read of the filter's columns and p's data fields.
 func (f *dsFilter) with(ds *Dataset, p *dsProjection) *dsProjection {
-	u := f.projection(ds)
-	fields := u.schema.Fields()
+	fields := slices.Clone(f.fields)
 	for _, i := range p.fields[:p.dataFieldsCount] {
-		if !slices.Contains(u.fields, i) {
-			u.fields = append(u.fields, i)
-			fields = append(fields, ds.arrow.Field(i))
+		if !slices.Contains(fields, i) {
+			fields = append(fields, i)
 		}
 	}
-	md := ds.arrow.Metadata()
-	u.schema, u.dataFieldsCount = arrow.NewSchema(fields, &md), len(u.fields)
-	return u
+	return ds.newProjection(fields, f.rowID, f.rowAddr, f.rowOffset)
 }
 
 // readEarly reports whether a filtered scan of a fragment reads the
@@ -162,8 +227,8 @@ func (ds *Dataset) seedZones(ctx context.Context, r fragRange, f *dsFilter) ([]f
 		return all, false, err
 	}
 	file := files[0].file
-	fp, err := zonestats.Bind(f.pred.Expr(), file.Schema())
-	if err != nil {
+	fp := f.forFile(file)
+	if fp == nil {
 		return all, false, nil // the file's types differ: no pruning
 	}
 	zones, err := fileread.SurvivingRows(ctx, file, fp, r.lo, r.hi, false)
@@ -185,6 +250,7 @@ type matcher struct {
 	out     *dsProjection // set when the filter columns are the output
 	emit    func(arrow.RecordBatch) bool
 	matches []fileread.RowRange // physical ranges of matching live rows
+	keep    []bool              // the last batch's selection, reused
 }
 
 // run evaluates the filter over the live rows of zones: through the
@@ -235,10 +301,11 @@ func (m *matcher) run(ctx context.Context, zones []fileread.RowRange, pruned boo
 // sorted), of which those in live count, and records or emits the
 // matches.
 func (m *matcher) batch(ctx context.Context, rec arrow.RecordBatch, ranges, live []fileread.RowRange) error {
-	keep, err := m.f.pred.Evaluate(rec)
+	keep, err := m.f.pred.EvaluateInto(m.keep, rec)
 	if err != nil {
-		return fmt.Errorf("lance: dataset %s fragment %d: filter: %w", m.ds.url, m.r.idx, err)
+		return fmt.Errorf("lance: dataset %s fragment %d: filter %s: %w", m.ds.url, m.r.idx, m.f.pred, err)
 	}
+	m.keep = keep
 	if len(ranges) == 1 {
 		dropDeleted(keep, ranges[0].From, live)
 	}

@@ -9,10 +9,10 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/lancego/lancego/expr"
 	"github.com/lancego/lancego/internal/fileread"
 	"github.com/lancego/lancego/internal/filewriter"
 	"github.com/lancego/lancego/scheduler"
-	"github.com/lancego/lancego/zonestats"
 )
 
 // TestFilteredScanReadsEarly: with an object store's cost model, a
@@ -102,7 +102,7 @@ func filteredTrips(t *testing.T, dir, filter string, opts ...fileread.Option) (i
 		t.Fatal(err)
 	}
 	defer ds.Close()
-	f, err := zonestats.ParseFilter(filter)
+	f, err := expr.Parse(filter)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,8 +20,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/lancego/lancego/expr"
 	"github.com/lancego/lancego/internal/valuejson"
-	"github.com/lancego/lancego/zonestats"
 )
 
 // expectedDataset is what testdata/pylance/gen_datasets.py records.
@@ -195,7 +195,7 @@ func checkFiltered(t *testing.T, ctx context.Context, ds *Dataset, what string, 
 			}
 		}
 		wantJSON, _ := json.Marshal(want)
-		filter, err := zonestats.ParseFilter(c.filter)
+		filter, err := expr.Parse(c.filter)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -443,7 +443,7 @@ func prunedScanCost(t *testing.T, dir, filter string, frag int, want func(int64)
 		t.Fatal(err)
 	}
 	defer ds.Close()
-	f, err := zonestats.ParseFilter(filter)
+	f, err := expr.Parse(filter)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,24 +11,39 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 
+	"github.com/lancego/lancego/expr"
 	"github.com/lancego/lancego/internal/fileread"
-	"github.com/lancego/lancego/zonestats"
 )
 
 // DatasetScanOptions selects what a dataset scan returns.
 type DatasetScanOptions struct {
 	ReadOptions
 	// Offset skips that many result rows; Limit > 0 stops after that many.
-	// With a Filter they count filtered rows.
+	// With a filter they count filtered rows.
 	Offset, Limit uint64
 	// BatchSize bounds the rows per batch (DefaultBatchSize if 0). Batches
 	// may be smaller: a batch never spans fragments, and deleted or
 	// filtered rows are dropped from it.
 	BatchSize int
-	// Filter, when set, returns only the rows it selects (see package
-	// zonestats). Fragments and zones the data files' zone seeds prove
-	// empty are not read.
-	Filter zonestats.Expr
+	// Filter, when set, returns only the rows it selects (a filter of
+	// package expr: the SQL dialect Lance accepts). It may reference the
+	// data columns (a struct field reads its top-level column) and _rowid,
+	// _rowaddr and _rowoffset (uint64: see ReadOptions and
+	// RowOffsetColumn). Fragments and zones the data files' zone seeds
+	// prove empty are not read; the filter's columns are read first, the
+	// projection only for the matching rows (filter.go).
+	Filter expr.Expr
+	// FilterSQL is Filter as text (expr.Parse), parsed when the scan
+	// starts; setting both is an error.
+	FilterSQL string
+	// Filters are more conjuncts of the filter: a row is returned when
+	// Filter (or FilterSQL) and each of Filters select it.
+	Filters []expr.Expr
+	// PartialFilter leaves a top-level conjunct that does not bind (an
+	// unknown function, a construct the engine does not evaluate) to the
+	// caller instead of failing the scan, which applies the others;
+	// Dataset.PlanFilter tells which (see fileread.Conjunct).
+	PartialFilter bool
 }
 
 // fragRange is physical rows [lo, hi) of fragment idx.
@@ -45,7 +60,7 @@ func (ds *Dataset) Batches(ctx context.Context, o DatasetScanOptions) iter.Seq2[
 		for i, f := range ds.frags {
 			ranges = append(ranges, fragRange{i, 0, f.ref.PhysicalRows})
 		}
-		if o.Filter == nil && (o.Offset > 0 || o.Limit > 0) {
+		if o.filterArgs().Empty() && (o.Offset > 0 || o.Limit > 0) {
 			var err error
 			if ranges, err = ds.liveWindow(ctx, o.Offset, o.Limit); err != nil {
 				yield(nil, err)
@@ -63,10 +78,8 @@ func (ds *Dataset) Scan(ctx context.Context, o DatasetScanOptions) (array.Record
 	if err != nil {
 		return nil, err
 	}
-	if o.Filter != nil {
-		if _, err := ds.bindFilter(o.Filter); err != nil {
-			return nil, err
-		}
+	if _, err := ds.bindFilter(o.filterArgs()); err != nil {
+		return nil, err
 	}
 	next, stop := iter.Pull2(ds.Batches(ctx, o))
 	return fileread.NewRecordReader(p.schema, next, stop), nil
@@ -105,6 +118,18 @@ func (ds *Dataset) scanRanges(ctx context.Context, ranges []fragRange, o Dataset
 		yield(nil, err)
 		return
 	}
+	filter, err := ds.bindFilter(o.filterArgs())
+	if err != nil {
+		yield(nil, err)
+		return
+	}
+	ds.scanProjected(ctx, ranges, p, filter, o, yield)
+}
+
+// scanProjected is scanRanges reading projection p with filter (nil:
+// none); o gives the batch size, offset and limit.
+func (ds *Dataset) scanProjected(ctx context.Context, ranges []fragRange, p *dsProjection, filter *dsFilter, o DatasetScanOptions,
+	yield func(arrow.RecordBatch, error) bool) {
 	size := uint64(fileread.DefaultBatchSize)
 	if o.BatchSize > 0 {
 		size = uint64(o.BatchSize)
@@ -117,13 +142,8 @@ func (ds *Dataset) scanRanges(ctx context.Context, ranges []fragRange, o Dataset
 		}
 		return yield(rec, nil) && !w.done()
 	}
-	var filter *dsFilter
 	warmFields, warmDeletions := p.fields, true
-	if o.Filter != nil {
-		if filter, err = ds.bindFilter(o.Filter); err != nil {
-			yield(nil, err)
-			return
-		}
+	if filter != nil {
 		// zone seeds may prune upcoming fragments: warm only what they need
 		warmFields, warmDeletions = filter.fields, false
 	}

@@ -6,8 +6,6 @@ import (
 	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
-
-	"github.com/lancego/lancego/zonestats"
 )
 
 // A scan of a dataset on an object store reads fragments ahead of the one
@@ -243,12 +241,11 @@ func (ds *Dataset) mayMatch(ctx context.Context, r fragRange, f *dsFilter) bool 
 	if err != nil || len(files) != 1 || len(files[0].pos) != len(f.fields) {
 		return true
 	}
-	file := files[0].file
-	fp, err := zonestats.Bind(f.pred.Expr(), file.Schema())
-	if err != nil {
+	fp := f.forFile(files[0].file)
+	if fp == nil {
 		return true
 	}
-	mask, rpz, err := fileread.ZoneMask(ctx, file, fp, false)
+	mask, rpz, err := fileread.ZoneMask(ctx, files[0].file, fp, false)
 	if err != nil || mask == nil || rpz == 0 {
 		return true
 	}

@@ -14,7 +14,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
-	"github.com/lancego/lancego/zonestats"
+	"github.com/lancego/lancego/expr"
 )
 
 // fakeFragScan returns a fragScanFunc whose fragment i yields batches
@@ -212,7 +212,7 @@ func TestSparseMatchesInOrder(t *testing.T) {
 	defer ds.Close()
 	// fragment 0 holds 6 physical rows: 2 matches are fewer than half, so
 	// they are read like a take, one batch each
-	f, err := zonestats.ParseFilter("id = 0 OR id = 3 OR id = 9")
+	f, err := expr.Parse("id = 0 OR id = 3 OR id = 9")
 	if err != nil {
 		t.Fatal(err)
 	}

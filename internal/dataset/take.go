@@ -15,10 +15,13 @@ import (
 )
 
 // Names of the columns a dataset read appends on request, after the data
-// columns, as pylance does.
+// columns, as pylance does. A filter may reference them, and
+// RowOffsetColumn, the row's position among the version's live rows
+// (fragments in manifest order): the offset Take takes.
 const (
 	RowIDColumn      = "_rowid"
 	RowAddressColumn = "_rowaddr"
+	RowOffsetColumn  = "_rowoffset"
 )
 
 // ReadOptions selects the columns of a dataset read.
@@ -34,21 +37,20 @@ type ReadOptions struct {
 }
 
 // dsProjection is what a read returns: dataset top-level fields, then the
-// requested row id columns.
+// requested row id columns (_rowid, _rowaddr, _rowoffset, in that order).
 type dsProjection struct {
-	fields          []int
-	rowID, rowAddr  bool
-	schema          *arrow.Schema
-	dataFieldsCount int
+	fields                    []int
+	rowID, rowAddr, rowOffset bool
+	schema                    *arrow.Schema
+	dataFieldsCount           int
 }
 
 // project resolves a read's columns against the dataset schema.
 func (ds *Dataset) project(o ReadOptions) (*dsProjection, error) {
-	p := &dsProjection{rowID: o.WithRowID, rowAddr: o.WithRowAddress}
-	var fields []arrow.Field
+	var fields []int
 	if len(o.Columns) == 0 {
 		for i := range ds.arrow.NumFields() {
-			p.fields = append(p.fields, i)
+			fields = append(fields, i)
 		}
 	} else {
 		for _, n := range o.Columns {
@@ -56,22 +58,31 @@ func (ds *Dataset) project(o ReadOptions) (*dsProjection, error) {
 			if len(idx) == 0 {
 				return nil, fmt.Errorf("%w: no column %q in dataset %s version %d", ErrInvalidArgument, n, ds.url, ds.man.Version)
 			}
-			p.fields = append(p.fields, idx[0])
+			fields = append(fields, idx[0])
 		}
 	}
-	for _, i := range p.fields {
-		fields = append(fields, ds.arrow.Field(i))
+	return ds.newProjection(fields, o.WithRowID, o.WithRowAddress, false), nil
+}
+
+// newProjection returns the read of the dataset fields and of the row id
+// columns asked for.
+func (ds *Dataset) newProjection(fields []int, rowID, rowAddr, rowOffset bool) *dsProjection {
+	p := &dsProjection{fields: fields, rowID: rowID, rowAddr: rowAddr, rowOffset: rowOffset, dataFieldsCount: len(fields)}
+	out := make([]arrow.Field, 0, len(fields)+3)
+	for _, i := range fields {
+		out = append(out, ds.arrow.Field(i))
 	}
-	p.dataFieldsCount = len(fields)
-	if p.rowID {
-		fields = append(fields, arrow.Field{Name: RowIDColumn, Type: arrow.PrimitiveTypes.Uint64, Nullable: true})
-	}
-	if p.rowAddr {
-		fields = append(fields, arrow.Field{Name: RowAddressColumn, Type: arrow.PrimitiveTypes.Uint64, Nullable: true})
+	for _, c := range []struct {
+		on   bool
+		name string
+	}{{rowID, RowIDColumn}, {rowAddr, RowAddressColumn}, {rowOffset, RowOffsetColumn}} {
+		if c.on {
+			out = append(out, arrow.Field{Name: c.name, Type: arrow.PrimitiveTypes.Uint64, Nullable: true})
+		}
 	}
 	md := ds.arrow.Metadata()
-	p.schema = arrow.NewSchema(fields, &md)
-	return p, nil
+	p.schema = arrow.NewSchema(out, &md)
+	return p
 }
 
 // fileColumns says which data file of a fragment stores each projected
@@ -264,8 +275,49 @@ func (ds *Dataset) fillRest(ctx context.Context, i int, m *Fragment, p *dsProjec
 		}
 		cols[k] = b.NewArray()
 		b.Release()
+		k++
+	}
+	if p.rowOffset {
+		a, err := ds.rowOffsets(ctx, i, ranges, n)
+		if err != nil {
+			return err
+		}
+		cols[k] = a
 	}
 	return nil
+}
+
+// rowOffsets returns the _rowoffset column of the rows of ranges of
+// fragment i: each row's position among the version's live rows (a
+// deleted row gets that of the next live row; reads drop it).
+func (ds *Dataset) rowOffsets(ctx context.Context, i int, ranges []fileread.RowRange, n uint64) (arrow.Array, error) {
+	cum, err := ds.offsets(ctx)
+	if err != nil {
+		return nil, err
+	}
+	del, err := ds.deletions(ctx, i)
+	if err != nil {
+		return nil, err
+	}
+	if del != nil && del.IsEmpty() {
+		del = nil
+	}
+	b := array.NewUint64Builder(ds.allocator())
+	defer b.Release()
+	b.Reserve(int(n))
+	for _, r := range ranges {
+		var d uint64 // deleted rows before row
+		if del != nil && r.From > 0 {
+			d = del.Rank(uint32(r.From - 1))
+		}
+		for row := r.From; row < r.To; row++ {
+			b.UnsafeAppend(cum[i] + row - d)
+			if del != nil && del.Contains(uint32(row)) {
+				d++
+			}
+		}
+	}
+	return b.NewArray(), nil
 }
 
 func releaseAll(as []arrow.Array) {

@@ -5,10 +5,10 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 
+	"github.com/lancego/lancego/expr"
 	"github.com/lancego/lancego/format/pb/filepb"
 	lanceio "github.com/lancego/lancego/io"
 	"github.com/lancego/lancego/scheduler"
-	"github.com/lancego/lancego/zonestats"
 )
 
 // The engine calls a dataset makes on its data files. They are functions,
@@ -51,14 +51,14 @@ func TakeFields(ctx context.Context, f *File, cols []int, ranges []RowRange, nro
 // SurvivingRows returns the rows of [from, to) of f in zones its zone
 // seeds do not prove empty under pred, as sorted, merged ranges (strict:
 // an invalid seed is an error, else ignored).
-func SurvivingRows(ctx context.Context, f *File, pred *zonestats.Predicate, from, to uint64, strict bool) ([]RowRange, error) {
+func SurvivingRows(ctx context.Context, f *File, pred *expr.Predicate, from, to uint64, strict bool) ([]RowRange, error) {
 	return f.survivingRows(ctx, pred, from, to, strict)
 }
 
 // ZoneMask returns, per zone of f, whether its zone seeds leave rows that
 // may match pred (false: proven empty), and the rows per zone; a nil mask
 // when no seed covers pred's columns. It does not count zones in Stats.
-func ZoneMask(ctx context.Context, f *File, pred *zonestats.Predicate, strict bool) ([]bool, uint64, error) {
+func ZoneMask(ctx context.Context, f *File, pred *expr.Predicate, strict bool) ([]bool, uint64, error) {
 	return f.zoneMask(ctx, pred, strict)
 }
 

@@ -12,8 +12,9 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/lancego/lancego/layouts"
 	"github.com/lancego/lancego/scheduler"
-	"github.com/lancego/lancego/zonestats"
 	"golang.org/x/sync/errgroup"
+
+	"github.com/lancego/lancego/expr"
 )
 
 // ScanOptions selects what a scan returns.
@@ -24,12 +25,23 @@ type ScanOptions struct {
 	From, To uint64
 	// BatchSize is the number of rows per batch (DefaultBatchSize if 0).
 	BatchSize int
-	// Filter, when set, returns only the rows it selects (SQL semantics,
-	// see package zonestats), in file order. Zones that the file's zone
-	// seeds prove empty are not read; the columns it references are read
-	// for evaluation even when not in Columns. Batches may then hold fewer
-	// than BatchSize rows. See zones_scan.go.
-	Filter zonestats.Expr
+	// Filter, when set, returns only the rows it selects (a filter of
+	// package expr: the SQL dialect Lance accepts), in file order. Zones
+	// that the file's zone seeds prove empty are not read; the columns it
+	// references are read for evaluation even when not in Columns.
+	// Batches may then hold fewer than BatchSize rows. See zones_scan.go.
+	Filter expr.Expr
+	// FilterSQL is Filter as text (expr.Parse), parsed when the scan
+	// starts; setting both is an error.
+	FilterSQL string
+	// Filters are more conjuncts of the filter: a row is returned when
+	// Filter (or FilterSQL) and each of Filters select it.
+	Filters []expr.Expr
+	// PartialFilter leaves a top-level conjunct that does not bind (an
+	// unknown function, a construct the engine does not evaluate) to the
+	// caller instead of failing the scan: the scan applies the others.
+	// PlanFilter tells which conjuncts a scan applies (filter_bind.go).
+	PartialFilter bool
 	// StrictZoneSeeds makes an invalid zone seed of a column the Filter
 	// references an error; by default such a seed is ignored (never used
 	// to prune) and File.ZoneSeeds reports why.
@@ -204,13 +216,20 @@ func (f *File) Batches(ctx context.Context, opts ScanOptions) iter.Seq2[arrow.Re
 	return func(yield func(arrow.RecordBatch, error) bool) {
 		ctx, end := f.track(ctx)
 		defer end()
-		if opts.Filter != nil {
+		if opts.hasFilter() {
 			if opts.Dictionary {
 				yield(nil, errDictFilter())
 				return
 			}
-			f.filteredBatches(ctx, opts, yield)
-			return
+			pred, _, err := f.bindFilter(opts)
+			if err != nil {
+				yield(nil, err)
+				return
+			}
+			if pred != nil {
+				f.filteredBatches(ctx, opts, pred, yield)
+				return
+			}
 		}
 		cols, schema, err := f.scanProjection(opts)
 		if err != nil {
@@ -408,13 +427,13 @@ func (f *File) Scan(ctx context.Context, opts ScanOptions) (array.RecordReader, 
 	if err != nil {
 		return nil, err
 	}
-	if opts.Dictionary && opts.Filter != nil {
+	if opts.Dictionary && opts.hasFilter() {
 		return nil, errDictFilter()
 	}
 	if _, _, _, err := f.scanBounds(opts); err != nil {
 		return nil, err
 	}
-	if _, err := f.checkFilter(opts); err != nil {
+	if _, _, err := f.bindFilter(opts); err != nil {
 		return nil, err
 	}
 	next, stop := iter.Pull2(f.Batches(ctx, opts))

@@ -12,9 +12,9 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/lancego/lancego/expr"
 	"github.com/lancego/lancego/internal/filewriter"
 	"github.com/lancego/lancego/layouts"
-	"github.com/lancego/lancego/zonestats"
 )
 
 // writeDictFile writes n rows of a low-cardinality string column "s"
@@ -130,7 +130,7 @@ func TestScanDictionary(t *testing.T) {
 			t.Fatalf("scanned %d rows, want %d", row, n)
 		}
 	}
-	for _, err := range f.Batches(ctx, ScanOptions{Dictionary: true, Filter: zonestats.Col("i").Gt(zonestats.Int64(5))}) {
+	for _, err := range f.Batches(ctx, ScanOptions{Dictionary: true, Filter: expr.Gt(expr.Col("i"), expr.Lit(5))}) {
 		if !errors.Is(err, ErrInvalidArgument) {
 			t.Fatalf("Dictionary with Filter: %v, want ErrInvalidArgument", err)
 		}

@@ -14,8 +14,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/lancego/lancego/expr"
 	"github.com/lancego/lancego/internal/valuejson"
-	"github.com/lancego/lancego/zonestats"
 )
 
 // zoneMem returns a checked allocator that fails the test on leaks.
@@ -172,7 +172,7 @@ func recordsBytes(t testing.TB, schema *arrow.Schema, recs []arrow.RecordBatch) 
 // afterwards, then projected.
 func referenceJSON(t testing.TB, f *File, opts ScanOptions) []byte {
 	t.Helper()
-	pred, err := zonestats.Bind(opts.Filter, f.Schema())
+	pred, _, err := BindFilter(opts.filterArgs(), f.Schema(), expr.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

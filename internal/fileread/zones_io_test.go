@@ -8,8 +8,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/lancego/lancego/expr"
 	"github.com/lancego/lancego/format"
-	"github.com/lancego/lancego/zonestats"
 )
 
 // recordingSource is an in-memory source that records every request.
@@ -49,9 +49,8 @@ func TestFilterScanRequests(t *testing.T) {
 		t.Fatal(err)
 	}
 	seedReqs := len(src.requests) - opened
-	i := zonestats.Col("i")
-	expr := zonestats.And(i.GtEq(zonestats.Int64(3*100_000)), i.Lt(zonestats.Int64(3*100_100)))
-	o := ScanOptions{Columns: []string{"i", "u", "s"}, Filter: expr}
+	i := expr.Col("i")
+	o := ScanOptions{Columns: []string{"i", "u", "s"}, Filter: expr.And(expr.Ge(i, expr.Lit(3*100_000)), expr.Lt(i, expr.Lit(3*100_100)))}
 	got, _ := scanJSON(t, f, o)
 	scanReqs := src.requests[opened+seedReqs:]
 	bytes := checkRequests(t, f, scanReqs, 98_304, 106_496) // zone 12 of 8192 rows

@@ -2,72 +2,87 @@ package fileread
 
 import (
 	"context"
-	"github.com/lancego/lancego/internal/filewriter"
 	"math/rand/v2"
 	"testing"
 
-	"github.com/lancego/lancego/zonestats"
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/lancego/lancego/expr"
+	"github.com/lancego/lancego/internal/filewriter"
 )
 
 // zoneColumns are the columns of zoneSchema a random filter may use.
 var zoneColumns = []string{"i", "f", "s", "u", "d", "b", "l"}
 
 // randExpr builds a random filter tree of at most depth levels.
-func randExpr(r *rand.Rand, depth int) zonestats.Expr {
+func randExpr(r *rand.Rand, depth int) expr.Expr {
 	if depth == 0 || r.IntN(3) == 0 {
 		return randLeaf(r)
 	}
 	switch r.IntN(3) {
 	case 0:
-		return zonestats.And(randExpr(r, depth-1), randExpr(r, depth-1))
+		return expr.And(randExpr(r, depth-1), randExpr(r, depth-1))
 	case 1:
-		return zonestats.Or(randExpr(r, depth-1), randExpr(r, depth-1), randExpr(r, depth-1))
+		return expr.Or(randExpr(r, depth-1), randExpr(r, depth-1), randExpr(r, depth-1))
 	}
-	return zonestats.Not(randExpr(r, depth-1))
+	return expr.NotOf(randExpr(r, depth-1))
 }
 
-// randLeaf builds a random comparison, IN, IS [NOT] NULL or IS NAN.
-func randLeaf(r *rand.Rand) zonestats.Expr {
-	c := zonestats.Col(zoneColumns[r.IntN(len(zoneColumns))])
+// randLeaf builds a random comparison, IN, IS [NOT] NULL or isnan().
+func randLeaf(r *rand.Rand) expr.Expr {
+	name := zoneColumns[r.IntN(len(zoneColumns))]
+	c := expr.Col(name)
 	k := r.IntN(10)
 	switch {
-	case k == 0 || (c.Name() == "l" && k < 5):
-		return c.IsNull()
-	case k == 1 || c.Name() == "l":
-		return c.IsNotNull()
-	case k == 2 && c.Name() == "f":
-		return c.IsNaN()
+	case k == 0 || (name == "l" && k < 5):
+		return expr.IsNullOf(c)
+	case k == 1 || name == "l":
+		return expr.IsNotNullOf(c)
+	case k == 2 && name == "f":
+		return expr.Fn("isnan", c)
 	case k == 3:
-		return c.In(randLit(r, c.Name()), randLit(r, c.Name()), randLit(r, c.Name()))
+		return expr.In(c, randLit(r, name), randLit(r, name), randLit(r, name))
 	}
-	return c.Cmp(zonestats.Op(r.IntN(6)), randLit(r, c.Name()))
+	return expr.Op(expr.BinaryOp(r.IntN(6)), c, randLit(r, name)) // = != < <= > >=
 }
 
 // randLit returns a literal of column col's domain (sometimes NULL).
-func randLit(r *rand.Rand, col string) zonestats.Literal {
+func randLit(r *rand.Rand, col string) expr.Expr {
 	if r.IntN(12) == 0 {
-		return zonestats.Null()
+		return expr.Lit(nil)
 	}
 	switch col {
 	case "i":
-		return zonestats.Int64(r.Int64N(70_000) - 200)
+		return expr.Lit(r.Int64N(70_000) - 200)
 	case "f":
 		if r.IntN(3) == 0 {
-			return zonestats.Float64(zoneFloats[r.IntN(len(zoneFloats))])
+			return expr.Lit(zoneFloats[r.IntN(len(zoneFloats))])
 		}
-		return zonestats.Float64(r.Float64() * 3000)
+		return expr.Lit(r.Float64() * 3000)
 	case "s":
-		return zonestats.String(string(rune('a'+r.IntN(26))) + zoneStrings[r.IntN(len(zoneStrings))])
+		return expr.Lit(string(rune('a'+r.IntN(26))) + zoneStrings[r.IntN(len(zoneStrings))])
 	case "u":
-		return zonestats.Uint64(r.Uint64N(60))
+		return expr.Lit(r.Uint64N(60))
 	case "d":
-		return zonestats.Int64(r.Int64N(300))
+		return dateLit(arrow.Date32(r.Int32N(300)))
 	}
-	return zonestats.Bool(r.IntN(2) == 0)
+	return expr.Lit(r.IntN(2) == 0)
+}
+
+// dateLit returns a date32 constant.
+func dateLit(d arrow.Date32) expr.Expr {
+	b := array.NewDate32Builder(memory.DefaultAllocator)
+	defer b.Release()
+	b.Append(d)
+	a := b.NewArray()
+	defer a.Release()
+	return expr.Typed(a)
 }
 
 // randScan returns random scan options around filter.
-func randScan(r *rand.Rand, rows uint64, filter zonestats.Expr) ScanOptions {
+func randScan(r *rand.Rand, rows uint64, filter expr.Expr) ScanOptions {
 	o := ScanOptions{Filter: filter, BatchSize: []int{0, 7, 97, 1000, 5000}[r.IntN(5)]}
 	for _, c := range zoneColumns {
 		if r.IntN(3) == 0 {
@@ -106,7 +121,7 @@ func TestFilterScanProperty(t *testing.T) {
 		}
 		for q := 0; q < 20; q++ {
 			o := randScan(r, uint64(rows), randExpr(r, 3))
-			if _, err := zonestats.Bind(o.Filter, f.Schema()); err != nil {
+			if _, err := expr.Bind(o.Filter, f.Schema()); err != nil {
 				t.Fatalf("seed %d: bind %v: %v", seed, o.Filter, err)
 			}
 			got, _ := scanJSON(t, f, o)
@@ -130,13 +145,9 @@ func TestFilterScanProperty(t *testing.T) {
 func TestFilterScanSkipsBytes(t *testing.T) {
 	r := rand.New(rand.NewPCG(42, 42))
 	path := writeZoneFile(t, r, 200_000, true, 0, filewriter.WithZoneSeeds(0), filewriter.WithPageBudget(256<<10))
-	for _, filter := range []string{"i >= 300000 AND i < 301000", "d = 1000", "s >= 'q' AND s < 'r'", "i < 1000 OR i > 599000"} {
-		expr, err := zonestats.ParseFilter(filter)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, filter := range []string{"i >= 300000 AND i < 301000", "d = date '1972-09-27'", "s >= 'q' AND s < 'r'", "i < 1000 OR i > 599000"} {
 		full := measureScan(t, path, ScanOptions{Columns: []string{"i", "u", "s", "f", "d"}})
-		cut := measureScan(t, path, ScanOptions{Columns: []string{"i", "u", "s", "f", "d"}, Filter: expr})
+		cut := measureScan(t, path, ScanOptions{Columns: []string{"i", "u", "s", "f", "d"}, FilterSQL: filter})
 		t.Logf("%-28s zones pruned %d/%d; requests %d -> %d, bytes read %d -> %d (skipped estimate %d)",
 			filter, cut.ZonesPruned, cut.ZonesTotal, full.Requests, cut.Requests, full.BytesRead, cut.BytesRead, cut.BytesSkipped)
 		if cut.ZonesPruned == 0 || cut.BytesRead*4 > full.BytesRead || cut.Requests >= full.Requests {

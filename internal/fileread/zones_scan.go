@@ -8,33 +8,37 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/lancego/lancego/expr"
 	"github.com/lancego/lancego/zonestats"
 )
 
-// A filtered scan (ScanOptions.Filter) runs in three steps:
+// A filtered scan (ScanOptions.Filter, FilterSQL, Filters) runs in three
+// steps:
 //
-//  1. plan: bind the filter to the file schema, ask the zone seeds of the
-//     referenced columns which zones may hold a matching row
-//     (Predicate.MayMatch), and turn the surviving zones into row ranges.
+//  1. plan: bind the filter to the file schema (filter_bind.go), ask the
+//     zone seeds of the referenced columns which zones may hold a
+//     matching row (expr.Predicate.MayMatch), and turn the surviving
+//     zones into row ranges.
 //     Pruned zones are never read: no byte range is planned for them.
 //  2. read: ranges whose pages are mostly needed are read through a scan
 //     cache limited to the range (whole pages, prefetched); the others
 //     through the take path, which fetches only the mini-block chunks or
 //     full-zip rows of the surviving rows.
-//  3. filter: every batch is filtered exactly with Predicate.Evaluate, so
+//  3. filter: every batch is filtered exactly with expr.Predicate.Evaluate, so
 //     the result equals an unpruned scan filtered afterwards. Batches may
 //     hold fewer than BatchSize rows; batches without a selected row are
 //     not yielded.
 
 // filterPlan is what a filtered scan reads and returns.
 type filterPlan struct {
-	pred       *zonestats.Predicate
+	pred       *expr.Predicate
 	readCols   []int // top-level fields read: the projection, then filter-only columns
 	readSchema *arrow.Schema
 	outSchema  *arrow.Schema
 	outIdx     []int // for each output column, its index in readCols
 	segs       []scanSeg
 	size       uint64
+	keep       []bool // the last batch's selection, reused
 }
 
 // scanSeg is a run of surviving row ranges read the same way.
@@ -43,21 +47,9 @@ type scanSeg struct {
 	whole  bool // read whole pages through a scan cache
 }
 
-// checkFilter binds opts.Filter to the file schema (nil when no filter).
-func (f *File) checkFilter(opts ScanOptions) (*zonestats.Predicate, error) {
-	if opts.Filter == nil {
-		return nil, nil
-	}
-	p, err := zonestats.Bind(opts.Filter, f.schema)
-	if err != nil {
-		return nil, fmt.Errorf("%w: filter: %w", ErrInvalidArgument, err)
-	}
-	return p, nil
-}
-
-// filteredBatches is Batches for a scan with a filter.
-func (f *File) filteredBatches(ctx context.Context, opts ScanOptions, yield func(arrow.RecordBatch, error) bool) {
-	p, err := f.planFilter(ctx, opts)
+// filteredBatches is Batches for a scan with a filter bound as pred.
+func (f *File) filteredBatches(ctx context.Context, opts ScanOptions, pred *expr.Predicate, yield func(arrow.RecordBatch, error) bool) {
+	p, err := f.planFilter(ctx, opts, pred)
 	if err != nil {
 		yield(nil, err)
 		return
@@ -70,16 +62,12 @@ func (f *File) filteredBatches(ctx context.Context, opts ScanOptions, yield func
 }
 
 // planFilter resolves columns, prunes zones and plans the reads.
-func (f *File) planFilter(ctx context.Context, opts ScanOptions) (*filterPlan, error) {
+func (f *File) planFilter(ctx context.Context, opts ScanOptions, pred *expr.Predicate) (*filterPlan, error) {
 	outCols, outSchema, err := f.projection(opts.Columns)
 	if err != nil {
 		return nil, err
 	}
 	from, to, size, err := f.scanBounds(opts)
-	if err != nil {
-		return nil, err
-	}
-	pred, err := f.checkFilter(opts)
 	if err != nil {
 		return nil, err
 	}
@@ -124,7 +112,7 @@ func (p *filterPlan) setColumns(f *File, outCols []int) {
 // rowsPerZone rows, from the valid seeds of the columns it references;
 // nil when no referenced column has a valid seed. With strict, an invalid
 // seed of a referenced column is an error.
-func (f *File) zoneMask(ctx context.Context, pred *zonestats.Predicate, strict bool) ([]bool, uint64, error) {
+func (f *File) zoneMask(ctx context.Context, pred *expr.Predicate, strict bool) ([]bool, uint64, error) {
 	seeds, problems, err := f.ZoneSeeds(ctx)
 	if err != nil {
 		return nil, 0, err
@@ -154,7 +142,7 @@ func (f *File) zoneMask(ctx context.Context, pred *zonestats.Predicate, strict b
 
 // survivingRows returns the rows of [from, to) in zones the seeds do not
 // prove empty, as sorted, merged ranges, and counts the zones.
-func (f *File) survivingRows(ctx context.Context, pred *zonestats.Predicate, from, to uint64, strict bool) ([]RowRange, error) {
+func (f *File) survivingRows(ctx context.Context, pred *expr.Predicate, from, to uint64, strict bool) ([]RowRange, error) {
 	if from >= to {
 		return nil, nil
 	}
@@ -238,10 +226,11 @@ func (f *File) readFiltered(ctx context.Context, p *filterPlan, batch []RowRange
 		return nil, err
 	}
 	defer rec.Release()
-	keep, err := p.pred.Evaluate(rec)
+	keep, err := p.pred.EvaluateInto(p.keep, rec)
 	if err != nil {
-		return nil, fmt.Errorf("lance: %s: filter: %w", f.url, err)
+		return nil, fmt.Errorf("lance: %s: filter %s: %w", f.url, p.pred, err)
 	}
+	p.keep = keep
 	return selectRows(f.cfg.Mem, rec, keep, p.outIdx, p.outSchema)
 }
 

@@ -3,7 +3,7 @@ package fileread
 import (
 	"context"
 	"errors"
-	"github.com/lancego/lancego/internal/filewriter"
+	"fmt"
 	"math/rand/v2"
 	"path/filepath"
 	"strings"
@@ -13,6 +13,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/lancego/lancego/expr"
+	"github.com/lancego/lancego/internal/filewriter"
 	"github.com/lancego/lancego/zonestats"
 )
 
@@ -142,7 +144,7 @@ func TestZoneSeedsInvalid(t *testing.T) {
 			t.Errorf("%s: %v, want rule %s", col, p, rule)
 		}
 	}
-	opts := ScanOptions{Filter: zonestats.Col("i").Lt(zonestats.Int64(100))}
+	opts := ScanOptions{Filter: expr.Lt(expr.Col("i"), expr.Lit(100))}
 	got, _ := scanJSON(t, f, opts)
 	if want := referenceJSON(t, f, opts); string(got) != string(want) || f.Stats().ZonesPruned != 0 {
 		t.Fatalf("invalid seed pruned (pruned %d)", f.Stats().ZonesPruned)
@@ -166,7 +168,7 @@ func TestFilterScanBasics(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	filter, err := zonestats.ParseFilter("i >= 30000 AND i < 31500 OR s = 'a'")
+	filter, err := expr.Parse("i >= 30000 AND i < 31500 OR s = 'a'")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -174,7 +176,8 @@ func TestFilterScanBasics(t *testing.T) {
 		{Filter: filter},
 		{Filter: filter, Columns: []string{"u", "u", "l"}, BatchSize: 333},
 		{Filter: filter, Columns: []string{"s"}, From: 9_999, To: 10_777, BatchSize: 100},
-		{Filter: zonestats.Col("d").IsNull(), Columns: []string{"b"}},
+		{Filter: expr.IsNullOf(expr.Col("d")), Columns: []string{"b"}},
+		{FilterSQL: "u % 7 = 3 AND i > 100", Columns: []string{"u"}, BatchSize: 777},
 	} {
 		got, _ := scanJSON(t, f, opts)
 		if want := referenceJSON(t, f, opts); string(got) != string(want) {
@@ -185,7 +188,7 @@ func TestFilterScanBasics(t *testing.T) {
 	if st.ZonesPruned == 0 || st.ZonesTotal == 0 || st.BytesSkipped == 0 {
 		t.Fatalf("nothing pruned: %+v", st)
 	}
-	if _, err := f.Scan(ctx, ScanOptions{Filter: zonestats.Col("zz").IsNull()}); !errors.Is(err, ErrInvalidArgument) {
+	if _, err := f.Scan(ctx, ScanOptions{Filter: expr.IsNullOf(expr.Col("zz"))}); !errors.Is(err, ErrInvalidArgument) || !strings.Contains(fmt.Sprint(err), "zz") {
 		t.Fatalf("unknown filter column: %v", err)
 	}
 }
