@@ -19,31 +19,29 @@
 //
 // # Filters
 //
-// Build an Expr with Col(...).Gt(Int64(5)), And, Or, Not, In, IsNull,
-// IsNotNull, IsNaN, or parse one with ParseFilter, then Bind it to a
-// schema. Predicate.MayMatch gives a per-zone "may match" mask from seeds;
-// Predicate.Evaluate filters rows exactly. Semantics:
+// Filters live in package expr (the SQL dialect Lance accepts, parsed,
+// bound and evaluated over Arrow batches), which asks these statistics
+// what to prune: expr's Predicate.MayMatch takes a file's seeds and
+// gives a per-zone "may match" mask, Predicate.MayMatchStats takes the
+// Stats of one set of rows. The accessors of bounds.go are what a pruner
+// reads: Stats.BoundArrays (the bounds as Arrow values), the possible
+// NaN signs (Stats.MayHaveNegNaN, MayHavePosNaN) and Seed.ZonesOf (a
+// seed's zones regrouped to another zone size). What the statistics
+// promise:
 //
-//   - NULL: SQL three-valued logic. A comparison or IN with a null value or
-//     a NULL literal is NULL, and NULL rows are not selected. NOT (NULL) is
-//     NULL, so null rows satisfy neither x > 5 nor NOT (x > 5); x != 5
-//     excludes nulls. x IN (1, NULL) is TRUE for 1 and NULL otherwise (never
-//     FALSE), so NOT (x IN (1, NULL)) selects nothing.
-//   - Floats: comparisons use IEEE-754 totalOrder, exactly like the arrow-rs
-//     comparison kernels DataFusion uses: -NaN < -Inf < ... < -0.0 < +0.0 <
-//     ... < +Inf < +NaN, and = is bit equality. So +NaN satisfies x > 5,
-//     -NaN satisfies x < 5, -0.0 = 0.0 is false, and NaN = NaN is true only
-//     for identical bit patterns. IS NAN matches NaNs of either sign.
-//   - Pruning never drops a zone where a qualifying NaN may exist: version 1
-//     counts tell the NaN signs apart; version 0 (and unknown signs) assume
-//     both signs whenever nan_count > 0. A version 0 NaN max is no bound.
-//   - Literals are coerced to the column type at Bind: integers, decimals
-//     and temporal values (raw stored integers) must be exact; float
-//     columns round to the nearest value of their width.
+//   - Bounds cover every non-null, non-NaN value of the zone, in
+//     IEEE-754 totalOrder for floats (so -0.0 and +0.0 are distinct
+//     bounds: a pruner comparing as Lance does, where -0.0 = 0.0, must
+//     widen them).
+//   - A zone may hold a NaN of either sign whenever nan_count > 0 in
+//     version 0; version 1 counts tell the signs apart. A version 0 NaN
+//     max is no bound.
+//   - Null bounds are unknown unless the zone has no ordinary values.
 //
 // # Aggregation
 //
 // Merge, MergeAll and Seed.Summary combine statistics into file- or
-// multi-file summaries that Predicate.MayMatchStats prunes the same way;
-// BuildZoneMap builds a zone-map index with global row offsets.
+// multi-file summaries that expr's Predicate.MayMatchStats prunes the
+// same way; BuildZoneMap builds a zone-map index with global row offsets
+// (ZoneMap.Stats gives each entry's statistics).
 package zonestats

@@ -18,20 +18,9 @@ var (
 	// ErrInvalidConfig reports a Config value out of range.
 	ErrInvalidConfig = errors.New("zonestats: invalid config")
 
-	// ErrUnsupportedType reports an Arrow type an operation cannot handle,
-	// for example a comparison on a list column.
-	ErrUnsupportedType = errors.New("zonestats: unsupported type")
-
-	// ErrSyntax reports a filter string that does not parse.
-	ErrSyntax = errors.New("zonestats: filter syntax error")
-
-	// ErrBind reports a filter that does not fit a schema: an unknown
-	// column, or a literal that cannot be coerced to the column's type.
-	ErrBind = errors.New("zonestats: cannot bind filter")
-
-	// ErrMismatch reports inputs that do not fit together: a record batch
-	// whose column type differs from the bound type, seeds of different
-	// types merged, or a zone layout that does not cover the same rows.
+	// ErrMismatch reports inputs that do not fit together: seeds of
+	// different types merged, or a zone layout that does not cover the
+	// same rows.
 	ErrMismatch = errors.New("zonestats: mismatched input")
 
 	// ErrOverflow reports a count that no longer fits in 64 bits while

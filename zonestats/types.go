@@ -3,7 +3,6 @@ package zonestats
 import (
 	"bytes"
 	"cmp"
-	"fmt"
 
 	"github.com/apache/arrow-go/v18/arrow"
 )
@@ -169,9 +168,4 @@ func (l floatLayout) isNaN(key uint64) (nan, neg bool) {
 		return true, true
 	}
 	return key > l.posInf, false
-}
-
-// typeError builds an ErrUnsupportedType error naming dt.
-func typeError(what string, dt arrow.DataType) error {
-	return fmt.Errorf("%w: %s not supported for %s", ErrUnsupportedType, what, dt)
 }

@@ -64,12 +64,14 @@ func (m *ZoneMap) Summary() (Stats, error) {
 	return out, nil
 }
 
-// MayMatch returns, per entry, whether the entry's rows may satisfy p when
-// column is the map's column (other referenced columns are unknown).
-func (m *ZoneMap) MayMatch(p *Predicate, column string) []bool {
-	out := make([]bool, len(m.Entries))
+// Stats returns the statistics of each entry, in row order. A filter of
+// package expr tells whether entry i may hold a matching row with
+// p.MayMatchStats(map[string]zonestats.Stats{column: m.Stats()[i]}),
+// column being the map's column (other referenced columns are unknown).
+func (m *ZoneMap) Stats() []Stats {
+	out := make([]Stats, len(m.Entries))
 	for i, e := range m.Entries {
-		out[i] = p.MayMatchStats(map[string]Stats{column: e.Stats})
+		out[i] = e.Stats
 	}
 	return out
 }
