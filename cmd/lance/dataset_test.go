@@ -95,6 +95,7 @@ func TestCatDatasetTakes(t *testing.T) {
 		{[]string{"--rows", "4:6", "--columns", "id"}, `{"num_rows":2,"columns":{"id":["5","6"]}}`},
 		{[]string{"--filter", "id >= 8", "--columns", "id", "--with-row-id"}, `{"num_rows":4,"columns":{"id":["8","9","8","9"],"_rowid":["4294967298","4294967299","8589934594","8589934595"]}}`},
 		{[]string{"--filter", "id > 100"}, `{"num_rows":0,"columns":{"id":[],"name":[]}}`},
+		{[]string{"--take", "7,0,7", "--filter", "id > 5"}, `{"num_rows":2,"columns":{"id":["9","9"],"name":["jo","jo"]}}`},
 	} {
 		var out bytes.Buffer
 		args := append([]string{"cat", smallDataset, "--format", "json"}, tc.args...)

@@ -36,7 +36,12 @@ func TestConvertDatasetAndDelete(t *testing.T) {
 		{[]string{"convert", csvPath, ds, "--dataset", "--mode", "append"}, "version 2: 200 rows in 4 fragments"},
 		{[]string{"delete", ds, "--filter", "id < 10"}, "deleted 20 rows: version 3 has 180 rows"},
 		{[]string{"delete", ds, "--filter", "id > 1000"}, "no row matches"},
-		{[]string{"convert", csvPath, ds, "--dataset", "--mode", "overwrite"}, "version 4: 100 rows in 1 fragments"},
+		{[]string{"count", ds, "--filter", "id % 5 = 0"}, "36\n"},
+		{[]string{"delete", ds, "--filter", "id % 5 = 0"}, "deleted 36 rows: version 4 has 144 rows"},
+		{[]string{"count", ds}, "144\n"},
+		{[]string{"count", ds, "--filter", "_rowoffset < 10 AND id > 20", "--version", "3"}, "0\n"},
+		{[]string{"count", ds, "--filter", "_rowoffset < 10 OR id = 99", "--version", "3"}, "12\n"},
+		{[]string{"convert", csvPath, ds, "--dataset", "--mode", "overwrite"}, "version 5: 100 rows in 1 fragments"},
 	}
 	for _, s := range steps {
 		var out, errb bytes.Buffer
