@@ -29,13 +29,14 @@ import (
 // When every projected column is a filter column, steps 2 and 3 are one.
 
 // dsFilter is a filter bound to the dataset schema and the row id
-// columns (filterSchema), with the dataset fields and row id columns it
+// columns (withRowColumns), with the dataset fields and row id columns it
 // reads.
 type dsFilter struct {
 	pred                      *expr.Predicate
 	fields                    []int
 	rowID, rowAddr, rowOffset bool
-	opts                      expr.Options // one now() for every binding
+	types                     map[string]arrow.DataType // of the data columns it reads
+	opts                      expr.Options              // one now() for every binding
 
 	mu     sync.Mutex
 	byFile map[*arrow.Schema]*expr.Predicate // bound to data file schemas, for zone pruning (nil: cannot prune)
@@ -86,11 +87,12 @@ func (ds *Dataset) bindFilterConj(a fileread.FilterArgs) (*dsFilter, []fileread.
 	if err != nil || pred == nil {
 		return nil, conj, err
 	}
-	f := &dsFilter{pred: pred, opts: opts, byFile: map[*arrow.Schema]*expr.Predicate{}}
+	f := &dsFilter{pred: pred, opts: opts, types: map[string]arrow.DataType{}, byFile: map[*arrow.Schema]*expr.Predicate{}}
 	for _, name := range pred.Columns() {
 		switch i := ds.arrow.FieldIndices(name); {
 		case len(i) > 0:
 			f.fields = append(f.fields, i[0]) // Bind checked it is unique
+			f.types[name] = ds.arrow.Field(i[0]).Type
 		case name == RowIDColumn:
 			f.rowID = true
 		case name == RowAddressColumn:
@@ -107,6 +109,9 @@ func (ds *Dataset) bindFilterConj(a fileread.FilterArgs) (*dsFilter, []fileread.
 // pruning).
 func (f *dsFilter) forFile(file *fileread.File) *expr.Predicate {
 	schema := file.Schema()
+	if f.sameTypes(schema) {
+		return f.pred // the usual case: the file types the filter's columns as the dataset does
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	p, ok := f.byFile[schema]
@@ -118,6 +123,22 @@ func (f *dsFilter) forFile(file *fileread.File) *expr.Predicate {
 		f.byFile[schema] = p
 	}
 	return p
+}
+
+// sameTypes reports whether schema holds each data column the filter
+// reads, once, with the type it was bound to.
+func (f *dsFilter) sameTypes(schema *arrow.Schema) bool {
+	for _, name := range f.pred.Columns() {
+		if slices.Contains(rowColumns[:], name) {
+			continue
+		}
+		want, ok := f.types[name]
+		idx := schema.FieldIndices(name)
+		if !ok || len(idx) != 1 || !arrow.TypeEqual(schema.Field(idx[0]).Type, want) {
+			return false
+		}
+	}
+	return true
 }
 
 // projection returns the read of the filter's columns.
