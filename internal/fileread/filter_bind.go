@@ -71,7 +71,11 @@ func BindFilter(a FilterArgs, schema *arrow.Schema, opts expr.Options) (*expr.Pr
 	if !a.Partial {
 		p, err := expr.BindWith(whole, schema, opts)
 		if err != nil {
-			return nil, nil, fmt.Errorf("%w: filter %s: %w", ErrInvalidArgument, whole, err)
+			name := whole.String()
+			if a.Filter == nil && len(a.Filters) == 0 {
+				name = fmt.Sprintf("%q", a.FilterSQL) // as the caller wrote it
+			}
+			return nil, nil, fmt.Errorf("%w: filter %s: %w", ErrInvalidArgument, name, err)
 		}
 		return p, conj, nil
 	}
