@@ -191,3 +191,9 @@ func (s *nullSetter) result() (*memory.Buffer, int) {
 type noNullsArray struct{ arrow.Array }
 
 func (noNullsArray) NullN() int { return 0 }
+
+// memoryBuffer is Arrow's buffer type.
+type memoryBuffer = memory.Buffer
+
+// bitIsSet reports whether bit i of a bitmap is set.
+func bitIsSet(b []byte, i int) bool { return bitutil.BitIsSet(b, i) }
