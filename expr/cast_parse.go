@@ -177,6 +177,9 @@ func parseFloatText(s string, bits int) (float64, bool) {
 	if !castFloatSyntax(s) {
 		return 0, false
 	}
+	if t := strings.TrimLeft(s, "+-"); len(t) == 3 && strings.EqualFold(t, "nan") {
+		return math.NaN(), true
+	}
 	f, err := strconv.ParseFloat(s, bits)
 	if err != nil && !errors.Is(err, strconv.ErrRange) {
 		return 0, false

@@ -423,6 +423,9 @@ func castZoneOffset(tz string, local int64) (int64, error) {
 // unit (chrono's timestamp_*: only nanoseconds can overflow).
 func castTimestampValue(secs, nanos int64, u arrow.TimeUnit) (int64, bool) {
 	ups := castUnitsPerSec(u)
+	if u == arrow.Second {
+		return secs, true
+	}
 	if u != arrow.Nanosecond {
 		return secs*ups + nanos/(1e9/ups), true
 	}

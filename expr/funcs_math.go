@@ -37,8 +37,8 @@ var mathFuncs = map[string]funcSpec{
 	"acosh":        unaryFloat(math.Acosh),
 	"atanh":        unaryFloat(math.Atanh),
 	"cot":          unaryFloat(func(x float64) float64 { return 1 / math.Tan(x) }),
-	"degrees":      unaryFloat(func(x float64) float64 { return x * (180 / math.Pi) }),
-	"radians":      unaryFloat(func(x float64) float64 { return x * (math.Pi / 180) }),
+	"degrees":      unaryFloat32(func(x float64) float64 { return x * (180 / math.Pi) }, func(x float32) float32 { return x * 57.2957795130823208767981548141051703 }),
+	"radians":      unaryFloat32(func(x float64) float64 { return x * (math.Pi / 180) }, func(x float32) float32 { return x * (float32(math.Pi) / 180) }),
 	"signum":       unaryFloat(signum),
 	"atan2":        {bind: bindAtan2},
 	"power":        {bind: bindPower},
@@ -101,7 +101,11 @@ func wantArgs(c *Call, args []node, lo, hi int, want string) error {
 
 // unaryFloat is a float function of one argument, computed in float64
 // (and rounded back for Float32 arguments).
-func unaryFloat(f func(float64) float64) funcSpec {
+func unaryFloat(f func(float64) float64) funcSpec { return unaryFloat32(f, nil) }
+
+// unaryFloat32 is unaryFloat with a Float32 form of its own (computed in
+// float32 as Rust's f32 methods are), when f32 is not nil.
+func unaryFloat32(f func(float64) float64, f32 func(float32) float32) funcSpec {
 	return funcSpec{bind: func(b *binder, c *Call, args []node) (node, error) {
 		if err := wantArgs(c, args, 1, 1, "1"); err != nil {
 			return nil, err
@@ -115,9 +119,23 @@ func unaryFloat(f func(float64) float64) funcSpec {
 			return nil, err
 		}
 		return &callNode{name: c.Name, args: []node{x}, typ: t, k: func(ec *evalCtx, a []arrow.Array) (arrow.Array, error) {
+			if f32 != nil && t.ID() == arrow.FLOAT32 {
+				return mapFloat32(ec, a[0], f32), nil
+			}
 			return mapFloat(ec, a[0], f), nil
 		}}, nil
 	}}
+}
+
+// mapFloat32 applies f to every value of a Float32 array.
+func mapFloat32(ec *evalCtx, a arrow.Array, f func(float32) float32) arrow.Array {
+	valid, nulls := copyValid(ec.mem, a)
+	src := primValues[float32](a)
+	buf, out := newPrimValues[float32](ec.mem, len(src))
+	for i, v := range src {
+		out[i] = f(v)
+	}
+	return makePrimArray(a.DataType(), len(src), buf, valid, nulls)
 }
 
 // mapFloat applies f to every value of a Float32 or Float64 array.
@@ -146,6 +164,10 @@ func bindLog(b *binder, c *Call, args []node) (node, error) {
 		return nil, err
 	}
 	if len(args) == 1 {
+		if isDecimal(args[0].dataType()) {
+			// DataFusion computes the decimal case as ln(x) / ln(10).
+			return unaryFloat(func(x float64) float64 { return math.Log(x) / math.Ln10 }).bind(b, c, args)
+		}
 		return unaryFloat(math.Log10).bind(b, c, args)
 	}
 	t, ok := floatArgType(args[1].dataType())
@@ -240,12 +262,18 @@ func bindVersion(b *binder, c *Call, args []node) (node, error) {
 }
 
 // bindArrowTypeof binds arrow_typeof(x): the DataFusion name of x's type
-// (a constant; x is not evaluated).
+// for every row (x is evaluated, so its errors surface as in DataFusion).
 func bindArrowTypeof(b *binder, c *Call, args []node) (node, error) {
 	if err := wantArgs(c, args, 1, 1, "1"); err != nil {
 		return nil, err
 	}
-	return &constNode{val: stringArray(b.mem, arrow.BinaryTypes.String, dfTypeName(args[0].dataType()))}, nil
+	name := stringArray(b.mem, arrow.BinaryTypes.String, dfTypeName(args[0].dataType()))
+	if _, ok := args[0].(*constNode); ok || args[0].dataType().ID() == arrow.NULL {
+		return &constNode{val: name}, nil
+	}
+	return &callNode{name: c.Name, args: args, typ: arrow.BinaryTypes.String, k: func(ec *evalCtx, _ []arrow.Array) (arrow.Array, error) {
+		return broadcast(ec.mem, name, ec.n)
+	}}, nil
 }
 
 // mathEvalErr is a function's evaluation failure.

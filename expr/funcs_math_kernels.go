@@ -127,9 +127,10 @@ func (b *binder) bindRoundFloat(c *Call, x, d node, trunc bool) (node, error) {
 	if err != nil {
 		return nil, err
 	}
-	op := math.Round
+	op, op1 := math.Round, math.Round
 	if trunc {
-		op = math.Trunc
+		// DataFusion's one-argument trunc gives +0.0 for -0.0.
+		op, op1 = math.Trunc, func(x float64) float64 { return math.Trunc(x) + 0 }
 	}
 	args := []node{x}
 	if d != nil {
@@ -137,7 +138,7 @@ func (b *binder) bindRoundFloat(c *Call, x, d node, trunc bool) (node, error) {
 	}
 	return &callNode{name: c.Name, args: args, typ: t, k: func(ec *evalCtx, a []arrow.Array) (arrow.Array, error) {
 		if len(a) == 1 {
-			return mapFloat(ec, a[0], op), nil
+			return mapFloat(ec, a[0], op1), nil
 		}
 		digits := primValues[int64](a[1])
 		valid, nulls := andValid(ec.mem, ec.n, a[0], a[1])

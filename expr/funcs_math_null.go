@@ -1,12 +1,17 @@
 package expr
 
 import (
+	"context"
 	crand "crypto/rand"
+	"errors"
+	"math"
 	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/compute"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 )
 
@@ -91,7 +96,10 @@ func (b *binder) unifyArgs(c *Call, args []node) ([]node, arrow.DataType, error)
 	return out, t, nil
 }
 
-// bindCoalesce binds coalesce(a, …): the first non-NULL argument.
+// bindCoalesce binds coalesce(a, …): the first non-NULL argument. As in
+// DataFusion (a CASE underneath), an argument is needed only for the rows
+// the earlier ones leave NULL: when evaluating it over the whole batch
+// fails, it is evaluated again over those rows alone.
 func bindCoalesce(b *binder, c *Call, args []node) (node, error) {
 	if len(args) == 0 {
 		return nil, argCountError(c, "at least 1")
@@ -103,21 +111,101 @@ func bindCoalesce(b *binder, c *Call, args []node) (node, error) {
 	if t.ID() == arrow.NULL {
 		return &constNode{val: arrowNullArray(1)}, nil
 	}
-	return &callNode{name: c.Name, args: xs, typ: t, k: func(ec *evalCtx, a []arrow.Array) (arrow.Array, error) {
-		pick := make([]int32, ec.n)
-		for i := range pick {
-			pick[i] = -1
+	return &coalesceNode{args: xs, typ: t}, nil
+}
+
+// coalesceNode is coalesce over arguments of type typ.
+type coalesceNode struct {
+	args []node
+	typ  arrow.DataType
+}
+
+func (c *coalesceNode) dataType() arrow.DataType { return c.typ }
+func (c *coalesceNode) inputs() []node           { return c.args }
+
+func (c *coalesceNode) eval(ec *evalCtx) (arrow.Array, error) {
+	pick := make([]int32, ec.n)
+	for i := range pick {
+		pick[i] = -1
+	}
+	vals := make([]arrow.Array, 0, len(c.args))
+	defer func() { releaseArrays(vals) }()
+	var rows [][]int32
+	open := ec.n
+	for j, arg := range c.args {
+		if open == 0 {
+			break
 		}
-		for j := len(a) - 1; j >= 0; j-- {
-			bm, off, has := validBits(a[j])
-			for i := range pick {
-				if isValidAt(bm, off, has, i) {
-					pick[i] = int32(j)
+		a, err := arg.eval(ec)
+		var sub []int32
+		if err != nil {
+			if j == 0 || !errors.Is(err, ErrEval) {
+				return nil, err
+			}
+			// Only the rows still NULL need this argument.
+			need := make([]int32, 0, open)
+			for i, p := range pick {
+				if p < 0 {
+					need = append(need, int32(i))
 				}
 			}
+			if a, err = evalOnRows(ec, arg, need); err != nil {
+				return nil, err
+			}
+			sub = make([]int32, ec.n)
+			for k, i := range need {
+				sub[i] = int32(k)
+			}
 		}
-		return selectRows(ec.mem, t, a, pick)
-	}}, nil
+		vals = append(vals, a)
+		if sub != nil {
+			if rows == nil {
+				rows = make([][]int32, len(c.args))
+			}
+			rows[j] = sub
+		}
+		bm, off, has := validBits(a)
+		for i, p := range pick {
+			if p >= 0 {
+				continue
+			}
+			k := i
+			if sub != nil {
+				k = int(sub[i])
+			}
+			if isValidAt(bm, off, has, k) {
+				pick[i] = int32(j)
+				open--
+			}
+		}
+	}
+	if rows != nil {
+		rows = rows[:len(vals)]
+	}
+	return selectRows(ec.mem, c.typ, vals, pick, rows)
+}
+
+// evalOnRows evaluates n over the given rows of the batch only.
+func evalOnRows(ec *evalCtx, n node, rows []int32) (arrow.Array, error) {
+	ib := array.NewInt32Builder(ec.mem)
+	ib.AppendValues(rows, nil)
+	idx := ib.NewArray()
+	ib.Release()
+	defer idx.Release()
+	sub := &evalCtx{mem: ec.mem, n: len(rows), cols: make([]arrow.Array, len(ec.cols))}
+	defer func() { releaseArrays(sub.cols) }()
+	ctx := compute.WithAllocator(context.Background(), ec.mem)
+	for i, col := range ec.cols {
+		if col == nil {
+			continue
+		}
+		t, err := compute.TakeArray(ctx, col, idx)
+		if err != nil {
+			return nil, fmt.Errorf("%w: coalesce: selecting rows: %w", ErrUnsupported, err)
+		}
+		sub.cols[i] = t
+	}
+	return n.eval(sub)
 }
 
 // bindCoalesce2 binds nvl(a, b) and ifnull(a, b).
@@ -154,7 +242,7 @@ func bindNvl2(b *binder, c *Call, args []node) (node, error) {
 				pick[i] = int32(j)
 			}
 		}
-		return selectRows(ec.mem, t, a, pick)
+		return selectRows(ec.mem, t, a, pick, nil)
 	}}, nil
 }
 
@@ -185,7 +273,7 @@ func bindNullif(b *binder, c *Call, args []node) (node, error) {
 				pick[i] = 0
 			}
 		}
-		return selectRows(ec.mem, t, a, pick)
+		return selectRows(ec.mem, t, a, pick, nil)
 	}}, nil
 }
 
@@ -215,10 +303,14 @@ func bindGreatestLeast(b *binder, c *Call, args []node) (node, error) {
 				pick[i] = 0
 			}
 		}
+		if t.ID() == arrow.FLOAT32 || t.ID() == arrow.FLOAT64 {
+			pickFloats(a, pick, op == OpGt)
+			return selectRows(ec.mem, t, a, pick, nil)
+		}
 		for j := 1; j < len(a); j++ {
 			// Compare a[j] with the current choice, row by row: build
 			// the current values first.
-			cur, err := selectRows(ec.mem, t, a, pick)
+			cur, err := selectRows(ec.mem, t, a, pick, nil)
 			if err != nil {
 				return nil, err
 			}
@@ -239,14 +331,53 @@ func bindGreatestLeast(b *binder, c *Call, args []node) (node, error) {
 				}
 			}
 		}
-		return selectRows(ec.mem, t, a, pick)
+		return selectRows(ec.mem, t, a, pick, nil)
 	}}, nil
 }
 
-// selectRows builds the array whose row i is row i of as[pick[i]] (NULL
-// for -1); every array has type t.
-func selectRows(mem memory.Allocator, t arrow.DataType, as []arrow.Array, pick []int32) (arrow.Array, error) {
+// pickFloats chooses, per row, the greatest (or least) non-NULL float in
+// IEEE total order (-0.0 < +0.0, NaN above everything), as arrow-rs
+// compares floats.
+func pickFloats(a []arrow.Array, pick []int32, greatest bool) {
+	keys := make([]int64, len(pick))
+	key := func(j int, i int) int64 {
+		if a[j].DataType().ID() == arrow.FLOAT32 {
+			b := int64(int32(math.Float32bits(primValues[float32](a[j])[i])))
+			return b ^ int64(uint64(b>>63)>>33)
+		}
+		b := int64(math.Float64bits(primValues[float64](a[j])[i]))
+		return b ^ int64(uint64(b>>63)>>1)
+	}
+	for i, p := range pick {
+		if p >= 0 {
+			keys[i] = key(int(p), i)
+		}
+	}
+	for j := 1; j < len(a); j++ {
+		bm, off, has := validBits(a[j])
+		for i := range pick {
+			if !isValidAt(bm, off, has, i) {
+				continue
+			}
+			k := key(j, i)
+			if pick[i] < 0 || (greatest && k > keys[i]) || (!greatest && k < keys[i]) {
+				pick[i], keys[i] = int32(j), k
+			}
+		}
+	}
+}
+
+// selectRows builds the array whose row i is row rowOf(i) of as[pick[i]]
+// (NULL for -1), where rowOf is i, or rows[j][i] when rows[j] is set;
+// every array has type t.
+func selectRows(mem memory.Allocator, t arrow.DataType, as []arrow.Array, pick []int32, rows [][]int32) (arrow.Array, error) {
 	n := len(pick)
+	src := func(p int32, i int) int {
+		if rows != nil && rows[p] != nil {
+			return int(rows[p][i])
+		}
+		return i
+	}
 	ns := nullSetter{mem: mem, n: n}
 	for i, p := range pick {
 		if p < 0 {
@@ -263,7 +394,8 @@ func selectRows(mem memory.Allocator, t arrow.DataType, as []arrow.Array, pick [
 		}
 		for i, p := range pick {
 			if p >= 0 {
-				data[i>>6] |= (ws[p].data[i>>6] >> (i & 63) & 1) << (i & 63)
+				k := src(p, i)
+				data[i>>6] |= (ws[p].data[k>>6] >> (k & 63) & 1) << (i & 63)
 			}
 		}
 		var vw []uint64
@@ -281,7 +413,7 @@ func selectRows(mem memory.Allocator, t arrow.DataType, as []arrow.Array, pick [
 		out := newCastStrOut(n)
 		for i, p := range pick {
 			if p >= 0 {
-				out.data = append(out.data, vs[p].at(i)...)
+				out.data = append(out.data, vs[p].at(src(p, i))...)
 			}
 			out.end()
 		}
@@ -306,8 +438,12 @@ func selectRows(mem memory.Allocator, t arrow.DataType, as []arrow.Array, pick [
 	buf.Resize(n * w)
 	dst := buf.Bytes()
 	for i, p := range pick {
-		if p >= 0 && len(srcs[p]) >= (i+1)*w {
-			copy(dst[i*w:(i+1)*w], srcs[p][i*w:(i+1)*w])
+		if p < 0 {
+			continue
+		}
+		k := src(p, i)
+		if len(srcs[p]) >= (k+1)*w {
+			copy(dst[i*w:(i+1)*w], srcs[p][k*w:(k+1)*w])
 		}
 	}
 	return makePrimArray(t, n, buf, valid, nulls), nil
