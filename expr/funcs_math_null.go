@@ -3,10 +3,10 @@ package expr
 import (
 	"context"
 	crand "crypto/rand"
-	"errors"
-	"math"
 	"encoding/binary"
+	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 
 	"github.com/apache/arrow-go/v18/arrow"
