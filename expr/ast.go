@@ -68,7 +68,7 @@ const (
 	LitString
 	LitBinary
 	// LitInterval is INTERVAL '…' (only accepted as a function argument,
-	// as Lance does); Text holds the quoted text, e.g. "1 day".
+	// as Lance does); Str holds the interval's text, e.g. "1 day".
 	LitInterval
 )
 
@@ -313,7 +313,7 @@ func (e *Binary) String() string {
 
 func (e *Not) String() string { return "(NOT " + e.X.String() + ")" }
 
-func (e *Neg) String() string { return "(-" + e.X.String() + ")" }
+func (e *Neg) String() string { return "(- " + e.X.String() + ")" }
 
 func (e *Is) String() string { return "(" + e.X.String() + " " + e.Test.String() + ")" }
 
@@ -352,11 +352,15 @@ func (e *Like) String() string {
 }
 
 func (e *Cast) String() string {
+	name, ok := sqlTypeName(e.Type)
+	if !ok && !e.Try {
+		return "arrow_cast(" + e.X.String() + ", '" + name + "')"
+	}
 	fn := "CAST"
 	if e.Try {
 		fn = "TRY_CAST"
 	}
-	return fn + "(" + e.X.String() + " AS " + SQLTypeName(e.Type) + ")"
+	return fn + "(" + e.X.String() + " AS " + name + ")"
 }
 
 func (e *Call) String() string { return e.Name + "(" + joinExprs(e.Args) + ")" }
@@ -396,48 +400,87 @@ func QuoteIdent(name string, quoted bool) string {
 // SQLTypeName returns the dialect's name of a cast target type, or
 // arrow_cast's spelling of it where the dialect has no name.
 func SQLTypeName(t arrow.DataType) string {
+	name, _ := sqlTypeName(t)
+	return name
+}
+
+// sqlTypeName returns the dialect's name of t and true, or arrow_cast's
+// (DataFusion's) spelling of it and false.
+func sqlTypeName(t arrow.DataType) (string, bool) {
 	switch t.ID() {
 	case arrow.BOOL:
-		return "boolean"
+		return "boolean", true
 	case arrow.INT8:
-		return "tinyint"
+		return "tinyint", true
 	case arrow.INT16:
-		return "smallint"
+		return "smallint", true
 	case arrow.INT32:
-		return "int"
+		return "int", true
 	case arrow.INT64:
-		return "bigint"
+		return "bigint", true
 	case arrow.UINT8:
-		return "tinyint unsigned"
+		return "tinyint unsigned", true
 	case arrow.UINT16:
-		return "smallint unsigned"
+		return "smallint unsigned", true
 	case arrow.UINT32:
-		return "int unsigned"
+		return "int unsigned", true
 	case arrow.UINT64:
-		return "bigint unsigned"
+		return "bigint unsigned", true
 	case arrow.FLOAT32:
-		return "float"
+		return "float", true
 	case arrow.FLOAT64:
-		return "double"
+		return "double", true
 	case arrow.STRING:
-		return "string"
+		return "string", true
 	case arrow.BINARY:
-		return "binary"
+		return "binary", true
 	case arrow.DATE32:
-		return "date"
+		return "date", true
 	case arrow.TIMESTAMP:
+		if tz := t.(*arrow.TimestampType).TimeZone; tz != "" {
+			return arrowCastName(t), false
+		}
 		switch t.(*arrow.TimestampType).Unit {
 		case arrow.Second:
-			return "timestamp(0)"
+			return "timestamp(0)", true
 		case arrow.Millisecond:
-			return "timestamp(3)"
+			return "timestamp(3)", true
 		case arrow.Nanosecond:
-			return "timestamp(9)"
+			return "timestamp(9)", true
 		}
-		return "timestamp(6)"
+		return "timestamp(6)", true
 	case arrow.DECIMAL128:
 		d := t.(*arrow.Decimal128Type)
-		return "decimal(" + strconv.Itoa(int(d.Precision)) + "," + strconv.Itoa(int(d.Scale)) + ")"
+		if d.Scale < 0 {
+			return "Decimal128(" + strconv.Itoa(int(d.Precision)) + ", " + strconv.Itoa(int(d.Scale)) + ")", false
+		}
+		return "decimal(" + strconv.Itoa(int(d.Precision)) + "," + strconv.Itoa(int(d.Scale)) + ")", true
+	}
+	return arrowCastName(t), false
+}
+
+// arrowCastName spells t as DataFusion's arrow_cast reads it.
+func arrowCastName(t arrow.DataType) string {
+	switch t.ID() {
+	case arrow.FLOAT16:
+		return "Float16"
+	case arrow.LARGE_STRING:
+		return "LargeUtf8"
+	case arrow.LARGE_BINARY:
+		return "LargeBinary"
+	case arrow.DATE64:
+		return "Date64"
+	case arrow.STRING_VIEW:
+		return "Utf8View"
+	case arrow.BINARY_VIEW:
+		return "BinaryView"
+	case arrow.TIMESTAMP:
+		ts := t.(*arrow.TimestampType)
+		unit := [...]string{"Second", "Millisecond", "Microsecond", "Nanosecond"}[ts.Unit]
+		if ts.TimeZone == "" {
+			return "Timestamp(" + unit + ", None)"
+		}
+		return "Timestamp(" + unit + ", Some(\"" + ts.TimeZone + "\"))"
 	}
 	return t.String()
 }

@@ -175,11 +175,7 @@ func (b *binder) bindNot(x *Not) (node, error) {
 
 // bindIs binds x IS [NOT] NULL/TRUE/FALSE.
 func (b *binder) bindIs(x *Is) (node, error) {
-	inner := x.X
-	if x.Test == IsNull || x.Test == IsNotNull {
-		inner = coerceRegexpMatch(inner)
-	}
-	n, err := b.bind(inner)
+	n, err := b.bind(x.X)
 	if err != nil {
 		return nil, err
 	}
