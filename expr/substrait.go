@@ -11,6 +11,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	sub "github.com/substrait-io/substrait-protobuf/go/substraitpb"
 	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/known/wrapperspb"
 )
 
 // Substrait import. Query engines push filters as a Substrait
@@ -39,11 +40,14 @@ func FromSubstrait(data []byte) ([]Expr, []string, error) {
 	if err := proto.Unmarshal(data, &m); err != nil {
 		return nil, nil, fmt.Errorf("%w: substrait: %w", ErrSyntax, err)
 	}
-	c := &subConv{funcs: map[uint32]string{}, mem: memory.DefaultAllocator}
+	c := &subConv{funcs: map[uint32]string{}, types: map[uint32]string{}, mem: memory.DefaultAllocator}
 	for _, ext := range m.GetExtensions() {
 		if f := ext.GetExtensionFunction(); f != nil {
 			name, _, _ := strings.Cut(f.GetName(), ":")
 			c.funcs[f.GetFunctionAnchor()] = strings.ToLower(name)
+		}
+		if t := ext.GetExtensionType(); t != nil {
+			c.types[t.GetTypeAnchor()] = t.GetName()
 		}
 	}
 	c.names = topLevelNames(m.GetBaseSchema())
@@ -123,6 +127,7 @@ func nestedNames(t *sub.Type, depth int) int {
 // subConv converts Substrait expressions.
 type subConv struct {
 	funcs map[uint32]string
+	types map[uint32]string // user-defined type anchors: Arrow's u8, u16, u32, u64
 	names []string
 	mem   memory.Allocator
 }
@@ -160,7 +165,7 @@ func (c *subConv) expr(e *sub.Expression, depth int) (Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		t, err := subType(x.Cast.GetType(), 0)
+		t, err := c.subType(x.Cast.GetType(), 0)
 		if err != nil {
 			return nil, err
 		}
@@ -359,14 +364,57 @@ func (c *subConv) literal(l *sub.Expression_Literal) (Expr, error) {
 		defer b.Release()
 		b.Append(decimal128.New(hi, lo))
 		return Typed(b.NewArray()), nil
+	case *sub.Expression_Literal_UserDefined_:
+		return c.userLiteral(v.UserDefined)
 	case *sub.Expression_Literal_Null:
-		t, err := subType(v.Null, 0)
+		t, err := c.subType(v.Null, 0)
 		if err != nil {
 			return nil, err
 		}
 		return &Const{Value: nullOf(mem, t), At: -1}, nil
 	}
 	return nil, fmt.Errorf("%w: substrait literal %T", ErrUnsupported, l.GetLiteralType())
+}
+
+// unsignedTypes are Arrow's Substrait extension types for unsigned
+// integers (format/substrait/extension_types.yaml).
+var unsignedTypes = map[string]arrow.DataType{
+	"u8": arrow.PrimitiveTypes.Uint8, "u16": arrow.PrimitiveTypes.Uint16,
+	"u32": arrow.PrimitiveTypes.Uint32, "u64": arrow.PrimitiveTypes.Uint64,
+}
+
+// userLiteral converts a literal of a user-defined type: Arrow's
+// unsigned integers, whose value is a google.protobuf.UInt32Value or
+// UInt64Value.
+func (c *subConv) userLiteral(u *sub.Expression_Literal_UserDefined) (Expr, error) {
+	name := c.types[u.GetTypeReference()]
+	t, ok := unsignedTypes[name]
+	if !ok {
+		return nil, fmt.Errorf("%w: substrait literal of user-defined type %q", ErrUnsupported, name)
+	}
+	var v uint64
+	switch any := u.GetValue(); {
+	case any == nil:
+		return nil, fmt.Errorf("%w: substrait %s literal without a value", ErrSyntax, name)
+	case strings.HasSuffix(any.GetTypeUrl(), "google.protobuf.UInt64Value"):
+		var w wrapperspb.UInt64Value
+		if err := any.UnmarshalTo(&w); err != nil {
+			return nil, fmt.Errorf("%w: substrait %s literal: %w", ErrSyntax, name, err)
+		}
+		v = w.GetValue()
+	case strings.HasSuffix(any.GetTypeUrl(), "google.protobuf.UInt32Value"):
+		var w wrapperspb.UInt32Value
+		if err := any.UnmarshalTo(&w); err != nil {
+			return nil, fmt.Errorf("%w: substrait %s literal: %w", ErrSyntax, name, err)
+		}
+		v = uint64(w.GetValue())
+	default:
+		return nil, fmt.Errorf("%w: substrait %s literal holds %s", ErrUnsupported, name, any.GetTypeUrl())
+	}
+	if v > uintMax(t) {
+		return nil, fmt.Errorf("%w: substrait %s literal %d out of range", ErrSyntax, name, v)
+	}
+	return Typed(uintArray(c.mem, t, v)), nil
 }
 
 // timestampType returns the timestamp type of a Substrait precision.
@@ -385,7 +433,7 @@ func timestampType(p int32) (*arrow.TimestampType, error) {
 }
 
 // subType converts a Substrait type to Arrow.
-func subType(t *sub.Type, depth int) (arrow.DataType, error) {
+func (c *subConv) subType(t *sub.Type, depth int) (arrow.DataType, error) {
 	if depth > maxSubstraitDepth {
 		return nil, fmt.Errorf("%w: substrait type nested too deep", ErrSyntax)
 	}
@@ -426,8 +474,20 @@ func subType(t *sub.Type, depth int) (arrow.DataType, error) {
 			return nil, fmt.Errorf("%w: substrait decimal(%d, %d)", ErrSyntax, p, s)
 		}
 		return &arrow.Decimal128Type{Precision: p, Scale: s}, nil
+	case *sub.Type_UserDefined_:
+		name := c.types[k.UserDefined.GetTypeReference()]
+		if ut, ok := unsignedTypes[name]; ok {
+			return ut, nil
+		}
+		return nil, fmt.Errorf("%w: substrait user-defined type %q", ErrUnsupported, name)
+	case *sub.Type_UserDefined_:
+		name := c.types[k.UserDefined.GetTypeReference()]
+		if ut, ok := unsignedTypes[name]; ok {
+			return ut, nil
+		}
+		return nil, fmt.Errorf("%w: substrait user-defined type %q", ErrUnsupported, name)
 	case *sub.Type_List_:
-		et, err := subType(k.List.GetType(), depth+1)
+		et, err := c.subType(k.List.GetType(), depth+1)
 		if err != nil {
 			return nil, err
 		}
