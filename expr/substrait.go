@@ -480,12 +480,6 @@ func (c *subConv) subType(t *sub.Type, depth int) (arrow.DataType, error) {
 			return ut, nil
 		}
 		return nil, fmt.Errorf("%w: substrait user-defined type %q", ErrUnsupported, name)
-	case *sub.Type_UserDefined_:
-		name := c.types[k.UserDefined.GetTypeReference()]
-		if ut, ok := unsignedTypes[name]; ok {
-			return ut, nil
-		}
-		return nil, fmt.Errorf("%w: substrait user-defined type %q", ErrUnsupported, name)
 	case *sub.Type_List_:
 		et, err := c.subType(k.List.GetType(), depth+1)
 		if err != nil {
