@@ -1,0 +1,349 @@
+package expr
+
+import (
+	"errors"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+)
+
+// timeBatch is the probe dataset of spec/filters/probe.py (the columns the
+// date and time tests read): i int32 [1 2 3 4 5 NULL], i64 [10 … 60],
+// u uint64 [1 2 3 2^63 5 6], f float64 [0.5 1.5 2.5 NULL 4.5 NaN],
+// s [apple Banana cherry a%b NULL date_x], bin, d date32 [2021-01-01
+// 2021-06-01 2022-01-01 NULL 2020-01-01 2021-01-02], ts timestamp(us)
+// [2021-01-01 2021-01-01T12:00 NULL 2022-01-01 2020-05-05 2021-01-01],
+// dec decimal(8,3) [1.000 2.500 NULL 3.125 0.001 1.000].
+func timeBatch(t testing.TB) arrow.RecordBatch {
+	t.Helper()
+	mem := memory.DefaultAllocator
+	valid := func(nullAt int) []bool {
+		v := []bool{true, true, true, true, true, true}
+		if nullAt >= 0 {
+			v[nullAt] = false
+		}
+		return v
+	}
+	ib := array.NewInt32Builder(mem)
+	ib.AppendValues([]int32{1, 2, 3, 4, 5, 0}, valid(5))
+	lb := array.NewInt64Builder(mem)
+	lb.AppendValues([]int64{10, 20, 30, 40, 50, 60}, nil)
+	ub := array.NewUint64Builder(mem)
+	ub.AppendValues([]uint64{1, 2, 3, 1 << 63, 5, 6}, nil)
+	fb := array.NewFloat64Builder(mem)
+	fb.AppendValues([]float64{0.5, 1.5, 2.5, 0, 4.5, math.NaN()}, valid(3))
+	sb := array.NewStringBuilder(mem)
+	sb.AppendValues([]string{"apple", "Banana", "cherry", "a%b", "", "date_x"}, valid(4))
+	bb := array.NewBinaryBuilder(mem, arrow.BinaryTypes.Binary)
+	bb.AppendValues([][]byte{{1}, {2}, {0xff}, nil, []byte("ab"), {}}, valid(3))
+	day := func(y, m, d int) arrow.Date32 { return arrow.Date32(daysFromCivil(int64(y), m, d)) }
+	db := array.NewDate32Builder(mem)
+	db.AppendValues([]arrow.Date32{day(2021, 1, 1), day(2021, 6, 1), day(2022, 1, 1), 0, day(2020, 1, 1), day(2021, 1, 2)}, valid(3))
+	us := func(y, m, d, h int) arrow.Timestamp {
+		return arrow.Timestamp((daysFromCivil(int64(y), m, d)*secsPerDay + int64(h)*3600) * 1_000_000)
+	}
+	tsType := &arrow.TimestampType{Unit: arrow.Microsecond}
+	tb := array.NewTimestampBuilder(mem, tsType)
+	tb.AppendValues([]arrow.Timestamp{us(2021, 1, 1, 0), us(2021, 1, 1, 12), 0, us(2022, 1, 1, 0), us(2020, 5, 5, 0), us(2021, 1, 1, 0)}, valid(2))
+	decType := &arrow.Decimal128Type{Precision: 8, Scale: 3}
+	cb := array.NewDecimal128Builder(mem, decType)
+	cb.AppendValues([]decimal128.Num{decimal128.FromI64(1000), decimal128.FromI64(2500), {}, decimal128.FromI64(3125), decimal128.FromI64(1), decimal128.FromI64(1000)}, valid(2))
+	builders := []array.Builder{ib, lb, ub, fb, sb, bb, db, tb, cb}
+	cols := make([]arrow.Array, len(builders))
+	for k, b := range builders {
+		cols[k] = b.NewArray()
+		b.Release()
+		defer cols[k].Release()
+	}
+	schema := arrow.NewSchema([]arrow.Field{
+		{Name: "i", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
+		{Name: "i64", Type: arrow.PrimitiveTypes.Int64, Nullable: true},
+		{Name: "u", Type: arrow.PrimitiveTypes.Uint64, Nullable: true},
+		{Name: "f", Type: arrow.PrimitiveTypes.Float64, Nullable: true},
+		{Name: "s", Type: arrow.BinaryTypes.String, Nullable: true},
+		{Name: "bin", Type: arrow.BinaryTypes.Binary, Nullable: true},
+		{Name: "d", Type: arrow.FixedWidthTypes.Date32, Nullable: true},
+		{Name: "ts", Type: tsType, Nullable: true},
+		{Name: "dec", Type: decType, Nullable: true},
+	}, nil)
+	return array.NewRecordBatch(schema, cols, 6)
+}
+
+// fixedNow is the instant the tests bind now() to.
+var fixedNow = time.Date(2026, 12, 3, 7, 48, 39, 265243765, time.UTC)
+
+// evalTimeExpr parses, binds (BindValue, as a projection) and evaluates
+// sql over rec.
+func evalTimeExpr(rec arrow.RecordBatch, sql string) (arrow.Array, error) {
+	e, err := Parse(sql)
+	if err != nil {
+		return nil, err
+	}
+	c, err := BindValue(e, rec.Schema(), Options{Now: fixedNow})
+	if err != nil {
+		return nil, err
+	}
+	return c.Eval(rec)
+}
+
+// renderRow renders row i as the golden tables spell values: NULL,
+// integers for temporal types, Python's repr for floats (compared as
+// numbers), the text of strings.
+func renderRow(a arrow.Array, i int) string {
+	if a.IsNull(i) {
+		return "NULL"
+	}
+	switch x := a.(type) {
+	case *array.Float64:
+		return strconv.FormatFloat(x.Value(i), 'g', -1, 64)
+	case *array.String:
+		return x.Value(i)
+	case *array.LargeString:
+		return x.Value(i)
+	}
+	switch a.DataType().ID() {
+	case arrow.TIMESTAMP, arrow.DATE64, arrow.TIME64, arrow.INT64, arrow.DURATION:
+		return strconv.FormatInt(int64Values(a)[i], 10)
+	case arrow.DATE32, arrow.TIME32, arrow.INT32:
+		return strconv.FormatInt(int64(int32Values(a)[i]), 10)
+	}
+	return a.ValueStr(i)
+}
+
+// sameValue compares a rendered row with pylance's value.
+func sameValue(got, want string) bool {
+	if got == want {
+		return true
+	}
+	g, err1 := strconv.ParseFloat(got, 64)
+	w, err2 := strconv.ParseFloat(strings.Replace(want, "nan", "NaN", 1), 64)
+	return err1 == nil && err2 == nil && (g == w || (math.IsNaN(g) && math.IsNaN(w)))
+}
+
+// timeValueCase is an expression evaluated as a projection over
+// timeBatch: pylance's result type and values, or typ "ERR".
+type timeValueCase struct {
+	expr string
+	typ  string
+	want []string
+}
+
+// knownTimeDeviations are golden cases where we knowingly differ from
+// pylance, with the reason.
+var knownTimeDeviations = map[string]string{
+	// Inside function arguments DataFusion types a bare timestamp '…'
+	// literal as Timestamp(ns) (its own SQL planner), so the origin
+	// matches date_bin's (Timestamp(µs), Timestamp(ns)) signature; the
+	// parser gives Lance's top-level Timestamp(µs), and the result is
+	// Timestamp(ns) holding the same instants.
+	"date_bin(interval '1 day', ts, timestamp '2021-01-01 06:00:00')": "typed literal precision inside functions",
+}
+
+func TestTimeFunctionValues(t *testing.T) {
+	rec := timeBatch(t)
+	defer rec.Release()
+	runTimeValueCases(t, rec, timeValueCases)
+}
+
+// runTimeValueCases checks golden projections over rec.
+func runTimeValueCases(t *testing.T, rec arrow.RecordBatch, cases []timeValueCase) {
+	t.Helper()
+	for _, c := range cases {
+		if why, ok := knownTimeDeviations[c.expr]; ok {
+			t.Logf("%s: known deviation (%s)", c.expr, why)
+			continue
+		}
+		a, err := evalTimeExpr(rec, c.expr)
+		if c.typ == "ERR" {
+			if err == nil {
+				t.Errorf("%s: pylance fails, we give %s %v", c.expr, a.DataType(), a)
+				a.Release()
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s: %v; pylance gives %s %v", c.expr, err, c.typ, c.want)
+			continue
+		}
+		if got := a.DataType().String(); got != c.typ {
+			t.Errorf("%s: type %s, pylance %s", c.expr, got, c.typ)
+		}
+		if a.Len() != len(c.want) {
+			t.Errorf("%s: %d rows", c.expr, a.Len())
+		} else {
+			for i, w := range c.want {
+				if g := renderRow(a, i); !sameValue(g, w) {
+					t.Errorf("%s: row %d = %q, pylance %q", c.expr, i, g, w)
+				}
+			}
+		}
+		a.Release()
+	}
+}
+
+var _ = errors.Is
+
+// timeBatch2 is the second golden dataset (/tmp/tq/gen/mk2.py): every
+// timestamp unit, zoned timestamps (America/New_York across both 2021
+// DST changes, UTC, +05:30), date64, the four time types, a format
+// column and a string column; k = 1..6.
+func timeBatch2(t testing.TB) arrow.RecordBatch {
+	t.Helper()
+	mem := memory.DefaultAllocator
+	secs := []int64{-1, 0, 1615705200, 1636264800, 951782400, 0}
+	sub := []int64{999999999, 0, 123456789, 500000000, 1, 0}
+	valid := []bool{true, true, true, true, true, false}
+	ns := make([]int64, 6)
+	for i := range ns {
+		ns[i] = secs[i]*nanosPerSec + sub[i]
+	}
+	div := func(d int64) []arrow.Timestamp {
+		out := make([]arrow.Timestamp, 6)
+		for i, v := range ns {
+			out[i] = arrow.Timestamp(floorDiv(v, d))
+		}
+		return out
+	}
+	var fields []arrow.Field
+	var cols []arrow.Array
+	add := func(name string, b array.Builder) {
+		a := b.NewArray()
+		b.Release()
+		fields = append(fields, arrow.Field{Name: name, Type: a.DataType(), Nullable: true})
+		cols = append(cols, a)
+	}
+	kb := array.NewInt64Builder(mem)
+	kb.AppendValues([]int64{1, 2, 3, 4, 5, 6}, nil)
+	add("k", kb)
+	ts := func(name string, unit arrow.TimeUnit, tz string, d int64) {
+		b := array.NewTimestampBuilder(mem, &arrow.TimestampType{Unit: unit, TimeZone: tz})
+		b.AppendValues(div(d), valid)
+		add(name, b)
+	}
+	ts("tss", arrow.Second, "", nanosPerSec)
+	ts("tsms", arrow.Millisecond, "", 1_000_000)
+	ts("tsns", arrow.Nanosecond, "", 1)
+	ts("tsny", arrow.Microsecond, "America/New_York", 1_000)
+	ts("tsutc", arrow.Microsecond, "UTC", 1_000)
+	ts("tsoff", arrow.Millisecond, "+05:30", 1_000_000)
+	d64 := array.NewDate64Builder(mem)
+	for i, v := range div(1_000_000) {
+		if valid[i] {
+			d64.Append(arrow.Date64(v))
+		} else {
+			d64.AppendNull()
+		}
+	}
+	add("d64", d64)
+	t32 := func(name string, unit arrow.TimeUnit, vals []arrow.Time32) {
+		b := array.NewTime32Builder(mem, &arrow.Time32Type{Unit: unit})
+		b.AppendValues(vals, valid)
+		add(name, b)
+	}
+	t32("t32s", arrow.Second, []arrow.Time32{0, 1, 3723, 86399, 43200, 0})
+	t32("t32ms", arrow.Millisecond, []arrow.Time32{0, 1, 3723500, 86399999, 43200000, 0})
+	t64 := func(name string, unit arrow.TimeUnit, vals []arrow.Time64) {
+		b := array.NewTime64Builder(mem, &arrow.Time64Type{Unit: unit})
+		b.AppendValues(vals, valid)
+		add(name, b)
+	}
+	t64("t64us", arrow.Microsecond, []arrow.Time64{0, 1, 3723500001, 86399999999, 43200000000, 0})
+	t64("t64ns", arrow.Nanosecond, []arrow.Time64{0, 1, 3723500000001, 86399999999999, 43200000000000, 0})
+	fb := array.NewStringBuilder(mem)
+	fb.AppendValues([]string{"%Y", "%H:%M", "%s", "", "%d", "%j"}, []bool{true, true, true, false, true, true})
+	add("fmt", fb)
+	sb := array.NewStringBuilder(mem)
+	sb.AppendValues([]string{"2021-01-01", "2021-01-01 10:00:00", "2021-01-01T10:00:00+05:00", "1999-12-31 23:59:59.999", "", "2021-06-30"}, []bool{true, true, true, true, false, true})
+	add("str", sb)
+	for _, c := range cols {
+		defer c.Release()
+	}
+	return array.NewRecordBatch(arrow.NewSchema(fields, nil), cols, 6)
+}
+
+func TestTimeFunctionValuesUnitsZones(t *testing.T) {
+	rec := timeBatch2(t)
+	defer rec.Release()
+	runTimeValueCases(t, rec, timeValueCases2)
+}
+
+// timeFilterCase is a filter over timeBatch and the i64 values of the
+// rows pylance keeps (nil: pylance fails).
+type timeFilterCase struct {
+	filter string
+	want   []int64
+}
+
+func TestTimeFunctionFilters(t *testing.T) {
+	rec := timeBatch(t)
+	defer rec.Release()
+	keys := rec.Column(1).(*array.Int64)
+	for _, c := range timeFilterCases {
+		e, err := Parse(c.filter)
+		var p *Predicate
+		if err == nil {
+			p, err = BindWith(e, rec.Schema(), Options{Now: fixedNow})
+		}
+		var keep []bool
+		if err == nil {
+			keep, err = p.Evaluate(rec)
+		}
+		if c.want == nil {
+			if err == nil {
+				t.Errorf("%s: pylance fails, we keep %v", c.filter, keep)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s: %v; pylance keeps %v", c.filter, err, c.want)
+			continue
+		}
+		got := []int64{}
+		for i, k := range keep {
+			if k {
+				got = append(got, keys.Value(i))
+			}
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%s: we keep %v, pylance %v", c.filter, got, c.want)
+		}
+	}
+}
+
+func TestParseInterval(t *testing.T) {
+	for _, c := range intervalCases {
+		iv, err := parseInterval(c.text)
+		switch {
+		case !c.ok && err == nil:
+			t.Errorf("%q: pylance refuses, we give %+v", c.text, iv)
+		case c.ok && err != nil:
+			t.Errorf("%q: %v; pylance gives %d months %d days %d ns", c.text, err, c.months, c.days, c.nanos)
+		case c.ok && (iv.months != c.months || iv.days != c.days || iv.nanos != c.nanos):
+			t.Errorf("%q: %+v; pylance gives %d months %d days %d ns", c.text, iv, c.months, c.days, c.nanos)
+		}
+	}
+	// Bound as a function argument: a MonthDayNano constant.
+	rec := timeBatch(t)
+	defer rec.Release()
+	for _, sql := range []string{"date_bin(interval '1' day, ts)", "date_bin(INTERVAL '1 DAY', ts)"} {
+		a, err := evalTimeExpr(rec, sql)
+		if err != nil {
+			t.Fatalf("%s: %v", sql, err)
+		}
+		if a.(*array.Timestamp).Value(1) != arrow.Timestamp(1609459200000000) {
+			t.Errorf("%s: row 1 = %v", sql, a.(*array.Timestamp).Value(1))
+		}
+		a.Release()
+	}
+	if _, err := evalTimeExpr(rec, "date_bin(interval '1 foo', ts)"); !errors.Is(err, ErrBind) {
+		t.Errorf("interval '1 foo': %v, want ErrBind", err)
+	}
+}
