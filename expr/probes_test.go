@@ -248,12 +248,17 @@ func verdict(g goldenLine, o outcome) (problem, kind string) {
 	return "", ""
 }
 
-// keyList renders keys, abbreviated when long.
+// keyList renders keys as the golden files do ([10, 20], Python's
+// rendering), abbreviated when longer than 24.
 func keyList(keys []int64) string {
-	if len(keys) <= 24 {
-		return fmt.Sprint(keys)
+	parts := make([]string, 0, min(len(keys), 24))
+	for i, k := range keys {
+		if i == 20 && len(keys) > 24 {
+			return fmt.Sprintf("%d rows [%s, …]", len(keys), strings.Join(parts, ", "))
+		}
+		parts = append(parts, strconv.FormatInt(k, 10))
 	}
-	return fmt.Sprintf("%d rows %v…", len(keys), keys[:20])
+	return "[" + strings.Join(parts, ", ") + "]"
 }
 
 // rowDiff names the rows one side keeps and the other does not (or
