@@ -387,24 +387,32 @@ type bytesView struct {
 }
 
 // bytesOf returns the view of a string, binary or fixed-size binary array.
+// Offsets index the whole values buffer (arrow-go's ValueBytes is cut to
+// a sliced array's range, its ValueOffsets are not), so the view reads
+// that buffer.
 func bytesOf(a arrow.Array) bytesView {
+	d := a.Data()
+	var data []byte
+	if bufs := d.Buffers(); len(bufs) > 2 && bufs[2] != nil {
+		data = bufs[2].Bytes()
+	}
 	switch x := a.(type) {
 	case *array.String:
-		return bytesView{off32: x.ValueOffsets(), data: x.ValueBytes()}
+		return bytesView{off32: x.ValueOffsets(), data: data}
 	case *array.LargeString:
-		return bytesView{off64: x.ValueOffsets(), data: x.ValueBytes()}
+		return bytesView{off64: x.ValueOffsets(), data: data}
 	case *array.Binary:
-		return bytesView{off32: x.ValueOffsets(), data: x.ValueBytes()}
+		return bytesView{off32: x.ValueOffsets(), data: data}
 	case *array.LargeBinary:
-		return bytesView{off64: x.ValueOffsets(), data: x.ValueBytes()}
+		return bytesView{off64: x.ValueOffsets(), data: data}
 	case *array.FixedSizeBinary:
 		w := x.DataType().(*arrow.FixedSizeBinaryType).ByteWidth
-		buf := x.Data().Buffers()[1]
-		var data []byte
+		buf := d.Buffers()[1]
+		var fixed []byte
 		if buf != nil {
-			data = buf.Bytes()
+			fixed = buf.Bytes()
 		}
-		return bytesView{width: w, data: data, start: x.Data().Offset()}
+		return bytesView{width: w, data: fixed, start: d.Offset()}
 	}
 	return bytesView{}
 }
