@@ -188,18 +188,9 @@ func (b *binder) bindIs(x *Is) (node, error) {
 }
 
 // bindBetween binds x [NOT] BETWEEN lo AND hi as (x >= lo AND x <= hi),
-// negated for NOT, with Lance's literal resolution of the bounds.
+// negated for NOT (resolve converted the bounds where Lance does).
 func (b *binder) bindBetween(x *Between) (node, error) {
 	lo, hi := x.Lo, x.Hi
-	if t, ok := b.columnType(x.X); ok {
-		var err error
-		if lo, err = b.coerceLiterals(lo, t, x); err != nil {
-			return nil, err
-		}
-		if hi, err = b.coerceLiterals(hi, t, x); err != nil {
-			return nil, err
-		}
-	}
 	ge, err := b.compare(OpGtEq, x.X, lo, x.At)
 	if err != nil {
 		return nil, err

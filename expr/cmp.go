@@ -48,7 +48,9 @@ func (c *cmpNode) eval(ec *evalCtx) (arrow.Array, error) {
 		return nil, err
 	}
 	defer r.Release()
-	return compareArrays(ec, c.op, l, r)
+	_, lc := c.l.(*constNode)
+	_, rc := c.r.(*constNode)
+	return compareArraysZeros(ec, c.op, l, r, lc || rc)
 }
 
 // evalConst evaluates x op k through the constant kernels; ok is false
@@ -69,8 +71,16 @@ func (c *cmpNode) evalConst(ec *evalCtx, x node, k *constNode, op BinaryOp) (arr
 	return out, true, nil
 }
 
-// compareArrays compares l and r (same type, same length) row by row.
+// compareArrays compares l and r (same type, same length) row by row,
+// floats in the total order that tells -0.0 from 0.0 (as DataFusion
+// compares two columns).
 func compareArrays(ec *evalCtx, op BinaryOp, l, r arrow.Array) (arrow.Array, error) {
+	return compareArraysZeros(ec, op, l, r, false)
+}
+
+// compareArraysZeros is compareArrays; with eqZeros the zeros are equal
+// (a comparison with a constant, as DataFusion's literal comparisons).
+func compareArraysZeros(ec *evalCtx, op BinaryOp, l, r arrow.Array, eqZeros bool) (arrow.Array, error) {
 	n := l.Len()
 	nw := (n + 63) / 64
 	data := make([]uint64, nw)
@@ -93,14 +103,14 @@ func compareArrays(ec *evalCtx, op BinaryOp, l, r arrow.Array) (arrow.Array, err
 	case arrow.UINT64:
 		cmpOrdered(op, l.(*array.Uint64).Uint64Values(), r.(*array.Uint64).Uint64Values(), data)
 	case arrow.FLOAT32:
-		cmpFloat32(op, l.(*array.Float32).Float32Values(), r.(*array.Float32).Float32Values(), data)
+		cmpFloat32(op, l.(*array.Float32).Float32Values(), r.(*array.Float32).Float32Values(), data, eqZeros)
 	case arrow.FLOAT64:
-		cmpFloat64(op, l.(*array.Float64).Float64Values(), r.(*array.Float64).Float64Values(), data)
+		cmpFloat64(op, l.(*array.Float64).Float64Values(), r.(*array.Float64).Float64Values(), data, eqZeros)
 	case arrow.FLOAT16:
 		a, b := l.(*array.Float16).Values(), r.(*array.Float16).Values()
 		ord = make([]int8, n)
 		for i := range ord {
-			ord[i] = int8(cmpTotal64(float64(a[i].Float32()), float64(b[i].Float32())))
+			ord[i] = int8(cmpRaw64(float64(a[i].Float32()), float64(b[i].Float32())))
 		}
 	case arrow.BOOL:
 		a, b := l.(*array.Boolean), r.(*array.Boolean)
@@ -284,6 +294,20 @@ func floatKey32(f float32) int32 {
 	return b ^ int32(uint32(b>>31)>>1)
 }
 
+// rawKey64 is floatKey64 without equating the zeros: DataFusion's order
+// between two float columns (f = -f keeps no zero; a constant operand
+// compares as floatKey64).
+func rawKey64(f float64) int64 {
+	b := int64(math.Float64bits(f))
+	return b ^ int64(uint64(b>>63)>>1)
+}
+
+// rawKey32 is rawKey64 for float32.
+func rawKey32(f float32) int32 {
+	b := int32(math.Float32bits(f))
+	return b ^ int32(uint32(b>>31)>>1)
+}
+
 // cmpTotal64 compares two floats in the total order of floatKey64.
 func cmpTotal64(a, b float64) int {
 	ka, kb := floatKey64(a), floatKey64(b)
@@ -296,26 +320,46 @@ func cmpTotal64(a, b float64) int {
 	return 0
 }
 
-func cmpFloat64(op BinaryOp, a, b []float64, out []uint64) {
+func cmpFloat64(op BinaryOp, a, b []float64, out []uint64, eqZeros bool) {
+	key := rawKey64
+	if eqZeros {
+		key = floatKey64
+	}
 	ka, kb := make([]int64, len(a)), make([]int64, len(b))
 	for i, v := range a {
-		ka[i] = floatKey64(v)
+		ka[i] = key(v)
 	}
 	for i, v := range b {
-		kb[i] = floatKey64(v)
+		kb[i] = key(v)
 	}
 	cmpOrdered(op, ka, kb, out)
 }
 
-func cmpFloat32(op BinaryOp, a, b []float32, out []uint64) {
+func cmpFloat32(op BinaryOp, a, b []float32, out []uint64, eqZeros bool) {
+	key := rawKey32
+	if eqZeros {
+		key = floatKey32
+	}
 	ka, kb := make([]int32, len(a)), make([]int32, len(b))
 	for i, v := range a {
-		ka[i] = floatKey32(v)
+		ka[i] = key(v)
 	}
 	for i, v := range b {
-		kb[i] = floatKey32(v)
+		kb[i] = key(v)
 	}
 	cmpOrdered(op, ka, kb, out)
+}
+
+// cmpRaw64 compares two floats in the order of rawKey64.
+func cmpRaw64(a, b float64) int {
+	ka, kb := rawKey64(a), rawKey64(b)
+	switch {
+	case ka < kb:
+		return -1
+	case ka > kb:
+		return 1
+	}
+	return 0
 }
 
 // setFromOrder sets the bits of out from per-row orderings.

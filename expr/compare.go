@@ -102,6 +102,15 @@ func (b *binder) compareNodes(op BinaryOp, l, r node, le, re Expr, at int) (node
 		return b.fold(b.compareNested(op, l, r, at))
 	}
 	t, ok := comparisonType(lt, rt)
+	if ok && lt.ID() == arrow.TIMESTAMP && rt.ID() == arrow.TIMESTAMP {
+		// DataFusion unwraps the cast of a column compared with a
+		// constant: the constant is cast to the column's unit.
+		if _, lc := l.(*constNode); lc {
+			t = rt
+		} else if _, rc := r.(*constNode); rc {
+			t = lt
+		}
+	}
 	if !ok {
 		return nil, fmt.Errorf("%w: cannot compare %s (%s) with %s (%s) at %d", ErrBind, le, lt, re, rt, at)
 	}
@@ -138,12 +147,16 @@ func comparisonType(l, r arrow.DataType) (arrow.DataType, bool) {
 			return arrow.BinaryTypes.LargeBinary, true
 		}
 		return arrow.BinaryTypes.Binary, true
-	case isString(l) && isNumeric(r):
+	case isString(l) && (isNumeric(r) || isTemporal(r)):
+		return r, true // the strings are cast (and fail the query where they do not convert)
+	case (isNumeric(l) || isTemporal(l)) && isString(r):
 		return l, true
-	case isNumeric(l) && isString(r):
-		return r, true
 	case isTemporal(l) && isTemporal(r):
 		return temporalCommonType(l, r)
+	case (l.ID() == arrow.DATE32 || l.ID() == arrow.DATE64) && isInteger(r):
+		return l, true // integers are days (milliseconds for date64)
+	case isInteger(l) && (r.ID() == arrow.DATE32 || r.ID() == arrow.DATE64):
+		return r, true
 	}
 	return nil, false
 }
@@ -152,6 +165,8 @@ func comparisonType(l, r arrow.DataType) (arrow.DataType, bool) {
 // win (the widest), then decimals, then the integer type holding both.
 func numericCommonType(l, r arrow.DataType) (arrow.DataType, bool) {
 	switch {
+	case isDecimal(l) && isFloat(r), isFloat(l) && isDecimal(r):
+		return decimalCommonType(l, r) // floats as Decimal128(30, 15), as DataFusion (NaN fails the cast)
 	case l.ID() == arrow.FLOAT64 || r.ID() == arrow.FLOAT64:
 		return arrow.PrimitiveTypes.Float64, true
 	case l.ID() == arrow.FLOAT32 || r.ID() == arrow.FLOAT32:
@@ -207,6 +222,12 @@ func decimalShape(t arrow.DataType) (int, int) {
 	case *arrow.Decimal256Type:
 		return int(x.Precision), int(x.Scale)
 	}
+	switch t.ID() {
+	case arrow.FLOAT64, arrow.FLOAT16:
+		return 30, 15
+	case arrow.FLOAT32:
+		return 14, 7
+	}
 	switch intWidth(t) {
 	case 8:
 		return 3, 0
@@ -219,7 +240,8 @@ func decimalShape(t arrow.DataType) (int, int) {
 }
 
 // temporalCommonType: a date against a timestamp compares as the
-// timestamp; two timestamps in the coarser unit (DataFusion's rule).
+// timestamp; two timestamps in the coarser unit (DataFusion's rule;
+// compareNodes keeps a column's unit against a constant).
 func temporalCommonType(l, r arrow.DataType) (arrow.DataType, bool) {
 	lts, lok := l.(*arrow.TimestampType)
 	rts, rok := r.(*arrow.TimestampType)

@@ -50,7 +50,9 @@ type constNode struct {
 
 func (c *constNode) dataType() arrow.DataType { return c.val.DataType() }
 
-func (c *constNode) isNull() bool { return c.val.IsNull(0) }
+func (c *constNode) isNull() bool {
+	return c.val.DataType().ID() == arrow.NULL || c.val.IsNull(0)
+}
 
 func (c *constNode) eval(ec *evalCtx) (arrow.Array, error) {
 	return broadcast(ec.mem, c.val, ec.n)

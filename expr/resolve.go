@@ -47,6 +47,9 @@ func (b *binder) resolve(e Expr) (Expr, error) {
 				}
 				return &Binary{Op: x.Op, L: x.L, R: v, At: x.At}, nil
 			case *Binary:
+				if !isArithmetic(r.Op) {
+					return e, nil // pylance 14: b = (i32 > 0) is typed by DataFusion
+				}
 				rl, err := b.coerceLiterals(r.L, t, x)
 				if err != nil {
 					return nil, err
@@ -88,11 +91,31 @@ func (b *binder) resolve(e Expr) (Expr, error) {
 			list[i] = v
 		}
 		return &InList{X: x.X, List: list, Not: x.Not, At: x.At}, nil
+	case *Between:
+		t, ok := b.columnType(x.X)
+		if !ok {
+			return e, nil
+		}
+		lo, err := b.coerceLiterals(x.Lo, t, x)
+		if err != nil {
+			return nil, err
+		}
+		hi, err := b.coerceLiterals(x.Hi, t, x)
+		if err != nil {
+			return nil, err
+		}
+		return &Between{X: x.X, Lo: lo, Hi: hi, Not: x.Not, At: x.At}, nil
 	}
-	// BETWEEN is resolved wherever it is bound (bindBetween), as it is in
-	// Lance's pass, which reaches it only at the top: a BETWEEN below a
-	// NOT or a function is resolved by us too, a strictness Lance lacks.
 	return e, nil
+}
+
+// isArithmetic reports whether op is + - * / %.
+func isArithmetic(op BinaryOp) bool {
+	switch op {
+	case OpPlus, OpMinus, OpMul, OpDiv, OpMod:
+		return true
+	}
+	return false
 }
 
 // coerceLiterals converts the literals of e (through arithmetic) to t.
