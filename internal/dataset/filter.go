@@ -80,6 +80,7 @@ func (ds *Dataset) bindFilter(a fileread.FilterArgs) (*dsFilter, error) {
 	return f, err
 }
 
+// bindFilterConj is bindFilter also returning the conjuncts.
 func (ds *Dataset) bindFilterConj(a fileread.FilterArgs) (*dsFilter, []fileread.Conjunct, error) {
 	opts := expr.Options{Now: time.Now()} // Go memory: bound constants live as long as the predicate
 	schema := withRowColumns(ds.arrow)
