@@ -158,6 +158,14 @@ var mathFuncCases = []pyCase{
 	{"t", 'P', "factorial(i32)", "", "EVAL External error: Query Execution error: Execution error: factorial of a negative number is undefined"},
 	{"t", 'P', "factorial(i8)", "", "EVAL External error: Query Execution error: Execution error: factorial of a negative number is undefined"},
 	{"t", 'P', "factorial(u8)", "", "EVAL External error: Query Execution error: Execution error: Overflow happened on FACTORIAL(255)"},
+	{"t", 'P', "nvl2(i32, CAST(s AS int), 0)", "", "EVAL External error: LanceError(Arrow): Cast error: Cannot cast string ' 3 ' to value of Int32 type"},
+	{"t", 'P', "nvl2(zn, 1, CAST(s AS int))", "", "EVAL External error: LanceError(Arrow): Cast error: Cannot cast string ' 3 ' to value of Int32 type"},
+	{"t", 'P', "coalesce(i32, CAST(s AS int))", "int32", "[1, -7, 2147483647, -2147483648, None, 0]"},
+	{"t", 'P', "nvl(i32, CAST(s AS int))", "int32", "[1, -7, 2147483647, -2147483648, None, 0]"},
+	{"t", 'P', "ifnull(i8, CAST(s AS int))", "int32", "[1, -2, 127, -128, None, 0]"},
+	{"t", 'P', "coalesce(CAST(s AS int), i32)", "", "EVAL External error: LanceError(Arrow): Cast error: Cannot cast string ' 3 ' to value of Int32 type"},
+	{"t", 'P', "coalesce(i8, CAST(s AS int), i64)", "int64", "[1, -2, 127, -128, None, 0]"},
+	{"t", 'F', "coalesce(i32, CAST(s AS int)) > 0", "", "[1, 3]"},
 }
 
 func TestMathFuncsPylance(t *testing.T) { runPyCases(t, mathFuncCases) }
