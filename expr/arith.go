@@ -77,6 +77,9 @@ func arithTypes(op BinaryOp, l, r arrow.DataType) (arrow.DataType, arrow.DataTyp
 		}
 		return t, t, t, nil
 	}
+	if isTemporal(l) || isTemporal(r) {
+		return temporalArithTypes(op, l, r)
+	}
 	if !isNumeric(l) || !isNumeric(r) || l.ID() == arrow.DECIMAL256 || r.ID() == arrow.DECIMAL256 {
 		return nil, nil, nil, fmt.Errorf("Cannot coerce arithmetic expression %s %s %s to valid types", dfTypeName(l), op, dfTypeName(r))
 	}
@@ -95,6 +98,30 @@ func arithTypes(op BinaryOp, l, r arrow.DataType) (arrow.DataType, arrow.DataTyp
 		return decimalArithTypes(op, t, t)
 	}
 	return t, t, t, nil
+}
+
+// temporalArithTypes types the differences DataFusion computes without
+// intervals: date - date is Int64 days, timestamp - timestamp (or date)
+// a duration in the coarser unit.
+func temporalArithTypes(op BinaryOp, l, r arrow.DataType) (arrow.DataType, arrow.DataType, arrow.DataType, error) {
+	bad := fmt.Errorf("Cannot coerce arithmetic expression %s %s %s to valid types", dfTypeName(l), op, dfTypeName(r))
+	if op != OpMinus {
+		return nil, nil, nil, bad
+	}
+	lts, lok := l.(*arrow.TimestampType)
+	rts, rok := r.(*arrow.TimestampType)
+	switch {
+	case l.ID() == arrow.DATE32 && r.ID() == arrow.DATE32:
+		return l, r, arrow.PrimitiveTypes.Int64, nil
+	case lok && rok:
+		t := &arrow.TimestampType{Unit: min(lts.Unit, rts.Unit), TimeZone: lts.TimeZone}
+		return t, t, &arrow.DurationType{Unit: t.Unit}, nil
+	case lok && r.ID() == arrow.DATE32:
+		return l, l, &arrow.DurationType{Unit: lts.Unit}, nil
+	case rok && l.ID() == arrow.DATE32:
+		return r, r, &arrow.DurationType{Unit: rts.Unit}, nil
+	}
+	return nil, nil, nil, bad
 }
 
 // decimalArithTypes types decimal arithmetic: integers become decimals
@@ -166,6 +193,8 @@ func (b *binder) bindConcat(x *Binary, l, r node) (node, error) {
 		if lt.ID() == arrow.LARGE_BINARY || rt.ID() == arrow.LARGE_BINARY {
 			t = arrow.BinaryTypes.LargeBinary
 		}
+	case lt.ID() == arrow.NULL && rt.ID() == arrow.NULL:
+		return nil, fmt.Errorf("%w: Cannot infer common string type for string concat operation Null || Null (at %d)", ErrBind, x.At)
 	case isBinary(lt) || isBinary(rt):
 		return nil, fmt.Errorf("%w: Cannot infer common string type for string concat operation %s || %s (at %d)", ErrBind, dfTypeName(lt), dfTypeName(rt), x.At)
 	case lt.ID() == arrow.LARGE_STRING || rt.ID() == arrow.LARGE_STRING:

@@ -53,6 +53,13 @@ func (a *arithNode) eval(ec *evalCtx) (arrow.Array, error) {
 	valid, nulls := andValid(ec.mem, ec.n, parts...)
 	k := arithOperands{n: ec.n, lc: lc, rc: rc, valid: valid, nulls: nulls}
 	var out arrow.Array
+	if isTemporal(l.DataType()) {
+		out, err = temporalDiff(ec.mem, a, l, r, k)
+		if err != nil && valid != nil {
+			valid.Release()
+		}
+		return out, err
+	}
 	switch a.typ.ID() {
 	case arrow.INT8:
 		out, err = arithInts[int8](ec.mem, a, l, r, k)
@@ -338,6 +345,40 @@ func arithDecimals(mem memory.Allocator, a *arithNode, l, r arrow.Array, k arith
 		out[i] = v
 	}
 	return makePrimArray(a.typ, k.n, buf, k.valid, k.nulls), nil
+}
+
+// temporalDiff computes date - date (days) and timestamp - timestamp (a
+// duration), failing on overflow.
+func temporalDiff(mem memory.Allocator, a *arithNode, l, r arrow.Array, k arithOperands) (arrow.Array, error) {
+	var x, y []int64
+	if l.DataType().ID() == arrow.DATE32 {
+		x, y = widen32(primValues[int32](l)), widen32(primValues[int32](r))
+	} else {
+		x, y = primValues[int64](l), primValues[int64](r)
+	}
+	buf, out := newPrimValues[int64](mem, k.n)
+	for i := range out {
+		p, q := rowAt(x, k.lc, i), rowAt(y, k.rc, i)
+		d := p - q
+		if (q < 0 && d < p) || (q > 0 && d > p) {
+			if k.validAt(i) {
+				buf.Release()
+				return nil, arrowEvalErr("Arithmetic overflow: Overflow happened on: %d - %d", p, q)
+			}
+			continue
+		}
+		out[i] = d
+	}
+	return makePrimArray(a.typ, k.n, buf, k.valid, k.nulls), nil
+}
+
+// widen32 converts int32 values to int64.
+func widen32(v []int32) []int64 {
+	out := make([]int64, len(v))
+	for i, x := range v {
+		out[i] = int64(x)
+	}
+	return out
 }
 
 func (n *negNode) eval(ec *evalCtx) (arrow.Array, error) {

@@ -361,6 +361,8 @@ func pyList(a arrow.Array) string {
 			parts[i] = strconv.FormatInt(int64(x.Value(i)), 10)
 		case *array.Timestamp:
 			parts[i] = strconv.FormatInt(int64(x.Value(i)), 10)
+		case *array.Duration:
+			parts[i] = strconv.FormatInt(int64(x.Value(i)), 10)
 		default:
 			parts[i] = fmt.Sprint(a.GetOneForMarshal(i))
 		}
@@ -604,6 +606,17 @@ var arithCases = []pyCase{
 	{"t", 'F', "u64 > i64", "", "[2, 3, 4, 6]"},
 	{"t", 'F', "f32 + 1 > 2", "", "[1, 3, 4]"},
 	{"t", 'F', "i8 + i8 < 0", "", "[2, 3]"},
+	{"t", 'P', "ts - ts", "duration[us]", "[0, 0, 0, 0, None, 0]"},
+	{"t", 'P', "d - d", "int64", "[0, 0, 0, 0, None, 0]"},
+	{"t", 'P', "tsn - ts", "duration[us]", "[-1609462923456789, 500000, -7605187199876544, 62135596800000000, None, -1709164801500000]"},
+	{"t", 'P', "tss - tsm", "duration[s]", "[1, -1, 0, 0, None, 0]"},
+	{"t", 'P', "i32 || i32", "", "BIND Invalid user input: Error during planning: Cannot infer common string type for string concat operation Int32 || Int32"},
+	{"t", 'P', "NULL || NULL", "", "BIND Invalid user input: Error during planning: Cannot infer common string type for string concat operation Null || Null"},
+	{"t", 'P', "b || s", "string", "['true1', 'false-2', 'true 3 ', 'falseapple', None, 'true1.5']"},
+	{"t", 'P', "dec || s", "string", "['1.0001', '-2.500-2', '99999.999 3 ', '0.001apple', None, '0.0001.5']"},
+	{"t", 'P', "s || NULL", "string", "[None, None, None, None, None, None]"},
+	{"t", 'P', "NULL || s", "string", "[None, None, None, None, None, None]"},
+	{"t", 'F', "d - d = 0", "", "[1, 2, 3, 4, 6]"},
 }
 
 func TestArithPylance(t *testing.T) { runPyCases(t, arithCases) }
