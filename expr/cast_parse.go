@@ -73,34 +73,50 @@ func castStringToNumber(cc *castCtx, a arrow.Array) (arrow.Array, error) {
 	return nil, fmt.Errorf("cannot cast %s to %s", a.DataType(), cc.to)
 }
 
-// parseIntText parses an integer of w bits as arrow-rs does (sign,
-// digits); ok is false when it is not one or out of range.
-func parseIntText[T numInt](s string) (T, bool) {
-	w, signed := numIntInfo[T]()
-	if signed {
-		v, err := strconv.ParseInt(s, 10, w)
-		return T(v), err == nil
+// parseIntText parses an integer as arrow-rs does (an optional sign and
+// ASCII digits; "-0" is zero even for unsigned types); ok is false when
+// s is not one or is out of T's range (w bits, signed or not).
+func parseIntText[T numInt](s string, w int, signed bool) (T, bool) {
+	neg := false
+	i := 0
+	if len(s) > 0 && (s[0] == '+' || s[0] == '-') {
+		neg = s[0] == '-'
+		i = 1
 	}
-	switch {
-	case strings.HasPrefix(s, "+"):
-		s = s[1:]
-		if s == "" || s[0] == '+' || s[0] == '-' {
+	if i == len(s) {
+		return 0, false
+	}
+	var u uint64
+	for ; i < len(s); i++ {
+		c := s[i] - '0'
+		if c > 9 {
 			return 0, false
 		}
-	case strings.HasPrefix(s, "-"):
-		// A negative unsigned number parses only as zero ("-0", "-00").
-		if len(s) < 2 {
+		if u > (math.MaxUint64-uint64(c))/10 {
 			return 0, false
 		}
-		for i := 1; i < len(s); i++ {
-			if s[i] != '0' {
+		u = u*10 + uint64(c)
+	}
+	if signed {
+		lim := uint64(1) << (w - 1)
+		if neg {
+			if u > lim {
 				return 0, false
 			}
+			return T(-int64(u)), true
 		}
-		return 0, true
+		if u >= lim {
+			return 0, false
+		}
+		return T(u), true
 	}
-	v, err := strconv.ParseUint(s, 10, w)
-	return T(v), err == nil
+	if neg {
+		return 0, u == 0
+	}
+	if w < 64 && u >= uint64(1)<<w {
+		return 0, false
+	}
+	return T(u), true
 }
 
 func parseInts[T numInt](cc *castCtx, a arrow.Array) (arrow.Array, error) {
@@ -109,12 +125,13 @@ func parseInts[T numInt](cc *castCtx, a arrow.Array) (arrow.Array, error) {
 	ns := nullSetter{mem: cc.mem, n: n, base: a}
 	bm, off, has := validBits(a)
 	v := bytesOf(a)
+	w, signed := numIntInfo[T]()
 	for i := 0; i < n; i++ {
 		if !isValidAt(bm, off, has, i) {
 			continue
 		}
 		s := v.str(i)
-		x, ok := parseIntText[T](s)
+		x, ok := parseIntText[T](s, w, signed)
 		if ok {
 			dst[i] = x
 			continue
@@ -136,9 +153,9 @@ func castFloatSyntax(s string) bool {
 	if i < len(s) && (s[i] == '+' || s[i] == '-') {
 		i++
 	}
-	switch strings.ToLower(s[i:]) {
-	case "inf", "infinity", "nan":
-		return true
+	if i < len(s) && (s[i]|0x20 == 'i' || s[i]|0x20 == 'n') {
+		t := s[i:]
+		return strings.EqualFold(t, "inf") || strings.EqualFold(t, "infinity") || strings.EqualFold(t, "nan")
 	}
 	digits := 0
 	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
@@ -178,7 +195,7 @@ func parseFloatText(s string, bits int) (float64, bool) {
 		return 0, false
 	}
 	if t := strings.TrimLeft(s, "+-"); len(t) == 3 && strings.EqualFold(t, "nan") {
-		return math.Float64frombits(0x7ff8000000000000), true // Rust's f64::NAN, not Go's math.NaN()
+		return math.NaN(), true
 	}
 	f, err := strconv.ParseFloat(s, bits)
 	if err != nil && !errors.Is(err, strconv.ErrRange) {
