@@ -225,6 +225,10 @@ func bindNvl2(b *binder, c *Call, args []node) (node, error) {
 	if err != nil {
 		return nil, err
 	}
+	// DataFusion coerces the tested argument to the result type too.
+	if _, err := unionType([]arrow.DataType{args[0].dataType(), t}); err != nil {
+		return nil, fmt.Errorf("%w: %s: %v (at %d)", ErrBind, c.Name, err, c.At)
+	}
 	if t.ID() == arrow.NULL {
 		return &constNode{val: arrowNullArray(1)}, nil
 	}
