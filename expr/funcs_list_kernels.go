@@ -14,7 +14,7 @@ import (
 
 // nestMaxResult bounds the elements one list result may hold (a guard
 // against array_repeat(x, 1e12)).
-const nestMaxResult = 1 << 28
+const nestMaxResult = 1 << 24
 
 // nestRepeatRow returns n copies of row 0 of a (a itself, retained, when it
 // has n rows).
@@ -107,25 +107,25 @@ func arrMapExtractKernel(ec *evalCtx, args []arrow.Array) (arrow.Array, error) {
 		return nil, fmt.Errorf("%w: element_at of %s", ErrMismatch, args[0].DataType())
 	}
 	v, _ := nestView(m)
-	keys, err := nestWithElems(ec.mem, m.Keys(), args[1])
+	key, err := nestCast(ec.mem, args[1], m.Keys().DataType())
 	if err != nil {
 		return nil, err
 	}
-	defer keys.Release()
-	k, err := nestKeysOf(keys)
+	defer key.Release()
+	eq, err := nestCrossEq(m.Keys(), key)
 	if err != nil {
 		return nil, err
 	}
-	base := m.Keys().Len()
+	km := nestMaskOf(key)
 	st := nestSteps(args, ec.n)
 	out := newNestOut(ec.n)
 	for r := 0; r < ec.n; r++ {
-		mi, ki := r*st[0], base+r*st[1]
+		mi, ki := r*st[0], r*st[1]
 		found := -1
-		if !v.null(mi) && !k.mask.null(ki) {
+		if !v.null(mi) && !km.null(ki) {
 			lo, hi := v.bounds(mi)
 			for j := lo; j < hi; j++ {
-				if k.eq(j, ki) {
+				if eq(j, ki) {
 					found = j
 					break
 				}
@@ -215,27 +215,27 @@ func arrHasKernel(ec *evalCtx, args []arrow.Array) (arrow.Array, error) {
 	if err != nil {
 		return nil, err
 	}
-	all, err := nestWithElems(ec.mem, v.values, args[1])
+	x, err := nestCast(ec.mem, args[1], v.values.DataType())
 	if err != nil {
 		return nil, err
 	}
-	defer all.Release()
-	k, err := nestKeysOf(all)
+	defer x.Release()
+	eq, err := nestCrossEq(v.values, x)
 	if err != nil {
 		return nil, err
 	}
-	base := v.values.Len()
+	xm := nestMaskOf(x)
 	st := nestSteps(args, ec.n)
 	out := newNestBools(ec.n)
 	for r := 0; r < ec.n; r++ {
-		li, xi := r*st[0], base+r*st[1]
-		if v.null(li) || k.mask.null(xi) {
+		li, xi := r*st[0], r*st[1]
+		if v.null(li) || xm.null(xi) {
 			continue
 		}
 		lo, hi := v.bounds(li)
 		found := false
 		for j := lo; j < hi && !found; j++ {
-			found = k.eq(j, xi)
+			found = eq(j, xi)
 		}
 		out.set(r, found)
 	}
@@ -254,17 +254,19 @@ func arrHasSetKernel(ec *evalCtx, args []arrow.Array, all bool) (arrow.Array, er
 	if err != nil {
 		return nil, err
 	}
-	elems, err := nestWithElems(ec.mem, va.values, vb.values)
+	eq, err := nestCrossEq(va.values, vb.values)
 	if err != nil {
 		return nil, err
 	}
-	defer elems.Release()
-	k, err := nestKeysOf(elems)
-	if err != nil {
-		return nil, err
-	}
+	// Rows with many elements on both sides go through a set over both
+	// lists' values, built the first time one is met.
+	var set *nestSet
 	base := va.values.Len()
-	set := newNestSet(k)
+	defer func() {
+		if set != nil {
+			set.release()
+		}
+	}()
 	st := nestSteps(args, ec.n)
 	out := newNestBools(ec.n)
 	for r := 0; r < ec.n; r++ {
@@ -282,11 +284,29 @@ func arrHasSetKernel(ec *evalCtx, args []arrow.Array, all bool) (arrow.Array, er
 		case an || bn:
 			continue
 		}
+		res := all
+		if (ahi-alo)*(bhi-blo) <= 64 {
+			for k := blo; k < bhi && res == all; k++ {
+				found := false
+				for j := alo; j < ahi && !found; j++ {
+					found = eq(j, k)
+				}
+				if found != all {
+					res = !all
+				}
+			}
+			out.set(r, res)
+			continue
+		}
+		if set == nil {
+			if set, err = newNestSetOver(ec.mem, va.values, vb.values); err != nil {
+				return nil, err
+			}
+		}
 		set.reset()
 		for j := alo; j < ahi; j++ {
 			set.add(j)
 		}
-		res := all
 		for j := blo; j < bhi; j++ {
 			if set.has(base+j) != all {
 				res = !all
@@ -303,12 +323,12 @@ func arrPositionKernel(ec *evalCtx, args []arrow.Array) (arrow.Array, error) {
 	if err != nil {
 		return nil, err
 	}
-	all, err := nestWithElems(ec.mem, v.values, args[1])
+	x, err := nestCast(ec.mem, args[1], v.values.DataType())
 	if err != nil {
 		return nil, err
 	}
-	defer all.Release()
-	k, err := nestKeysOf(all)
+	defer x.Release()
+	eq, err := nestCrossEq(v.values, x)
 	if err != nil {
 		return nil, err
 	}
@@ -317,12 +337,11 @@ func arrPositionKernel(ec *evalCtx, args []arrow.Array) (arrow.Array, error) {
 	if len(args) == 3 {
 		from, fm = int64Values(args[2]), nestMaskOf(args[2])
 	}
-	base := v.values.Len()
 	st := nestSteps(args, ec.n)
 	out := newNestUints(ec.mem, ec.n)
 	defer out.release()
 	for r := 0; r < ec.n; r++ {
-		li, xi := r*st[0], base+r*st[1]
+		li, xi := r*st[0], r*st[1]
 		if v.null(li) {
 			out.b.AppendNull()
 			continue
@@ -341,7 +360,7 @@ func arrPositionKernel(ec *evalCtx, args []arrow.Array) (arrow.Array, error) {
 		}
 		pos := -1
 		for j := lo + int(start); j < hi; j++ {
-			if k.eq(j, xi) {
+			if eq(j, xi) {
 				pos = j - lo + 1
 				break
 			}
@@ -390,22 +409,23 @@ func nestChain(v nestListView) []nestListView {
 	}
 }
 
-// nestFirstDims returns the length of row i at each level, descending through
+// nestFirstDims returns the length of row i at the last of the first
+// levels of chain, and the product of those lengths, descending through
 // the first element (a NULL or missing first element has length 0).
-func nestFirstDims(chain []nestListView, i int, levels int) []uint64 {
-	dims := make([]uint64, 0, levels)
+func nestFirstDims(chain []nestListView, i int, levels int) (last, product uint64) {
 	lo, hi := chain[0].bounds(i)
-	dims = append(dims, uint64(hi-lo))
+	last = uint64(hi - lo)
+	product = last
 	for d := 1; d < levels && d < len(chain); d++ {
 		if lo == hi || chain[d].null(lo) {
-			dims = append(dims, 0)
 			lo, hi = 0, 0
-			continue
+		} else {
+			lo, hi = chain[d].bounds(lo)
 		}
-		lo, hi = chain[d].bounds(lo)
-		dims = append(dims, uint64(hi-lo))
+		last = uint64(hi - lo)
+		product *= last
 	}
-	return dims
+	return last, product
 }
 
 func arrLengthKernel(ec *evalCtx, args []arrow.Array) (arrow.Array, error) {
@@ -437,8 +457,8 @@ func arrLengthKernel(ec *evalCtx, args []arrow.Array) (arrow.Array, error) {
 			out.b.AppendNull()
 			continue
 		}
-		dims := nestFirstDims(chain, li, int(d))
-		out.b.Append(dims[len(dims)-1])
+		last, _ := nestFirstDims(chain, li, int(d))
+		out.b.Append(last)
 	}
 	return out.finish(), nil
 }
@@ -464,10 +484,7 @@ func arrCardinalityKernel(ec *evalCtx, args []arrow.Array) (arrow.Array, error) 
 			out.b.AppendNull()
 			continue
 		}
-		p := uint64(1)
-		for _, d := range nestFirstDims(chain, i, len(chain)) {
-			p *= d
-		}
+		_, p := nestFirstDims(chain, i, len(chain))
 		out.b.Append(p)
 	}
 	return out.finish(), nil

@@ -66,6 +66,25 @@ func arrSortKernel(ec *evalCtx, l arrow.Array, desc, nullsFirst bool) (arrow.Arr
 	if l.Len() == ec.n {
 		step = 1
 	}
+	nullSide := 1 // a NULL sorts after a value
+	if nullsFirst {
+		nullSide = -1
+	}
+	order := func(x, y int) int {
+		xn, yn := m.null(x), m.null(y)
+		switch {
+		case xn && yn:
+			return 0
+		case xn:
+			return nullSide
+		case yn:
+			return -nullSide
+		}
+		if desc {
+			return c(y, x)
+		}
+		return c(x, y)
+	}
 	out := newNestOut(ec.n)
 	var row []int
 	for r := 0; r < ec.n; r++ {
@@ -79,21 +98,7 @@ func arrSortKernel(ec *evalCtx, l arrow.Array, desc, nullsFirst bool) (arrow.Arr
 		for j := lo; j < hi; j++ {
 			row = append(row, j)
 		}
-		slices.SortStableFunc(row, func(x, y int) int {
-			xn, yn := m.null(x), m.null(y)
-			switch {
-			case xn && yn:
-				return 0
-			case xn:
-				return -b2i(nullsFirst)*2 + 1
-			case yn:
-				return b2i(nullsFirst)*2 - 1
-			}
-			if desc {
-				return c(y, x)
-			}
-			return c(x, y)
-		})
+		slices.SortStableFunc(row, order)
 		for _, j := range row {
 			out.add(j)
 		}
@@ -273,26 +278,26 @@ func arrRemoveKernel(ec *evalCtx, args []arrow.Array, mode int) (arrow.Array, er
 	if err != nil {
 		return nil, err
 	}
-	all, err := nestWithElems(ec.mem, v.values, args[1])
+	x, err := nestCast(ec.mem, args[1], v.values.DataType())
 	if err != nil {
 		return nil, err
 	}
-	defer all.Release()
-	k, err := nestKeysOf(all)
+	defer x.Release()
+	eq, err := nestCrossEq(v.values, x)
 	if err != nil {
 		return nil, err
 	}
+	xm := nestMaskOf(x)
 	var ns []int64
 	var nm nestMask
 	if mode == arrRemoveN {
 		ns, nm = int64Values(args[2]), nestMaskOf(args[2])
 	}
-	base := v.values.Len()
 	st := nestSteps(args, ec.n)
 	out := newNestOut(ec.n)
 	for r := 0; r < ec.n; r++ {
-		li, xi := r*st[0], base+r*st[1]
-		if v.null(li) || k.mask.null(xi) {
+		li, xi := r*st[0], r*st[1]
+		if v.null(li) || xm.null(xi) {
 			out.end(false)
 			continue
 		}
@@ -308,7 +313,7 @@ func arrRemoveKernel(ec *evalCtx, args []arrow.Array, mode int) (arrow.Array, er
 		}
 		lo, hi := v.bounds(li)
 		for j := lo; j < hi; j++ {
-			if left > 0 && k.eq(j, xi) {
+			if left > 0 && eq(j, xi) {
 				left--
 				continue
 			}

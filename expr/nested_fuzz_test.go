@@ -22,7 +22,7 @@ var nestFuzzListExprs = []string{
 	"array_remove(l, i)", "array_remove_n(ll, i, j)", "array_remove_all(fl, j)",
 	"array_length(l)", "array_length(make_array(l, ll), j)", "cardinality(make_array(fl, l))", "array_ndims(l)", "empty(ll)",
 	"array_max(l)", "array_min(fl)", "flatten(make_array(l, ll, fl))", "array_to_string(make_array(l, ll), ',', 'N')",
-	"array_concat(l, ll, fl)", "array_append(fl, i)", "array_prepend(j, l)", "array_repeat(i, j)",
+	"array_concat(l, ll, fl)", "array_append(fl, i)", "array_prepend(j, l)", "array_repeat(i, j % 64)", "array_repeat(l, i % 8)",
 	"make_array(i, j)", "struct(l, i).c0[j]", "named_struct('a', ll).a[i]",
 }
 

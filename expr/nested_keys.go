@@ -1,11 +1,13 @@
 package expr
 
 import (
+	"bytes"
 	"math"
 	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 )
 
 // Equality of list elements for the searching and set functions: keys
@@ -117,6 +119,7 @@ func (k *nestKeys) eq(i, j int) bool {
 // nestSet is a set of elements of one nestKeys, cleared between rows.
 type nestSet struct {
 	k       *nestKeys
+	all     arrow.Array // the concatenated elements keyed (newNestSetOver)
 	u       map[uint64]struct{}
 	s       map[string]struct{}
 	members []int // nested types: the members, compared one by one
@@ -132,6 +135,31 @@ func newNestSet(k *nestKeys) *nestSet {
 		s.s = map[string]struct{}{}
 	}
 	return s
+}
+
+// newNestSetOver is a set over the elements of a followed by those of b
+// (element i of b is len(a)+i); release it after use.
+func newNestSetOver(mem memory.Allocator, a, b arrow.Array) (*nestSet, error) {
+	all, err := nestWithElems(mem, a, b)
+	if err != nil {
+		return nil, err
+	}
+	k, err := nestKeysOf(all)
+	if err != nil {
+		all.Release()
+		return nil, err
+	}
+	s := newNestSet(k)
+	s.all = all
+	return s, nil
+}
+
+// release frees the elements a set built with newNestSetOver holds.
+func (s *nestSet) release() {
+	if s.all != nil {
+		s.all.Release()
+		s.all = nil
+	}
 }
 
 func (s *nestSet) reset() {
@@ -178,4 +206,56 @@ func (s *nestSet) add(i int) bool {
 		s.members = append(s.members, i)
 	}
 	return true
+}
+
+// nestCrossEq returns the equality (two NULLs equal) of elements of a
+// with elements of b, arrays of one type, without concatenating them.
+func nestCrossEq(a, b arrow.Array) (func(i, j int) bool, error) {
+	switch a.DataType().ID() {
+	case arrow.STRING, arrow.LARGE_STRING, arrow.BINARY, arrow.LARGE_BINARY, arrow.FIXED_SIZE_BINARY:
+		if b.DataType().ID() != a.DataType().ID() {
+			break
+		}
+		va, vb := bytesOf(a), bytesOf(b)
+		ma, mb := nestMaskOf(a), nestMaskOf(b)
+		return func(i, j int) bool {
+			ni, nj := ma.null(i), mb.null(j)
+			if ni || nj {
+				return ni && nj
+			}
+			return bytes.Equal(va.at(i), vb.at(j))
+		}, nil
+	}
+	ka, err := nestKeysOf(a)
+	if err != nil {
+		return nil, err
+	}
+	kb, err := nestKeysOf(b)
+	if err != nil {
+		return nil, err
+	}
+	ma, mb := ka.mask, kb.mask
+	switch {
+	case ka.u != nil && kb.u != nil:
+		return func(i, j int) bool {
+			ni, nj := ma.null(i), mb.null(j)
+			if ni || nj {
+				return ni && nj
+			}
+			return ka.u[i] == kb.u[j]
+		}, nil
+	case ka.s != nil && kb.s != nil:
+		return func(i, j int) bool {
+			ni, nj := ma.null(i), mb.null(j)
+			if ni || nj {
+				return ni && nj
+			}
+			return ka.s[i] == kb.s[j]
+		}, nil
+	}
+	c, err := nestCmp(a, b)
+	if err != nil {
+		return nil, err
+	}
+	return func(i, j int) bool { return c(i, j) == 0 }, nil
 }
