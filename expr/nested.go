@@ -199,26 +199,41 @@ func (b *binder) bindArray(x *Array, want arrow.DataType) (node, error) {
 	return b.fold(nestMakeArray(elems, x, x.At))
 }
 
-// compareNested compares operands of which one at least is a list: both
-// must be lists (of any kind), their elements are unified to one type,
+// compareNested compares operands of which one at least is a list (or a
+// struct): both must be lists (of any kind), their elements are unified
+// to one type (structs: their fields, by name and position),
 // and rows compare lexicographically (then by length) with NULL elements
 // first and equal to each other; a NULL list gives NULL (IS [NOT]
 // DISTINCT FROM treats it as a value).
 func (b *binder) compareNested(op BinaryOp, l, r node, at int) (node, error) {
 	lt, rt := l.dataType(), r.dataType()
-	if !isList(lt) || !isList(rt) {
-		return nil, fmt.Errorf("%w: Cannot infer common argument type for comparison operation %s %s %s (at %d)", ErrBind, lt, op, rt, at)
-	}
-	et, ok := nestUnify(nestElem(lt), nestElem(rt))
-	if !ok {
-		return nil, fmt.Errorf("%w: Cannot infer common argument type for comparison operation %s %s %s (at %d)", ErrBind, lt, op, rt, at)
-	}
+	refuse := fmt.Errorf("%w: Cannot infer common argument type for comparison operation %s %s %s (at %d)", ErrBind, lt, op, rt, at)
 	var err error
-	if l, err = b.foldCast(l, nestListOf(lt, et)); err != nil {
-		return nil, err
-	}
-	if r, err = b.foldCast(r, nestListOf(rt, et)); err != nil {
-		return nil, err
+	switch {
+	case isList(lt) && isList(rt):
+		et, ok := nestUnify(nestElem(lt), nestElem(rt))
+		if !ok {
+			return nil, refuse
+		}
+		if l, err = b.foldCast(l, nestListOf(lt, et)); err != nil {
+			return nil, err
+		}
+		if r, err = b.foldCast(r, nestListOf(rt, et)); err != nil {
+			return nil, err
+		}
+	case lt.ID() == arrow.STRUCT && rt.ID() == arrow.STRUCT:
+		t, ok := nestUnify(lt, rt)
+		if !ok {
+			return nil, refuse
+		}
+		if l, err = b.foldCast(l, t); err != nil {
+			return nil, err
+		}
+		if r, err = b.foldCast(r, t); err != nil {
+			return nil, err
+		}
+	default:
+		return nil, refuse
 	}
 	return &nestNode{name: "comparison " + op.String(), args: []node{l, r}, typ: arrow.FixedWidthTypes.Boolean,
 		k: func(ec *evalCtx, args []arrow.Array) (arrow.Array, error) {
@@ -226,8 +241,8 @@ func (b *binder) compareNested(op BinaryOp, l, r node, at int) (node, error) {
 		}}, nil
 }
 
-// nestCompareLists compares two list-like arrays (one row each for a
-// constant) row by row.
+// nestCompareLists compares two list-like (or struct) arrays (one row
+// each for a constant) row by row.
 func nestCompareLists(ec *evalCtx, op BinaryOp, l, r arrow.Array) (arrow.Array, error) {
 	c, err := nestValueCmp(l, r)
 	if err != nil {
