@@ -161,7 +161,8 @@ func bindDateTrunc(b *binder, c *Call, args []node) (node, error) {
 	}
 	typ := x.dataType().(*arrow.TimestampType)
 	z, _ := timestampZone(typ)
-	return &callNode{name: c.Name, args: []node{x}, typ: typ, k: truncKernel(unit, typ, z)}, nil
+	_, scalar := asConst(x)
+	return &callNode{name: c.Name, args: []node{x}, typ: typ, k: truncKernel(unit, typ, z, scalar)}, nil
 }
 
 // datePartNames maps date_part's part names (arrow-rs interval units
@@ -311,7 +312,8 @@ func bindDateBin(b *binder, c *Call, args []node) (node, error) {
 		}
 		stride = s
 	}
-	return &callNode{name: c.Name, args: []node{src}, typ: srcTs, k: binKernel(int64(iv.Months), stride, originNs, srcTs)}, nil
+	_, scalar := asConst(src)
+	return &callNode{name: c.Name, args: []node{src}, typ: srcTs, k: binKernel(int64(iv.Months), stride, originNs, srcTs, scalar)}, nil
 }
 
 // bindTimeBin binds date_bin over a time of day: a stride under a day,

@@ -2,6 +2,7 @@ package expr
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"slices"
 	"strconv"
@@ -345,5 +346,153 @@ func TestParseInterval(t *testing.T) {
 	}
 	if _, err := evalTimeExpr(rec, "date_bin(interval '1 foo', ts)"); !errors.Is(err, ErrBind) {
 		t.Errorf("interval '1 foo': %v, want ErrBind", err)
+	}
+}
+
+// timeBatch3 is the random golden dataset (mk3.py, seed 7): k, tns
+// timestamp(ns), tss timestamp(s), d date32, tz timestamp(ns,
+// Europe/Berlin) holding tns.
+func timeBatch3(t testing.TB) arrow.RecordBatch {
+	t.Helper()
+	mem := memory.DefaultAllocator
+	n := len(timeBatch3Tns)
+	kb := array.NewInt64Builder(mem)
+	defer kb.Release()
+	for i := 0; i < n; i++ {
+		kb.Append(int64(i))
+	}
+	ts := func(unit arrow.TimeUnit, tz string, v []int64) arrow.Array {
+		b := array.NewTimestampBuilder(mem, &arrow.TimestampType{Unit: unit, TimeZone: tz})
+		defer b.Release()
+		for _, x := range v {
+			b.Append(arrow.Timestamp(x))
+		}
+		return b.NewArray()
+	}
+	db := array.NewDate32Builder(mem)
+	defer db.Release()
+	for _, x := range timeBatch3D {
+		db.Append(arrow.Date32(x))
+	}
+	cols := []arrow.Array{kb.NewArray(), ts(arrow.Nanosecond, "", timeBatch3Tns), ts(arrow.Second, "", timeBatch3Tss),
+		db.NewArray(), ts(arrow.Nanosecond, "Europe/Berlin", timeBatch3Tns)}
+	var fields []arrow.Field
+	for i, name := range []string{"k", "tns", "tss", "d", "tz"} {
+		fields = append(fields, arrow.Field{Name: name, Type: cols[i].DataType(), Nullable: true})
+		defer cols[i].Release()
+	}
+	return array.NewRecordBatch(arrow.NewSchema(fields, nil), cols, int64(n))
+}
+
+// fnvRows hashes the rows of a as the random goldens do: FNV-1a (64) of
+// the rendered rows joined by \x01 (NULL as \x00; floats as their bits).
+func fnvRows(a arrow.Array) uint64 {
+	h := uint64(0xcbf29ce484222325)
+	add := func(s string) {
+		for i := 0; i < len(s); i++ {
+			h ^= uint64(s[i])
+			h *= 0x100000001b3
+		}
+	}
+	for i := 0; i < a.Len(); i++ {
+		if i > 0 {
+			add("\x01")
+		}
+		switch {
+		case a.IsNull(i):
+			add("\x00")
+		case a.DataType().ID() == arrow.FLOAT64:
+			add(fmt.Sprintf("%016x", math.Float64bits(a.(*array.Float64).Value(i))))
+		default:
+			add(renderRow(a, i))
+		}
+	}
+	return h
+}
+
+func TestTimeGoldenToChar(t *testing.T) {
+	rec := timeBatch3(t)
+	defer rec.Release()
+	for _, c := range toCharGolden {
+		sql := "to_char(" + c.col + ", '" + strings.ReplaceAll(c.fmt, "'", "''") + "')"
+		a, err := evalTimeExpr(rec, sql)
+		switch {
+		case c.err && err == nil:
+			t.Errorf("%s: pylance fails, we give %v", sql, a)
+		case !c.err && err != nil:
+			t.Errorf("%s: %v", sql, err)
+		case !c.err && fnvRows(a) != c.hash:
+			t.Errorf("%s: %v differs from pylance's", sql, a)
+		}
+		if a != nil {
+			a.Release()
+		}
+	}
+}
+
+func TestTimeGoldenValues(t *testing.T) {
+	rec := timeBatch3(t)
+	defer rec.Release()
+	for _, c := range timeValueCases3 {
+		a, err := evalTimeExpr(rec, c.expr)
+		switch {
+		case c.typ == "ERR" && err == nil:
+			t.Errorf("%s: pylance fails, we give %v", c.expr, a)
+		case c.typ != "ERR" && err != nil:
+			t.Errorf("%s: %v", c.expr, err)
+		case c.typ != "ERR" && (a.DataType().String() != c.typ || fnvRows(a) != c.hash):
+			t.Errorf("%s: %s %v differs from pylance's %s", c.expr, a.DataType(), a, c.typ)
+		}
+		if a != nil {
+			a.Release()
+		}
+	}
+}
+
+func TestTimeGoldenParse(t *testing.T) {
+	check := func(what string, got int64, err error, want int64, wantErr bool) {
+		t.Helper()
+		switch {
+		case wantErr && err == nil:
+			t.Errorf("%s = %d, pylance fails", what, got)
+		case !wantErr && err != nil:
+			t.Errorf("%s: %v, pylance gives %d", what, err, want)
+		case !wantErr && got != want:
+			t.Errorf("%s = %d, pylance gives %d", what, got, want)
+		}
+	}
+	result := func(fn string, dt dateTime, err error) (int64, error) {
+		if err != nil {
+			return 0, err
+		}
+		if fn == "to_date" {
+			ms := dt.day*secsPerDay*1000 + floorDiv(dt.nanos, 1_000_000)
+			return ms / (secsPerDay * 1000), nil
+		}
+		ns, ok := dt.unixNanos()
+		if !ok {
+			return 0, errNanosRange
+		}
+		return ns, nil
+	}
+	for _, c := range parseFormattedGolden {
+		dt, err := parseFormatted(c.s, compileTimeFormat(c.f))
+		v, err := result(c.fn, dt, err)
+		check(c.fn+"("+strconv.Quote(c.s)+", "+strconv.Quote(c.f)+")", v, err, c.v, c.err)
+	}
+	for _, c := range parseStringGolden {
+		var v int64
+		var err error
+		if c.fn == "to_date" {
+			d, ok := parseDateString(c.s)
+			if !ok {
+				err = errNanosRange
+			}
+			v = d
+		} else {
+			dt, e := parseTimestampString(c.s)
+			v, err = result(c.fn, dt, e)
+		}
+		check(c.fn+"("+strconv.Quote(c.s)+")", v, err, c.v, c.err)
 	}
 }

@@ -647,6 +647,14 @@ var timeValueCases = []timeValueCase{
 	{"to_char(arrow_cast(95026237, 'Date32'), '%Y')", "ERR", nil}, // External error: LanceError(Arrow): Cast error: Failed to convert 8210266876800000 to temporal for Date64
 	{"to_char(arrow_cast(-96465292, 'Date32'), '%Y %C')", "utf8", []string{"-262143 C4", "-262143 C4", "-262143 C4", "-262143 C4", "-262143 C4", "-262143 C4"}},
 	{"to_char('2021-01-01 10:11:12', '%H')", "utf8", []string{"10", "10", "10", "10", "10", "10"}},
+	// constants take DataFusion's scalar paths
+	{"date_trunc('minute', from_unixtime(-7486979248, 'Europe/Berlin'))", "timestamp[s, tz=Europe/Berlin]", []string{"-7486979220", "-7486979220", "-7486979220", "-7486979220", "-7486979220", "-7486979220"}},
+	{"date_trunc('second', from_unixtime(-7486979248, 'Europe/Berlin'))", "timestamp[s, tz=Europe/Berlin]", []string{"-7486979248", "-7486979248", "-7486979248", "-7486979248", "-7486979248", "-7486979248"}},
+	{"date_trunc('day', to_timestamp_seconds(-8334601228800))", "ERR", nil}, // External error: Query Execution error: Execution error: Timestamp -8334601228800 out of range
+	{"date_trunc('second', to_timestamp_seconds(-8334601228800))", "ERR", nil}, // External error: Query Execution error: Execution error: Timestamp -8334601228800 out of range
+	{"date_trunc('hour', from_unixtime(-7486979248, 'Europe/Berlin'))", "timestamp[s, tz=Europe/Berlin]", []string{"-7486980808", "-7486980808", "-7486980808", "-7486980808", "-7486980808", "-7486980808"}},
+	{"date_bin(interval '1 day', to_timestamp_nanos(-9000000000000000000), to_timestamp_nanos(1000000000000000000))", "timestamp[ns]", []string{"NULL", "NULL", "NULL", "NULL", "NULL", "NULL"}},
+	{"date_trunc('minute', to_timestamp_micros(-1))", "timestamp[us]", []string{"-60000000", "-60000000", "-60000000", "-60000000", "-60000000", "-60000000"}},
 	// make_time, to_time, to_local_time
 	{"make_time(1,2,3)", "time32[s]", []string{"3723", "3723", "3723", "3723", "3723", "3723"}},
 	{"make_time(23,59,59)", "time32[s]", []string{"86399", "86399", "86399", "86399", "86399", "86399"}},

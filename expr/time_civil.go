@@ -201,9 +201,17 @@ func (z *zone) offsetAt(secs int64) int64 {
 	if z.loc == nil {
 		return z.off
 	}
+	// chrono-tz (DataFusion's zone database) stops at the end of 2099:
+	// later instants keep the offset then in force.
+	if secs > chronoTzEnd {
+		secs = chronoTzEnd
+	}
 	_, off := time.Unix(secs, 0).In(z.loc).Zone()
 	return int64(off)
 }
+
+// chronoTzEnd is the last second of 2099 (UTC).
+const chronoTzEnd = 4102444799
 
 // toUTC returns the UTC second of local second local (for a location,
 // Go's choice in a gap or overlap).

@@ -183,14 +183,50 @@ func (z *zone) resolveTrunc(local, origOff int64) (int64, bool) {
 	return c[0] + 3*3600, true
 }
 
-// truncKernel is date_trunc(unit, ts), computed in nanoseconds as
-// DataFusion does (a value outside the nanosecond range fails).
-func truncKernel(unit string, typ *arrow.TimestampType, z *zone) kernel {
+// truncGranule is a date_trunc unit of fixed length, in nanoseconds
+// (0 for week, month, quarter, year).
+func truncGranule(unit string) int64 {
+	switch unit {
+	case "microsecond":
+		return 1_000
+	case "millisecond":
+		return 1_000_000
+	case "second":
+		return nanosPerSec
+	case "minute":
+		return 60 * nanosPerSec
+	case "hour":
+		return 3600 * nanosPerSec
+	case "day":
+		return nanosPerDay
+	}
+	return 0
+}
+
+// truncKernel is date_trunc(unit, ts) as DataFusion computes it: over a
+// column, units up to a minute (and, without a zone, hours and days) are
+// floored in the timestamp's own unit; everything else, and every
+// constant, goes through nanoseconds and the calendar (in the zone),
+// where a value outside the nanosecond range fails.
+func truncKernel(unit string, typ *arrow.TimestampType, z *zone, scalar bool) kernel {
 	scale := nanosPerSec / unitPerSec(typ.Unit)
+	g := truncGranule(unit)
+	fine := !scalar && g != 0 && (g <= 60*nanosPerSec || z == nil)
 	return func(ec *evalCtx, args []arrow.Array) (arrow.Array, error) {
 		a := args[0]
 		out := newFixedOut[int64](ec.mem, ec.n, a)
-		for i, v := range int64Values(a) {
+		vals := int64Values(a)
+		if fine {
+			step := g / scale
+			for i, v := range vals {
+				if step > 1 {
+					v -= floorMod(v, step)
+				}
+				out.vals[i] = v
+			}
+			return out.finish(typ), nil
+		}
+		for i, v := range vals {
 			if !out.isValid(i) {
 				continue
 			}
@@ -202,10 +238,52 @@ func truncKernel(unit string, typ *arrow.TimestampType, z *zone) kernel {
 				out.release()
 				return nil, evalErr("timestamp %d out of range", v)
 			}
-			out.vals[i] = ns / scale
+			out.vals[i] = truncBack(ns, typ.Unit, unit)
 		}
 		return out.finish(typ), nil
 	}
+}
+
+// truncBack converts truncated nanoseconds back to unit u as DataFusion's
+// general_date_trunc does, truncating again toward zero (in UTC) for the
+// units below an hour.
+func truncBack(ns int64, u arrow.TimeUnit, unit string) int64 {
+	switch u {
+	case arrow.Second:
+		if unit == "minute" {
+			return ns / nanosPerSec / 60 * 60
+		}
+		return ns / nanosPerSec
+	case arrow.Millisecond:
+		switch unit {
+		case "minute":
+			return ns / 1_000_000 / 1_000 / 60 * 1_000 * 60
+		case "second":
+			return ns / 1_000_000 / 1_000 * 1_000
+		}
+		return ns / 1_000_000
+	case arrow.Microsecond:
+		switch unit {
+		case "minute":
+			return ns / 1_000 / 1_000_000 / 60 * 60 * 1_000_000
+		case "second":
+			return ns / 1_000 / 1_000_000 * 1_000_000
+		case "millisecond":
+			return ns / 1_000 / 1_000 * 1_000
+		}
+		return ns / 1_000
+	}
+	switch unit {
+	case "minute":
+		return ns / nanosPerSec / 60 * nanosPerSec * 60
+	case "second":
+		return ns / nanosPerSec * nanosPerSec
+	case "millisecond":
+		return ns / 1_000_000 * 1_000_000
+	case "microsecond":
+		return ns / 1_000 * 1_000
+	}
+	return ns
 }
 
 // Parts of date_part.
@@ -372,8 +450,9 @@ func addMonths(z, n int64) int64 {
 }
 
 // binKernel is date_bin(stride, ts, origin) on nanoseconds (wrapping as
-// DataFusion's arithmetic does), back to ts's unit.
-func binKernel(months, stride, origin int64, typ *arrow.TimestampType) kernel {
+// DataFusion's arithmetic does), back to ts's unit. ts - origin must not
+// overflow: over a column that fails, for a constant it gives NULL.
+func binKernel(months, stride, origin int64, typ *arrow.TimestampType, scalar bool) kernel {
 	scale := nanosPerSec / unitPerSec(typ.Unit)
 	return func(ec *evalCtx, args []arrow.Array) (arrow.Array, error) {
 		a := args[0]
@@ -386,9 +465,18 @@ func binKernel(months, stride, origin int64, typ *arrow.TimestampType) kernel {
 				continue
 			}
 			x := v * scale
+			diff := x - origin
+			if months == 0 && ((origin > 0 && diff > x) || (origin < 0 && diff < x)) {
+				if scalar {
+					out.setNull(i)
+					continue
+				}
+				out.release()
+				return nil, evalErr("date_bin source timestamp %d - origin %d overflows i64", x, origin)
+			}
 			var r int64
 			if months == 0 {
-				r = origin + binDistance(x-origin, stride)
+				r = origin + binDistance(diff, stride)
 			} else {
 				if (x < 0 && x%nanosPerSec != 0) || (origin < 0 && origin%nanosPerSec != 0) {
 					// DataFusion splits nanoseconds into seconds and a
