@@ -195,7 +195,7 @@ func parseFloatText(s string, bits int) (float64, bool) {
 		return 0, false
 	}
 	if t := strings.TrimLeft(s, "+-"); len(t) == 3 && strings.EqualFold(t, "nan") {
-		return math.NaN(), true
+		return math.Float64frombits(0x7ff8000000000000), true // Rust's f64::NAN, not Go's math.NaN()
 	}
 	f, err := strconv.ParseFloat(s, bits)
 	if err != nil && !errors.Is(err, strconv.ErrRange) {

@@ -296,13 +296,20 @@ func runGolden(t *testing.T, name string, tb *table, key string, lines []goldenL
 		t.Fatalf("no int64 key column %q", key)
 	}
 	passed, kinds := 0, map[string]int{}
+	known := knownDeviations(t)
 	for _, g := range lines {
 		var kind string
 		t.Run(fmt.Sprintf("line%d", g.line), func(t *testing.T) {
 			var problem string
 			problem, kind = verdict(g, runFilter(tb, g.filter, key))
-			if problem != "" {
+			why, listed := known[g.filter]
+			switch {
+			case problem != "" && listed:
+				t.Logf("%s line %d: %s: known deviation (%s)\n\t%s", name, g.line, g.filter, why, problem)
+			case problem != "":
 				t.Errorf("%s line %d: %s\n\t%s", name, g.line, g.filter, problem)
+			case listed:
+				t.Errorf("%s line %d: %s now agrees with pylance: remove it from testdata/conform-known-deviations.tsv", name, g.line, g.filter)
 			}
 		})
 		if kind == "" {
@@ -313,6 +320,25 @@ func runGolden(t *testing.T, name string, tb *table, key string, lines []goldenL
 	}
 	t.Logf("%s: %d passed, %d failed", name, passed, len(lines)-passed)
 	logKinds(t, kinds)
+}
+
+// knownDeviations reads testdata/conform-known-deviations.tsv: filters
+// where the engine is known to answer otherwise than pylance 14.0.2, each
+// with the reason. They are reported, not failed; one that starts to
+// agree fails, so the list never outlives its entries.
+func knownDeviations(t *testing.T) map[string]string {
+	t.Helper()
+	data, err := os.ReadFile("testdata/conform-known-deviations.tsv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		if f, why, ok := strings.Cut(line, "\t"); ok {
+			out[f] = why
+		}
+	}
+	return out
 }
 
 func logKinds(t *testing.T, kinds map[string]int) {
