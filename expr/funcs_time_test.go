@@ -190,8 +190,6 @@ func runTimeValueCases(t *testing.T, rec arrow.RecordBatch, cases []timeValueCas
 	}
 }
 
-var _ = errors.Is
-
 // timeBatch2 is the second golden dataset (/tmp/tq/gen/mk2.py): every
 // timestamp unit, zoned timestamps (America/New_York across both 2021
 // DST changes, UTC, +05:30), date64, the four time types, a format
@@ -494,5 +492,100 @@ func TestTimeGoldenParse(t *testing.T) {
 			v, err = result(c.fn, dt, e)
 		}
 		check(c.fn+"("+strconv.Quote(c.s)+")", v, err, c.v, c.err)
+	}
+}
+
+func TestTimeNow(t *testing.T) {
+	rec := timeBatch(t)
+	defer rec.Release()
+	nowNs := fixedNow.UnixNano()
+	cases := []struct {
+		sql, typ, want string
+	}{
+		{"now()", "timestamp[ns]", strconv.FormatInt(nowNs, 10)},
+		{"current_timestamp", "timestamp[ns]", strconv.FormatInt(nowNs, 10)},
+		{"current_timestamp()", "timestamp[ns]", strconv.FormatInt(nowNs, 10)},
+		{"current_date", "date32", strconv.FormatInt(floorDiv(fixedNow.Unix(), secsPerDay), 10)},
+		{"today()", "date32", strconv.FormatInt(floorDiv(fixedNow.Unix(), secsPerDay), 10)},
+		{"current_time()", "time64[ns]", strconv.FormatInt(floorMod(nowNs, nanosPerDay), 10)},
+		{"date_part('year', now())", "int32", "2026"},
+		{"to_char(now(), '%Y-%m-%d %H:%M:%S%.f')", "utf8", "2026-12-03 07:48:39.265243765"},
+	}
+	for _, c := range cases {
+		a, err := evalTimeExpr(rec, c.sql)
+		if err != nil {
+			t.Errorf("%s: %v", c.sql, err)
+			continue
+		}
+		if a.DataType().String() != c.typ || renderRow(a, 0) != c.want || renderRow(a, 5) != c.want {
+			t.Errorf("%s = %s %v, want %s %s", c.sql, a.DataType(), a, c.typ, c.want)
+		}
+		a.Release()
+	}
+	if _, err := evalTimeExpr(rec, "now(1)"); !errors.Is(err, ErrBind) {
+		t.Errorf("now(1): %v, want ErrBind", err)
+	}
+	// One instant per query, and the time of Bind when Options.Now is zero.
+	before := time.Now()
+	e, _ := Parse("now() = now() AND ts < now() AND current_date >= d")
+	p, err := Bind(e, rec.Schema())
+	if err != nil {
+		t.Fatal(err)
+	}
+	keep, err := p.Evaluate(rec)
+	if err != nil || !slices.Equal(keep, []bool{true, true, false, false, true, true}) {
+		t.Errorf("now() filter: %v %v", keep, err)
+	}
+	a, _ := evalTimeExprWith(rec, "now()", Options{})
+	if got := int64Values(a)[0]; got < before.UnixNano() || got > time.Now().UnixNano() {
+		t.Errorf("now() with zero Options.Now = %d, not the time of Bind", got)
+	}
+	a.Release()
+}
+
+// evalTimeExprWith is evalTimeExpr with options.
+func evalTimeExprWith(rec arrow.RecordBatch, sql string, opts Options) (arrow.Array, error) {
+	e, err := Parse(sql)
+	if err != nil {
+		return nil, err
+	}
+	c, err := BindValue(e, rec.Schema(), opts)
+	if err != nil {
+		return nil, err
+	}
+	return c.Eval(rec)
+}
+
+func TestTimeErrorsWrapSentinels(t *testing.T) {
+	rec := timeBatch(t)
+	defer rec.Release()
+	cases := []struct {
+		sql  string
+		want error
+	}{
+		{"date_trunc('day', i64)", ErrBind},
+		{"date_trunc('nope', ts)", ErrEval},
+		{"date_part('nope', ts)", ErrEval},
+		{"to_timestamp(s)", ErrEval},
+		{"to_date(s)", ErrEval},
+		{"make_date(2021, 2, 29)", ErrEval},
+		{"make_date(f, 1, 1)", ErrBind},
+		{"to_char(ts, '%Q')", ErrEval},
+		{"to_char(i64, '%Y')", ErrBind},
+		{"date_bin(interval '1 month 1 day', ts)", ErrUnsupported},
+		{"date_bin(interval '1 day', ts, ts)", ErrUnsupported},
+		{"date_bin(interval '1 nope', ts)", ErrBind},
+		{"to_timestamp(i64 * 1000000000000)", ErrEval},
+		{"from_unixtime(f)", ErrBind},
+		{"date_part('hour', from_unixtime(i64, 'Foo/Bar'))", ErrBind},
+	}
+	for _, c := range cases {
+		a, err := evalTimeExpr(rec, c.sql)
+		if !errors.Is(err, c.want) {
+			t.Errorf("%s: %v, want %v", c.sql, err, c.want)
+		}
+		if a != nil {
+			a.Release()
+		}
 	}
 }
