@@ -589,3 +589,88 @@ func TestTimeErrorsWrapSentinels(t *testing.T) {
 		}
 	}
 }
+
+func TestIntervalArith(t *testing.T) {
+	rec := timeBatch(t)
+	defer rec.Release()
+	b := newBinder(rec.Schema(), Options{Now: fixedNow})
+	iv := func(text string) node {
+		n, err := b.bindInterval(&Literal{Kind: LitInterval, Str: text})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	col := func(name string) node {
+		n, err := b.bind(&Column{Name: name})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	nsConst := func(sql string) node {
+		e, _ := Parse(sql)
+		n, err := b.bind(e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	// pylance 14.0.2: coalesce(x op interval) projected over the probe dataset.
+	cases := []struct {
+		l      node
+		op     BinaryOp
+		r      node
+		typ    string
+		want   []string
+		failed bool
+	}{
+		{col("ts"), OpPlus, iv("1 month"), "timestamp[us]", []string{"1612137600000000", "1612180800000000", "NULL", "1643673600000000", "1591315200000000", "1612137600000000"}, false},
+		{col("ts"), OpMinus, iv("1 month 2 days 3 hours"), "timestamp[us]", []string{"1606597200000000", "1606640400000000", "NULL", "1638133200000000", "1585861200000000", "1606597200000000"}, false},
+		{nsConst("to_timestamp('2021-01-31T10:00:00')"), OpPlus, iv("1 month"), "timestamp[ns]", []string{"1614506400000000000"}, false},
+		{nsConst("to_timestamp('2021-03-31T10:00:00')"), OpMinus, iv("1 month"), "timestamp[ns]", []string{"1614506400000000000"}, false},
+		{col("d"), OpPlus, iv("1 day"), "date32", []string{"18629", "18780", "18994", "NULL", "18263", "18630"}, false},
+		{col("d"), OpPlus, iv("1 month"), "date32", []string{"18659", "18809", "19024", "NULL", "18293", "18660"}, false},
+		{col("d"), OpPlus, iv("1 hour"), "date32", []string{"18628", "18779", "18993", "NULL", "18262", "18629"}, false},
+		{col("d"), OpMinus, iv("1 month"), "date32", []string{"18597", "18748", "18962", "NULL", "18231", "18598"}, false},
+		{iv("1 day"), OpPlus, col("ts"), "timestamp[us]", []string{"1609545600000000", "1609588800000000", "NULL", "1641081600000000", "1588723200000000", "1609545600000000"}, false},
+		{nsConst("to_timestamp_seconds(1609459200)"), OpPlus, iv("1.5 seconds"), "timestamp[s]", []string{"1609459201"}, false},
+		{nsConst("from_unixtime(1615690800, 'America/New_York')"), OpPlus, iv("1 day"), "timestamp[s, tz=America/New_York]", []string{"1615773600"}, false},
+		{nsConst("from_unixtime(1615690800, 'America/New_York')"), OpPlus, iv("24 hours"), "timestamp[s, tz=America/New_York]", []string{"1615777200"}, false},
+		{nsConst("to_timestamp_nanos(9223372036854775807)"), OpPlus, iv("1 day"), "", nil, true},
+	}
+	for k, c := range cases {
+		n, handled, err := b.bindIntervalArith(c.op, c.l, c.r, 0)
+		if !handled {
+			t.Errorf("case %d: not handled", k)
+			continue
+		}
+		var a arrow.Array
+		if err == nil {
+			ec, _ := (&Compiled{root: n, slots: b.slots, mem: b.mem}).context(rec)
+			a, err = n.eval(ec)
+		}
+		if c.failed {
+			if err == nil {
+				t.Errorf("case %d: pylance fails, we give %v", k, a)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("case %d: %v", k, err)
+			continue
+		}
+		if a.DataType().String() != c.typ {
+			t.Errorf("case %d: type %s, want %s", k, a.DataType(), c.typ)
+		}
+		for i, w := range c.want {
+			if g := renderRow(a, i); g != w {
+				t.Errorf("case %d row %d: %s, pylance %s", k, i, g, w)
+			}
+		}
+		a.Release()
+	}
+	if _, handled, _ := b.bindIntervalArith(OpMinus, iv("1 day"), col("ts"), 0); handled {
+		t.Error("interval - ts: handled, pylance refuses it")
+	}
+}

@@ -277,3 +277,125 @@ func intervalArray(b *binder, iv monthDayNano) arrow.Array {
 	bl.Append(arrow.MonthDayNanoInterval{Months: iv.months, Days: iv.days, Nanoseconds: iv.nanos})
 	return bl.NewArray()
 }
+
+// bindIntervalArith binds timestamp ± interval, interval + timestamp and
+// date ± interval as arrow-rs computes them (DataFusion plans these
+// inside function arguments, the only place Lance accepts INTERVAL):
+// months (the day clamped to the month's end) and days move the local
+// calendar of a zoned timestamp, nanoseconds move the instant; a date
+// adds the whole days of the nanoseconds. handled is false when the
+// operands are not such a pair; the operator bindings (arith.go) call it.
+func (b *binder) bindIntervalArith(op BinaryOp, l, r node, at int) (n node, handled bool, err error) {
+	lt, rt := l.dataType().ID(), r.dataType().ID()
+	isIv := func(id arrow.Type) bool { return id == arrow.INTERVAL_MONTH_DAY_NANO }
+	isDT := func(id arrow.Type) bool { return id == arrow.TIMESTAMP || id == arrow.DATE32 }
+	switch {
+	case (op == OpPlus || op == OpMinus) && isDT(lt) && isIv(rt):
+	case op == OpPlus && isIv(lt) && isDT(rt):
+		l, r = r, l
+	default:
+		return nil, false, nil
+	}
+	ivc, ok := asConst(r)
+	if !ok {
+		return nil, true, fmt.Errorf("%w: an interval operand must be a literal (at %d)", ErrUnsupported, at)
+	}
+	typ := l.dataType()
+	if ivc.isNull() {
+		return &constNode{val: nullOf(b.mem, typ)}, true, nil
+	}
+	v := ivc.val.(*array.MonthDayNanoInterval).Value(0)
+	iv := monthDayNano{months: v.Months, days: v.Days, nanos: v.Nanoseconds}
+	sign := int64(1)
+	if op == OpMinus {
+		sign = -1
+	}
+	z, err := timestampZone(typ)
+	if err != nil {
+		return nil, true, fmt.Errorf("%w: %w (at %d)", ErrBind, err, at)
+	}
+	n, err = b.fold(&callNode{name: op.String(), args: []node{l}, typ: typ, k: intervalArithKernel(typ, iv, sign, z)}, nil)
+	return n, true, err
+}
+
+// intervalArithKernel adds sign × iv to timestamps or dates.
+func intervalArithKernel(typ arrow.DataType, iv monthDayNano, sign int64, z *zone) kernel {
+	months, days, nanos := sign*int64(iv.months), sign*int64(iv.days), sign*iv.nanos
+	return func(ec *evalCtx, args []arrow.Array) (arrow.Array, error) {
+		a := args[0]
+		if typ.ID() == arrow.DATE32 {
+			out := newFixedOut[int32](ec.mem, ec.n, a)
+			for i, d := range int32Values(a) {
+				if !out.isValid(i) {
+					continue
+				}
+				r := addMonths(int64(d), months) + days + nanos/nanosPerDay
+				if r < minChronoDay || r > maxChronoDay {
+					out.release()
+					return nil, evalErr("date out of range")
+				}
+				out.vals[i] = int32(r)
+			}
+			return out.finish(typ), nil
+		}
+		per := unitPerSec(typ.(*arrow.TimestampType).Unit)
+		out := newFixedOut[int64](ec.mem, ec.n, a)
+		for i, v := range int64Values(a) {
+			if !out.isValid(i) {
+				continue
+			}
+			r, ok := addInterval(v, per, months, days, nanos, z)
+			if !ok {
+				out.release()
+				return nil, evalErr("timestamp out of range")
+			}
+			out.vals[i] = r
+		}
+		return out.finish(typ), nil
+	}
+}
+
+// addInterval adds months and days (in the local calendar) and nanos to
+// timestamp v of per ticks a second, floored back to its unit.
+func addInterval(v, per, months, days, nanos int64, z *zone) (int64, bool) {
+	secs, sub := splitTicks(v, per)
+	if d := floorDiv(secs, secsPerDay); d < minChronoDay || d > maxChronoDay {
+		return 0, false
+	}
+	if months != 0 || days != 0 {
+		local := secs + z.offsetAt(secs)
+		day := floorDiv(local, secsPerDay)
+		sod := local - day*secsPerDay
+		day = addMonths(day, months) + days
+		if day < minChronoDay || day > maxChronoDay {
+			return 0, false
+		}
+		utc, single := z.localToUTC(day*secsPerDay + sod)
+		if !single {
+			return 0, false
+		}
+		secs = utc
+	}
+	ns, ok := checkedMul(secs, nanosPerSec)
+	if ok {
+		ns, ok = checkedAdd(ns, sub)
+	}
+	if ok {
+		ns, ok = checkedAdd(ns, nanos)
+	}
+	if !ok {
+		// Outside nanoseconds: exact for the coarser units.
+		s2, n2 := secs+nanos/nanosPerSec, sub+nanos%nanosPerSec
+		s2 += floorDiv(n2, nanosPerSec)
+		n2 = floorMod(n2, nanosPerSec)
+		if per == nanosPerSec {
+			return 0, false
+		}
+		r, ok := checkedMul(s2, per)
+		if !ok {
+			return 0, false
+		}
+		return checkedAdd(r, n2/(nanosPerSec/per))
+	}
+	return floorDiv(ns, nanosPerSec/per), true
+}
