@@ -71,9 +71,11 @@ func arithTypes(op BinaryOp, l, r arrow.DataType) (arrow.DataType, arrow.DataTyp
 		if !isInteger(l) || !isInteger(r) {
 			return nil, nil, nil, fmt.Errorf("Cannot infer common type for bitwise operation %s %s %s", dfTypeName(l), op, dfTypeName(r))
 		}
+		// DataFusion's bitwise coercion: as for arithmetic, except that
+		// UInt64 with any integer is UInt64.
 		t := integerCommonType(l, r)
-		if isDecimal(t) {
-			return nil, nil, nil, fmt.Errorf("Cannot infer common type for bitwise operation %s %s %s", dfTypeName(l), op, dfTypeName(r))
+		if l.ID() == arrow.UINT64 || r.ID() == arrow.UINT64 {
+			t = arrow.PrimitiveTypes.Uint64
 		}
 		return t, t, t, nil
 	}

@@ -82,6 +82,13 @@ func castKernelFor(from, to arrow.DataType) castKernel {
 		return nil
 	}
 	fc, tc := castClass(from), castClass(to)
+	if tc == clsString && (from.ID() == arrow.LIST || from.ID() == arrow.LARGE_LIST) {
+		elem := from.(arrow.ListLikeType).Elem()
+		if castKernelFor(elem, arrow.BinaryTypes.String) == nil {
+			return nil
+		}
+		return castListToString
+	}
 	switch {
 	case tc == clsString && fc != clsOther:
 		return castToString

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 )
 
@@ -344,5 +345,63 @@ func castBinaryToBinary(cc *castCtx, a arrow.Array) (arrow.Array, error) {
 		}
 		out.end()
 	}
+	return out.finish(cc.mem, cc.to, valid, nulls)
+}
+
+// castListToString formats lists as arrow-rs does: "[1, 2]", elements
+// formatted as by their own cast to string, NULL elements empty.
+func castListToString(cc *castCtx, a arrow.Array) (arrow.Array, error) {
+	var child arrow.Array
+	var offs []int64
+	switch x := a.(type) {
+	case *array.List:
+		child = x.ListValues()
+		o := x.Offsets()
+		offs = make([]int64, len(o))
+		for i, v := range o {
+			offs[i] = int64(v)
+		}
+	case *array.LargeList:
+		child, offs = x.ListValues(), x.Offsets()
+	default:
+		return nil, fmt.Errorf("cannot format %s", a.DataType())
+	}
+	k := castKernelFor(child.DataType(), arrow.BinaryTypes.String)
+	if k == nil {
+		return nil, fmt.Errorf("cannot format %s", a.DataType())
+	}
+	var strs arrow.Array
+	if child.DataType().ID() == arrow.STRING {
+		child.Retain()
+		strs = child
+	} else {
+		var err error
+		if strs, err = k(&castCtx{mem: cc.mem, to: arrow.BinaryTypes.String}, child); err != nil {
+			return nil, err
+		}
+	}
+	defer strs.Release()
+	sv := bytesOf(strs)
+	sbm, soff, shas := validBits(strs)
+	n := a.Len()
+	bm, off, has := validBits(a)
+	out := newCastStrOut(n)
+	for i := 0; i < n; i++ {
+		if isValidAt(bm, off, has, i) && i+1 < len(offs) {
+			out.data = append(out.data, '[')
+			lo, hi := int(offs[i]), int(offs[i+1])
+			for j := lo; j < hi && j < strs.Len(); j++ {
+				if j > lo {
+					out.data = append(out.data, ", "...)
+				}
+				if isValidAt(sbm, soff, shas, j) {
+					out.data = append(out.data, sv.at(j)...)
+				}
+			}
+			out.data = append(out.data, ']')
+		}
+		out.end()
+	}
+	valid, nulls := copyValid(cc.mem, a)
 	return out.finish(cc.mem, cc.to, valid, nulls)
 }

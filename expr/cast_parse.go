@@ -195,7 +195,13 @@ func parseFloatText(s string, bits int) (float64, bool) {
 		return 0, false
 	}
 	if t := strings.TrimLeft(s, "+-"); len(t) == 3 && strings.EqualFold(t, "nan") {
-		return math.Float64frombits(0x7ff8000000000000), true // Rust's f64::NAN, not Go's math.NaN()
+		// Rust's parser gives the canonical quiet NaN (its sign from the
+		// text); Go's math.NaN() has another payload, which the total
+		// order of comparisons would tell apart from stored NaNs.
+		if s[0] == '-' {
+			return math.Float64frombits(0xfff8000000000000), true
+		}
+		return math.Float64frombits(0x7ff8000000000000), true
 	}
 	f, err := strconv.ParseFloat(s, bits)
 	if err != nil && !errors.Is(err, strconv.ErrRange) {

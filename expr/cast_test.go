@@ -1,6 +1,12 @@
 package expr
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+)
 
 // The cast cases: value lists of the string and float datasets (sv, sn,
 // sts, fl) as pylance 14.0.2 converts them, and casts of every column type.
@@ -140,6 +146,84 @@ var castCases = []pyCase{
 	{"t", 'F', "i32::bigint = 1", "", "[1]"},
 	{"t", 'F', "i32::double > 1.5", "", "[3]"},
 	{"t", 'F', "TRY_CAST(i8 AS tinyint unsigned) IS NULL", "", "[2, 4, 5]"},
+	{"t", 'F', "f64 = CAST('NaN' AS double)", "", "[4]"},
+	{"t", 'F', "f64 >= CAST('nan' AS double)", "", "[4]"},
+	{"t", 'F', "f32 = CAST('NaN' AS float)", "", "[4]"},
 }
 
 func TestCastPylance(t *testing.T) { runPyCases(t, castCases) }
+
+// TestCastListToString: lists format as pylance 14.0.2 shows them
+// (CAST(l AS string) on [[1, NULL, 3], [NULL], []], [["a", NULL], ["x"],
+// NULL] and [[1.5, NaN], [], [NULL]]).
+func TestCastListToString(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	defer mem.AssertSize(t, 0)
+	build := func(elem arrow.DataType, rows [][]any, nullRow int) arrow.Array {
+		lb := array.NewListBuilder(mem, elem)
+		defer lb.Release()
+		for i, r := range rows {
+			if i == nullRow {
+				lb.AppendNull()
+				continue
+			}
+			lb.Append(true)
+			for _, v := range r {
+				switch vb := lb.ValueBuilder().(type) {
+				case *array.Int64Builder:
+					if v == nil {
+						vb.AppendNull()
+					} else {
+						vb.Append(int64(v.(int)))
+					}
+				case *array.StringBuilder:
+					if v == nil {
+						vb.AppendNull()
+					} else {
+						vb.Append(v.(string))
+					}
+				case *array.Float64Builder:
+					if v == nil {
+						vb.AppendNull()
+					} else {
+						vb.Append(v.(float64))
+					}
+				}
+			}
+		}
+		return lb.NewArray()
+	}
+	nan := 0.0
+	nan = nan / nan
+	cases := []struct {
+		a    arrow.Array
+		want []string
+	}{
+		{build(arrow.PrimitiveTypes.Int64, [][]any{{1, nil, 3}, {nil}, {}}, -1), []string{"[1, , 3]", "[]", "[]"}},
+		{build(arrow.BinaryTypes.String, [][]any{{"a", nil}, {"x"}, nil}, 2), []string{"[a, ]", "[x]", "NULL"}},
+		{build(arrow.PrimitiveTypes.Float64, [][]any{{1.5, nan}, {}, {nil}}, -1), []string{"[1.5, NaN]", "[]", "[]"}},
+	}
+	for _, c := range cases {
+		x := &colNode{slot: 0, name: "l", typ: c.a.DataType()}
+		n, err := newCast(x, arrow.BinaryTypes.String, false, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := n.eval(&evalCtx{mem: mem, cols: []arrow.Array{c.a}, n: c.a.Len()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := out.(*array.String)
+		for i, w := range c.want {
+			got := "NULL"
+			if s.IsValid(i) {
+				got = s.Value(i)
+			}
+			if got != w {
+				t.Errorf("%s row %d: got %q, want %q", c.a.DataType(), i, got, w)
+			}
+		}
+		out.Release()
+		c.a.Release()
+	}
+}
