@@ -1,6 +1,8 @@
 package expr
 
 import (
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -225,5 +227,69 @@ func TestCastListToString(t *testing.T) {
 		}
 		out.Release()
 		c.a.Release()
+	}
+}
+
+// unwrapCases are comparisons of a cast column with a literal, which
+// DataFusion's simplifier rewrites to compare the column itself (pylance
+// 14.0.2's answers).
+var unwrapCases = []pyCase{
+	{"t", 'F', "CAST(i8 AS tinyint unsigned) = 1", "", "[1]"},
+	{"t", 'F', "CAST(i64 AS int) = 1", "", "[1]"},
+	{"t", 'F', "CAST(dec AS int) = 1", "", "[1]"},
+	{"t", 'F', "CAST(dec AS int) = 0", "", "[6]"},
+	{"t", 'F', "CAST(i32 AS string) = '1'", "", "[1]"},
+	{"t", 'F', "CAST(i32 AS string) = '01'", "", "[]"},
+	{"t", 'F', "CAST(u64 AS bigint) > 1", "", "[2, 3, 6]"},
+	{"t", 'F', "TRY_CAST(s AS double) > 0", "", "[1, 6]"},
+	{"t", 'F', "1 = CAST(i64 AS smallint)", "", "[1]"},
+	{"t", 'F', "CAST(f64 AS int) = 1", "", "EVAL External error: Query Execution error: Error applying filter expression to batch: Arrow error: Cast error: Can't cast value 1e300 to type Int32"},
+	{"t", 'F', "CAST(ts AS date) = date '2021-01-01'", "", "[1]"},
+}
+
+// TestUnwrapCastComparison binds the comparisons with the cast moved off
+// the column as unwrapCastComparison does.
+func TestUnwrapCastComparison(t *testing.T) {
+	rec := numericBatches(t)["t"]
+	for _, c := range unwrapCases {
+		got := func() string {
+			e, err := Parse(c.expr)
+			if err != nil {
+				return "BIND " + err.Error()
+			}
+			bx, ok := e.(*Binary)
+			if !ok {
+				return "BIND not a comparison"
+			}
+			b := newBinder(rec.Schema(), Options{})
+			l, err := b.bind(bx.L)
+			if err != nil {
+				return "BIND " + err.Error()
+			}
+			r, err := b.bind(bx.R)
+			if err != nil {
+				return "BIND " + err.Error()
+			}
+			l, r = b.unwrapCastComparison(bx.Op, l, r)
+			n, err := b.compareNodes(bx.Op, l, r, bx.L, bx.R, 0)
+			if err != nil {
+				return "BIND " + err.Error()
+			}
+			p := &Predicate{Compiled{root: n, slots: b.slots, src: e, mem: b.mem}}
+			keep, err := p.Evaluate(rec)
+			if err != nil {
+				return errKind(err)
+			}
+			var ids []string
+			for i, k := range keep {
+				if k {
+					ids = append(ids, strconv.Itoa(i+1))
+				}
+			}
+			return "[" + strings.Join(ids, ", ") + "]"
+		}()
+		if !sameAnswer(got, c.want) {
+			t.Errorf("%s:\n\tpylance: %s\n\twe:      %s", c.expr, c.want, got)
+		}
 	}
 }
