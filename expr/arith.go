@@ -36,6 +36,9 @@ func (b *binder) bindArith(x *Binary, l, r node) (node, error) {
 	if x.Op == OpConcat {
 		return b.bindConcat(x, l, r)
 	}
+	if n, handled, err := b.bindIntervalArith(x.Op, l, r, x.At); handled || err != nil {
+		return n, err
+	}
 	lt, rt := l.dataType(), r.dataType()
 	if lt.ID() == arrow.NULL && rt.ID() == arrow.NULL {
 		return &constNode{val: arrowNullArray(1)}, nil
