@@ -72,7 +72,7 @@ func (b *binder) bindArith(x *Binary, l, r node) (node, error) {
 func arithTypes(op BinaryOp, l, r arrow.DataType) (arrow.DataType, arrow.DataType, arrow.DataType, error) {
 	if op == OpShiftLeft || op == OpShiftRight {
 		if !isInteger(l) || !isInteger(r) {
-			return nil, nil, nil, fmt.Errorf("Cannot infer common type for bitwise operation %s %s %s", dfTypeName(l), op, dfTypeName(r))
+			return nil, nil, nil, fmt.Errorf("cannot infer common type for bitwise operation %s %s %s", dfTypeName(l), op, dfTypeName(r))
 		}
 		// DataFusion's bitwise coercion: as for arithmetic, except that
 		// UInt64 with any integer is UInt64.
@@ -86,7 +86,7 @@ func arithTypes(op BinaryOp, l, r arrow.DataType) (arrow.DataType, arrow.DataTyp
 		return temporalArithTypes(op, l, r)
 	}
 	if !isNumeric(l) || !isNumeric(r) || l.ID() == arrow.DECIMAL256 || r.ID() == arrow.DECIMAL256 {
-		return nil, nil, nil, fmt.Errorf("Cannot coerce arithmetic expression %s %s %s to valid types", dfTypeName(l), op, dfTypeName(r))
+		return nil, nil, nil, fmt.Errorf("cannot coerce arithmetic expression %s %s %s to valid types", dfTypeName(l), op, dfTypeName(r))
 	}
 	switch {
 	case l.ID() == arrow.FLOAT64 || r.ID() == arrow.FLOAT64, l.ID() == arrow.FLOAT16 || r.ID() == arrow.FLOAT16:
@@ -109,7 +109,7 @@ func arithTypes(op BinaryOp, l, r arrow.DataType) (arrow.DataType, arrow.DataTyp
 // intervals: date - date is Int64 days, timestamp - timestamp (or date)
 // a duration in the coarser unit.
 func temporalArithTypes(op BinaryOp, l, r arrow.DataType) (arrow.DataType, arrow.DataType, arrow.DataType, error) {
-	bad := fmt.Errorf("Cannot coerce arithmetic expression %s %s %s to valid types", dfTypeName(l), op, dfTypeName(r))
+	bad := fmt.Errorf("cannot coerce arithmetic expression %s %s %s to valid types", dfTypeName(l), op, dfTypeName(r))
 	if op != OpMinus {
 		return nil, nil, nil, bad
 	}
@@ -144,7 +144,7 @@ func decimalArithTypes(op BinaryOp, l, r arrow.DataType) (arrow.DataType, arrow.
 	case OpMul:
 		p, s = p1+p2+1, s1+s2
 		if s > 38 {
-			return nil, nil, nil, fmt.Errorf("Output scale of %s * %s would exceed max scale of 38", dfTypeName(lt), dfTypeName(rt))
+			return nil, nil, nil, fmt.Errorf("output scale of %s * %s would exceed max scale of 38", dfTypeName(lt), dfTypeName(rt))
 		}
 	case OpDiv:
 		s = min(s1+4, 38)

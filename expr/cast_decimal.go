@@ -56,7 +56,7 @@ func castToDecimal(cc *castCtx, a arrow.Array) (arrow.Array, error) {
 	bm, off, has := validBits(a)
 	var sc i128Scratch
 	mulF := math.Pow(10, float64(dt.Scale))
-	conv := func(i int) (decimal128Num, bool) { return decimal128Num{}, false }
+	var conv func(i int) (decimal128Num, bool)
 	switch a.DataType().ID() {
 	case arrow.FLOAT32:
 		v := primValues[float32](a)

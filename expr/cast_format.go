@@ -114,7 +114,7 @@ func castToString(cc *castCtx, a arrow.Array) (arrow.Array, error) {
 			if isValidAt(bm, off, has, i) {
 				var ok bool
 				if out.data, ok = castAppendDate(out.data, int64(vals[i])); !ok {
-					return nil, fmt.Errorf("Failed to convert %d to temporal for Date32", vals[i])
+					return nil, fmt.Errorf("failed to convert %d to temporal for Date32", vals[i])
 				}
 			}
 			out.end()
@@ -125,7 +125,7 @@ func castToString(cc *castCtx, a arrow.Array) (arrow.Array, error) {
 			if isValidAt(bm, off, has, i) {
 				var ok bool
 				if out.data, ok = castAppendDateTime(out.data, vals[i], arrow.Millisecond); !ok {
-					return nil, fmt.Errorf("Failed to convert %d to temporal for Date64", vals[i])
+					return nil, fmt.Errorf("failed to convert %d to temporal for Date64", vals[i])
 				}
 			}
 			out.end()
@@ -137,7 +137,7 @@ func castToString(cc *castCtx, a arrow.Array) (arrow.Array, error) {
 			if isValidAt(bm, off, has, i) {
 				var ok bool
 				if out.data, ok = castAppendDateTime(out.data, vals[i], unit); !ok {
-					return nil, fmt.Errorf("Failed to convert %d to datetime for %s", vals[i], dfTypeName(from))
+					return nil, fmt.Errorf("failed to convert %d to datetime for %s", vals[i], dfTypeName(from))
 				}
 			}
 			out.end()

@@ -369,7 +369,7 @@ func castAllDigits(s string) bool {
 func castStringToDecimal(cc *castCtx, a arrow.Array) (arrow.Array, error) {
 	dt := cc.to.(*arrow.Decimal128Type)
 	if dt.Scale < 0 {
-		return nil, fmt.Errorf("Cannot cast string to decimal with negative scale %d", dt.Scale)
+		return nil, fmt.Errorf("cannot cast string to decimal with negative scale %d", dt.Scale)
 	}
 	n := a.Len()
 	buf, dst := newPrimValues[decimal128Num](cc.mem, n)
@@ -437,7 +437,7 @@ func castStringToTimestamp(cc *castCtx, a arrow.Array) (arrow.Array, error) {
 				dst[i] = x
 				continue
 			}
-			err = fmt.Errorf("Overflow converting %s to %s", s, castUnitName(unit))
+			err = fmt.Errorf("overflow converting %s to %s", s, castUnitName(unit))
 		}
 		if ferr := cc.failValue(&ns, i, "%s", err); ferr != nil {
 			buf.Release()

@@ -277,7 +277,7 @@ func castParseDate(s string) (int64, bool) {
 // and the nanoseconds (1e9 and more for a leap second).
 func castParseTimestamp(s string) (int64, int64, error) {
 	bad := func(ctx string) error {
-		return fmt.Errorf("Parser error: Error parsing timestamp from '%s': %s", s, ctx)
+		return fmt.Errorf("parser error: Error parsing timestamp from '%s': %s", s, ctx)
 	}
 	if len(s) < 10 {
 		return 0, 0, bad("timestamp must contain at least 10 characters")
@@ -392,11 +392,11 @@ func castZoneOffset(tz string, local int64) (int64, error) {
 		return secs, nil
 	}
 	if tz == "" || tz == "Local" || strings.ContainsAny(tz, " ") {
-		return 0, fmt.Errorf("Invalid timezone %q", tz)
+		return 0, fmt.Errorf("invalid timezone %q", tz)
 	}
 	loc, err := time.LoadLocation(tz)
 	if err != nil {
-		return 0, fmt.Errorf("Invalid timezone %q", tz)
+		return 0, fmt.Errorf("invalid timezone %q", tz)
 	}
 	offAt := func(unix int64) int64 {
 		_, o := time.Unix(unix, 0).In(loc).Zone()

@@ -101,6 +101,8 @@ func (b *binder) compareNodes(op BinaryOp, l, r node, le, re Expr, at int) (node
 	if isList(lt) || isList(rt) {
 		return b.fold(b.compareNested(op, l, r, at))
 	}
+	l, r = b.unwrapCastComparison(op, l, r)
+	lt, rt = l.dataType(), r.dataType()
 	t, ok := comparisonType(lt, rt)
 	if ok && lt.ID() == arrow.TIMESTAMP && rt.ID() == arrow.TIMESTAMP {
 		// DataFusion unwraps the cast of a column compared with a

@@ -283,12 +283,6 @@ func (o *strOut) add(b []byte) {
 	o.commit()
 }
 
-// addStr appends a value.
-func (o *strOut) addStr(s string) {
-	o.data = append(o.data, s...)
-	o.commit()
-}
-
 // commit ends the value whose bytes were appended to o.data.
 func (o *strOut) commit() { o.offs = append(o.offs, int64(len(o.data))) }
 

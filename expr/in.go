@@ -41,6 +41,9 @@ func (b *binder) bindIn(x *InList) (node, error) {
 	if t.ID() == arrow.NULL {
 		return nullBool(b.mem), nil
 	}
+	if ux, uitems := b.unwrapCastInList(xn, items); ux != xn {
+		xn, items, t = ux, uitems, ux.dataType()
+	}
 	if isList(t) {
 		return nil, fmt.Errorf("%w: IN on list values is not supported (at %d)", ErrBind, x.At)
 	}

@@ -104,7 +104,7 @@ func (n *likeNode) eval(ec *evalCtx) (arrow.Array, error) {
 	defer releaseArrays(in)
 	xs := newStrCol(in[0], ec.n)
 	out := newBoolOut(ec.n)
-	var buf []rune
+	var buf likeScratch
 	if n.m != nil {
 		for i := 0; i < ec.n; i++ {
 			v, ok := xs.get(i)
@@ -157,6 +157,20 @@ type likeMatcher struct {
 	lit    []byte   // likeExact … likeContains
 	bparts [][]byte // likeBytes: the pattern split at %
 	parts  [][]rune // likeRunes: the pattern split at %, _ as anyRune, folded when fold
+	// ascii matches ASCII text for a folded ASCII pattern: the pattern
+	// lower-cased, compared exactly with the text lower-cased (on ASCII
+	// text, simple case folding is ASCII case folding).
+	ascii *likeMatcher
+}
+
+// isASCII reports whether v has only ASCII bytes.
+func isASCII(v []byte) bool {
+	for _, c := range v {
+		if c >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // compileLike compiles a LIKE pattern (fold: ILIKE).
@@ -198,6 +212,9 @@ func compileLike(p []byte, fold bool) *likeMatcher {
 		fold = false // folding changes nothing: compare exactly
 	}
 	m := &likeMatcher{fold: fold}
+	if fold && isASCII(p) {
+		m.ascii = compileLike(bytes.ToLower(p), false)
+	}
 	if fold || underscore {
 		m.kind = likeRunes
 		if fold {
@@ -277,9 +294,25 @@ func foldCanon(r rune) rune {
 	return m
 }
 
-// match reports whether v matches; buf is scratch space reused between
-// calls.
-func (m *likeMatcher) match(v []byte, buf *[]rune) bool {
+// likeScratch is scratch space reused between matches.
+type likeScratch struct {
+	runes []rune
+	lower []byte
+}
+
+// match reports whether v matches.
+func (m *likeMatcher) match(v []byte, buf *likeScratch) bool {
+	if m.ascii != nil && isASCII(v) {
+		lower := buf.lower[:0]
+		for _, c := range v {
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			lower = append(lower, c)
+		}
+		buf.lower = lower
+		return m.ascii.match(lower, buf)
+	}
 	switch m.kind {
 	case likeAll:
 		return true
@@ -294,7 +327,10 @@ func (m *likeMatcher) match(v []byte, buf *[]rune) bool {
 	case likeBytes:
 		return matchBytes(v, m.bparts)
 	}
-	t := (*buf)[:0]
+	if !m.fold && isASCII(v) { // a code point is a byte
+		return matchRunes(v, m.parts)
+	}
+	t := buf.runes[:0]
 	for len(v) > 0 {
 		r, w := utf8.DecodeRune(v)
 		if m.fold {
@@ -303,7 +339,7 @@ func (m *likeMatcher) match(v []byte, buf *[]rune) bool {
 		t = append(t, r)
 		v = v[w:]
 	}
-	*buf = t
+	buf.runes = t
 	return matchRunes(t, m.parts)
 }
 
@@ -326,8 +362,9 @@ func matchBytes(t []byte, parts [][]byte) bool {
 	return true
 }
 
-// matchRunes is matchBytes over code points, where anyRune matches any.
-func matchRunes(t []rune, parts [][]rune) bool {
+// matchRunes is matchBytes over code points (or ASCII bytes), where
+// anyRune matches any.
+func matchRunes[T byte | rune](t []T, parts [][]rune) bool {
 	p0 := parts[0]
 	if len(parts) == 1 {
 		return len(t) == len(p0) && runesAt(t, 0, p0)
@@ -348,9 +385,9 @@ func matchRunes(t []rune, parts [][]rune) bool {
 }
 
 // runesAt reports whether part matches t at i (t has room for it).
-func runesAt(t []rune, i int, part []rune) bool {
+func runesAt[T byte | rune](t []T, i int, part []rune) bool {
 	for k, r := range part {
-		if r != anyRune && t[i+k] != r {
+		if r != anyRune && rune(t[i+k]) != r {
 			return false
 		}
 	}
@@ -358,7 +395,7 @@ func runesAt(t []rune, i int, part []rune) bool {
 }
 
 // indexRunes returns the first position of part in t, or -1.
-func indexRunes(t, part []rune) int {
+func indexRunes[T byte | rune](t []T, part []rune) int {
 	for i := 0; i+len(part) <= len(t); i++ {
 		if runesAt(t, i, part) {
 			return i

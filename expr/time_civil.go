@@ -213,22 +213,6 @@ func (z *zone) offsetAt(secs int64) int64 {
 // chronoTzEnd is the last second of 2099 (UTC).
 const chronoTzEnd = 4102444799
 
-// toUTC returns the UTC second of local second local (for a location,
-// Go's choice in a gap or overlap).
-func (z *zone) toUTC(local int64) int64 {
-	if z == nil {
-		return local
-	}
-	if z.loc == nil {
-		return local - z.off
-	}
-	days := floorDiv(local, secsPerDay)
-	sod := local - days*secsPerDay
-	y, m, d := civilFromDays(days)
-	t := time.Date(int(y), time.Month(m), d, int(sod/3600), int(sod/60%60), int(sod%60), 0, z.loc)
-	return t.Unix()
-}
-
 // timestampZone returns the zone of a timestamp type (nil when none).
 func timestampZone(t arrow.DataType) (*zone, error) {
 	ts, ok := t.(*arrow.TimestampType)
