@@ -1,0 +1,22 @@
+package indices
+
+import (
+	"errors"
+
+	"github.com/lancego/lancego/internal/lerr"
+)
+
+// ErrCorrupt reports index bytes that contradict Lance's index formats: a
+// length, count or offset that does not fit, an undecodable message or
+// row set. It is the project-wide lerr.ErrCorrupt, so errors.Is matches
+// lance.ErrCorrupt, format.ErrCorrupt and the others.
+var ErrCorrupt = lerr.ErrCorrupt
+
+// ErrUnsupported reports a valid index lancego cannot read: an unknown
+// type URL, an index version newer than the reader knows, a layout not
+// implemented. Callers fall back to scanning, as Lance does. It is
+// lerr.ErrUnsupported.
+var ErrUnsupported = lerr.ErrUnsupported
+
+// ErrNotFound reports a missing index, index file or partition.
+var ErrNotFound = errors.New("lance: index not found")
