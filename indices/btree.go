@@ -1,0 +1,274 @@
+package indices
+
+// BTREE scalar index (spec indices.md §2.1): page_lookup.lance holds one
+// row per page of page_data.lance (min, max, null_count, page_idx);
+// page_data.lance holds the indexed column sorted (NULLs first, NaN last)
+// with the row id or address of each value. Page i is rows
+// [i*batch_size, (i+1)*batch_size) of page_data. Answers are exact.
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+
+	"github.com/RoaringBitmap/roaring/v2/roaring64"
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+
+	"github.com/lancego/lancego/internal/fileread"
+)
+
+// BTree file names inside the index directory.
+const (
+	BTreeLookupFile = "page_lookup.lance"
+	BTreeDataFile   = "page_data.lance"
+)
+
+// maxBTreePages bounds the page count a lookup file may declare.
+const maxBTreePages = 1 << 24
+
+// BTree is an opened BTREE segment: its page lookup is in memory, pages are
+// read on demand.
+type BTree struct {
+	data      *fileread.File
+	batchSize uint64
+	min, max  arrow.Array // page bounds (min NULL = page holds nulls)
+	nulls     []uint32    // null count per page
+	pageIdx   []uint32
+	recs      []arrow.RecordBatch
+}
+
+// OpenBTree opens the BTREE segment in directory dir (a path or URL ending
+// in the index's uuid directory).
+func OpenBTree(ctx context.Context, dir string, opts ...fileread.Option) (*BTree, error) {
+	lk, err := fileread.Open(ctx, dir+"/"+BTreeLookupFile, opts...)
+	if err != nil {
+		return nil, fmt.Errorf("indices: btree %s: %w", dir, err)
+	}
+	defer lk.Close()
+	t := &BTree{batchSize: 4096}
+	if v, ok := schemaMeta(lk.Schema(), "batch_size"); ok {
+		n, err := strconv.ParseUint(v, 10, 32)
+		if err != nil || n == 0 {
+			return nil, fmt.Errorf("%w: %s: batch_size %q", errScalarFormat, lk.URL(), v)
+		}
+		t.batchSize = n
+	}
+	if lk.NumRows() > maxBTreePages {
+		return nil, fmt.Errorf("%w: %s: %d pages", errScalarFormat, lk.URL(), lk.NumRows())
+	}
+	if err := t.loadLookup(ctx, lk); err != nil {
+		return nil, err
+	}
+	t.data, err = fileread.Open(ctx, dir+"/"+BTreeDataFile, opts...)
+	if err != nil {
+		t.Close()
+		return nil, fmt.Errorf("indices: btree %s: %w", dir, err)
+	}
+	return t, nil
+}
+
+func (t *BTree) loadLookup(ctx context.Context, lk *fileread.File) error {
+	recs, err := readWhole(ctx, lk, []string{"min", "max", "null_count", "page_idx"})
+	if err != nil {
+		return err
+	}
+	t.recs = recs
+	var mins, maxs []arrow.Array
+	for _, r := range recs {
+		mins, maxs = append(mins, r.Column(0)), append(maxs, r.Column(1))
+		nc, ok1 := r.Column(2).(*array.Uint32)
+		pi, ok2 := r.Column(3).(*array.Uint32)
+		if !ok1 || !ok2 {
+			return fmt.Errorf("%w: %s: null_count/page_idx are %s/%s, want uint32", errScalarFormat, lk.URL(), r.Column(2).DataType(), r.Column(3).DataType())
+		}
+		t.nulls = append(t.nulls, nc.Uint32Values()...)
+		t.pageIdx = append(t.pageIdx, pi.Uint32Values()...)
+	}
+	if len(mins) == 0 {
+		return nil
+	}
+	if t.min, err = concat(mins); err != nil {
+		return fmt.Errorf("%w: %s: %v", errScalarFormat, lk.URL(), err)
+	}
+	if t.max, err = concat(maxs); err != nil {
+		return fmt.Errorf("%w: %s: %v", errScalarFormat, lk.URL(), err)
+	}
+	return nil
+}
+
+// Close releases the segment's files and memory.
+func (t *BTree) Close() error {
+	releaseAll(t.recs)
+	t.recs = nil
+	for _, a := range []arrow.Array{t.min, t.max} {
+		if a != nil {
+			a.Release()
+		}
+	}
+	t.min, t.max = nil, nil
+	if t.data != nil {
+		err := t.data.Close()
+		t.data = nil
+		return err
+	}
+	return nil
+}
+
+// NumPages is the number of pages of the segment.
+func (t *BTree) NumPages() int { return len(t.nulls) }
+
+// Bound is one end of a range; Unbounded ignores Key.
+type Bound struct {
+	Key       Key
+	Inclusive bool
+	Unbounded bool
+}
+
+// Equal returns the ids of rows whose value equals k (never NULL rows).
+func (t *BTree) Equal(ctx context.Context, k Key) (*roaring64.Bitmap, error) {
+	b := Bound{Key: k, Inclusive: true}
+	return t.Range(ctx, b, b)
+}
+
+// In returns the ids of rows whose value is one of keys. Pages are read
+// once for all keys.
+func (t *BTree) In(ctx context.Context, keys []Key) (*roaring64.Bitmap, error) {
+	out := roaring64.New()
+	for _, k := range keys {
+		r, err := t.Equal(ctx, k)
+		if err != nil {
+			return nil, err
+		}
+		out.Or(r)
+	}
+	return out, nil
+}
+
+// Range returns the ids of non-null rows with lo ≤/< value ≤/< hi.
+func (t *BTree) Range(ctx context.Context, lo, hi Bound) (*roaring64.Bitmap, error) {
+	out := roaring64.New()
+	for p := 0; p < t.NumPages(); p++ {
+		ok, err := t.pageOverlaps(p, lo, hi)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			continue
+		}
+		if err := t.scanPage(ctx, p, out, func(v arrow.Array, i int) (bool, error) {
+			if v.IsNull(i) {
+				return false, nil
+			}
+			return inRange(v, i, lo, hi)
+		}); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// IsNull returns the ids of rows whose value is NULL.
+func (t *BTree) IsNull(ctx context.Context) (*roaring64.Bitmap, error) {
+	out := roaring64.New()
+	for p := 0; p < t.NumPages(); p++ {
+		if t.nulls[p] == 0 {
+			continue
+		}
+		if err := t.scanPage(ctx, p, out, func(v arrow.Array, i int) (bool, error) {
+			return v.IsNull(i), nil
+		}); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// inRange tests a non-null value against both bounds.
+func inRange(v arrow.Array, i int, lo, hi Bound) (bool, error) {
+	if !lo.Unbounded {
+		c, err := compareAt(v, i, lo.Key)
+		if err != nil || c < 0 || (c == 0 && !lo.Inclusive) {
+			return false, err
+		}
+	}
+	if !hi.Unbounded {
+		c, err := compareAt(v, i, hi.Key)
+		if err != nil || c > 0 || (c == 0 && !hi.Inclusive) {
+			return false, err
+		}
+	}
+	return true, nil
+}
+
+// pageOverlaps reports whether page p may hold values in [lo, hi]. A NULL
+// min is −∞ (the page holds nulls); a NULL max means an all-null page.
+func (t *BTree) pageOverlaps(p int, lo, hi Bound) (bool, error) {
+	if t.max.IsNull(p) {
+		return false, nil
+	}
+	if !lo.Unbounded {
+		c, err := compareAt(t.max, p, lo.Key)
+		if err != nil || c < 0 || (c == 0 && !lo.Inclusive) {
+			return false, err
+		}
+	}
+	if !hi.Unbounded && !t.min.IsNull(p) {
+		c, err := compareAt(t.min, p, hi.Key)
+		if err != nil || c > 0 || (c == 0 && !hi.Inclusive) {
+			return false, err
+		}
+	}
+	return true, nil
+}
+
+// scanPage reads page p of page_data and adds the ids of rows keep selects.
+func (t *BTree) scanPage(ctx context.Context, p int, out *roaring64.Bitmap, keep func(arrow.Array, int) (bool, error)) error {
+	idx := uint64(t.pageIdx[p])
+	from := idx * t.batchSize
+	if idx > maxBTreePages || from >= t.data.NumRows() {
+		return fmt.Errorf("%w: %s: page %d starts at row %d of %d", errScalarFormat, t.data.URL(), idx, from, t.data.NumRows())
+	}
+	to := min(from+t.batchSize, t.data.NumRows())
+	recs, err := readRows(ctx, t.data, []string{"values", "ids"}, from, to)
+	if err != nil {
+		return err
+	}
+	defer releaseAll(recs)
+	for _, r := range recs {
+		ids, ok := r.Column(1).(*array.Uint64)
+		if !ok {
+			return fmt.Errorf("%w: %s: ids are %s, want uint64", errScalarFormat, t.data.URL(), r.Column(1).DataType())
+		}
+		v := r.Column(0)
+		for i := 0; i < v.Len(); i++ {
+			ok, err := keep(v, i)
+			if err != nil {
+				return fmt.Errorf("indices: %s page %d: %w", t.data.URL(), idx, err)
+			}
+			if ok {
+				out.Add(ids.Value(i))
+			}
+		}
+	}
+	return nil
+}
+
+// schemaMeta returns a schema metadata value.
+func schemaMeta(s *arrow.Schema, key string) (string, bool) {
+	md := s.Metadata()
+	i := md.FindKey(key)
+	if i < 0 {
+		return "", false
+	}
+	return md.Values()[i], true
+}
+
+// concat joins arrays of one type (a single array is retained as is).
+func concat(parts []arrow.Array) (arrow.Array, error) {
+	if len(parts) == 1 {
+		parts[0].Retain()
+		return parts[0], nil
+	}
+	return array.Concatenate(parts, memoryAllocator())
+}

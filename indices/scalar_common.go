@@ -1,0 +1,281 @@
+package indices
+
+// Shared pieces of the scalar index readers: the RowAddrTreeMap row-set
+// serialization (spec indices.md §1.6 format 2), typed query keys compared
+// with the values of an Arrow column in Lance's order, and reading a whole
+// small index file into records.
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/RoaringBitmap/roaring/v2"
+	"github.com/RoaringBitmap/roaring/v2/roaring64"
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/lancego/lancego/internal/fileread"
+)
+
+// errScalarFormat is wrapped by every malformed-index error of the scalar
+// readers (package errors.go, owned by another file, may later give it a
+// public sentinel).
+var errScalarFormat = errors.New("indices: malformed scalar index")
+
+// maxRowAddrEntries bounds the fragments one RowAddrTreeMap may name, so a
+// corrupt count cannot make the decoder allocate without bound.
+const maxRowAddrEntries = 1 << 20
+
+// decodeRowAddrBitmap decodes Lance's RowAddrTreeMap: u32 LE entry count,
+// then per entry u32 fragment id, u32 byte length and that many bytes of a
+// portable 32-bit roaring bitmap of row offsets. A byte length of 0 selects
+// the whole fragment; such fragments are returned in full (their ids) and
+// left out of the bitmap.
+func decodeRowAddrBitmap(b []byte) (rows *roaring64.Bitmap, full []uint32, err error) {
+	if len(b) < 4 {
+		return nil, nil, fmt.Errorf("%w: row address map of %d bytes", errScalarFormat, len(b))
+	}
+	n := binary.LittleEndian.Uint32(b)
+	if n > maxRowAddrEntries || uint64(n)*8 > uint64(len(b)-4) {
+		return nil, nil, fmt.Errorf("%w: row address map names %d fragments in %d bytes", errScalarFormat, n, len(b))
+	}
+	rows = roaring64.New()
+	pos := 4
+	for i := uint32(0); i < n; i++ {
+		if len(b)-pos < 8 {
+			return nil, nil, fmt.Errorf("%w: row address map entry %d truncated at byte %d", errScalarFormat, i, pos)
+		}
+		frag := binary.LittleEndian.Uint32(b[pos:])
+		ln := binary.LittleEndian.Uint32(b[pos+4:])
+		pos += 8
+		if ln == 0 {
+			full = append(full, frag)
+			continue
+		}
+		if uint64(ln) > uint64(len(b)-pos) {
+			return nil, nil, fmt.Errorf("%w: row address map entry %d (fragment %d) needs %d bytes at byte %d of %d", errScalarFormat, i, frag, ln, pos, len(b))
+		}
+		bm := roaring.New()
+		if _, err := bm.FromUnsafeBytes(b[pos : pos+int(ln)]); err != nil {
+			return nil, nil, fmt.Errorf("%w: row address map entry %d (fragment %d): %v", errScalarFormat, i, frag, err)
+		}
+		if err := bm.Validate(); err != nil {
+			return nil, nil, fmt.Errorf("%w: row address map entry %d (fragment %d): %v", errScalarFormat, i, frag, err)
+		}
+		addRows(rows, frag, bm)
+		pos += int(ln)
+	}
+	return rows, full, nil
+}
+
+// addRows adds the offsets of bm in fragment frag to rows.
+func addRows(rows *roaring64.Bitmap, frag uint32, bm *roaring.Bitmap) {
+	hi := uint64(frag) << 32
+	it := bm.Iterator()
+	for it.HasNext() {
+		rows.Add(hi | uint64(it.Next()))
+	}
+}
+
+// KeyKind says which field of a Key holds its value.
+type KeyKind uint8
+
+// The kinds of a Key.
+const (
+	KeyNull   KeyKind = iota // SQL NULL
+	KeyInt                   // signed integers, dates, timestamps (Int)
+	KeyUint                  // unsigned integers (Uint)
+	KeyFloat                 // floats (Float), NaN above every number
+	KeyString                // strings and binary (Str), bytewise
+	KeyBool                  // booleans (Int: 0 or 1)
+)
+
+// Key is one constant of an index query, compared with the values of an
+// index column in the column's order (Arrow total order for floats).
+type Key struct {
+	Kind  KeyKind
+	Int   int64
+	Uint  uint64
+	Float float64
+	Str   string
+}
+
+// IntKey, UintKey, FloatKey, StringKey and BoolKey make keys.
+func IntKey(v int64) Key      { return Key{Kind: KeyInt, Int: v} }
+func UintKey(v uint64) Key    { return Key{Kind: KeyUint, Uint: v} }
+func FloatKey(v float64) Key  { return Key{Kind: KeyFloat, Float: v} }
+func StringKey(v string) Key  { return Key{Kind: KeyString, Str: v} }
+func BoolKey(v bool) Key      { return Key{Kind: KeyBool, Int: b2i(v)} }
+func b2i(v bool) int64 {
+	if v {
+		return 1
+	}
+	return 0
+}
+
+// errKeyType reports a key that cannot be compared with a column.
+var errKeyType = errors.New("indices: query key does not match the index column type")
+
+// compareAt compares the non-null value arr[i] with k: -1, 0 or 1.
+func compareAt(arr arrow.Array, i int, k Key) (int, error) {
+	switch a := arr.(type) {
+	case *array.Int8:
+		return cmpSigned(int64(a.Value(i)), k)
+	case *array.Int16:
+		return cmpSigned(int64(a.Value(i)), k)
+	case *array.Int32:
+		return cmpSigned(int64(a.Value(i)), k)
+	case *array.Int64:
+		return cmpSigned(a.Value(i), k)
+	case *array.Date32:
+		return cmpSigned(int64(a.Value(i)), k)
+	case *array.Date64:
+		return cmpSigned(int64(a.Value(i)), k)
+	case *array.Timestamp:
+		return cmpSigned(int64(a.Value(i)), k)
+	case *array.Uint8:
+		return cmpUnsigned(uint64(a.Value(i)), k)
+	case *array.Uint16:
+		return cmpUnsigned(uint64(a.Value(i)), k)
+	case *array.Uint32:
+		return cmpUnsigned(uint64(a.Value(i)), k)
+	case *array.Uint64:
+		return cmpUnsigned(a.Value(i), k)
+	case *array.Float32:
+		return cmpFloat(float64(a.Value(i)), k)
+	case *array.Float64:
+		return cmpFloat(a.Value(i), k)
+	case *array.String:
+		return cmpString(a.Value(i), k)
+	case *array.LargeString:
+		return cmpString(a.Value(i), k)
+	case *array.Binary:
+		return cmpString(string(a.Value(i)), k)
+	case *array.LargeBinary:
+		return cmpString(string(a.Value(i)), k)
+	case *array.Boolean:
+		if k.Kind != KeyBool {
+			return 0, fmt.Errorf("%w: %s column, key kind %d", errKeyType, arr.DataType(), k.Kind)
+		}
+		return cmpInt(b2i(a.Value(i)), k.Int), nil
+	}
+	return 0, fmt.Errorf("%w: %s column", errKeyType, arr.DataType())
+}
+
+func cmpInt(a, b int64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+func cmpSigned(v int64, k Key) (int, error) {
+	switch k.Kind {
+	case KeyInt:
+		return cmpInt(v, k.Int), nil
+	case KeyUint:
+		if v < 0 || k.Uint > math.MaxInt64 {
+			return -1, nil
+		}
+		return cmpInt(v, int64(k.Uint)), nil
+	case KeyFloat:
+		return cmpFloat(float64(v), k)
+	}
+	return 0, fmt.Errorf("%w: integer column, key kind %d", errKeyType, k.Kind)
+}
+
+func cmpUnsigned(v uint64, k Key) (int, error) {
+	switch k.Kind {
+	case KeyUint:
+		switch {
+		case v < k.Uint:
+			return -1, nil
+		case v > k.Uint:
+			return 1, nil
+		}
+		return 0, nil
+	case KeyInt:
+		if k.Int < 0 || v > math.MaxInt64 {
+			return 1, nil
+		}
+		return cmpInt(int64(v), k.Int), nil
+	case KeyFloat:
+		return cmpFloat(float64(v), k)
+	}
+	return 0, fmt.Errorf("%w: unsigned column, key kind %d", errKeyType, k.Kind)
+}
+
+// cmpFloat compares in Arrow's total order restricted to what the index
+// stores: NaN equals NaN and is above every number.
+func cmpFloat(v float64, k Key) (int, error) {
+	var w float64
+	switch k.Kind {
+	case KeyFloat:
+		w = k.Float
+	case KeyInt:
+		w = float64(k.Int)
+	case KeyUint:
+		w = float64(k.Uint)
+	default:
+		return 0, fmt.Errorf("%w: float column, key kind %d", errKeyType, k.Kind)
+	}
+	vn, wn := math.IsNaN(v), math.IsNaN(w)
+	switch {
+	case vn && wn:
+		return 0, nil
+	case vn:
+		return 1, nil
+	case wn:
+		return -1, nil
+	case v < w:
+		return -1, nil
+	case v > w:
+		return 1, nil
+	}
+	return 0, nil
+}
+
+func cmpString(v string, k Key) (int, error) {
+	if k.Kind != KeyString {
+		return 0, fmt.Errorf("%w: string column, key kind %d", errKeyType, k.Kind)
+	}
+	return strings.Compare(v, k.Str), nil
+}
+
+// readWhole reads the named columns of every row of a (small) index file.
+func readWhole(ctx context.Context, f *fileread.File, cols []string) ([]arrow.RecordBatch, error) {
+	return readRows(ctx, f, cols, 0, f.NumRows())
+}
+
+// readRows reads rows [from, to) of the named columns.
+func readRows(ctx context.Context, f *fileread.File, cols []string, from, to uint64) ([]arrow.RecordBatch, error) {
+	var out []arrow.RecordBatch
+	if from >= to {
+		return nil, nil
+	}
+	for rec, err := range f.Batches(ctx, fileread.ScanOptions{Columns: cols, From: from, To: to, BatchSize: 1 << 16}) {
+		if err != nil {
+			releaseAll(out)
+			return nil, fmt.Errorf("indices: read %s rows [%d,%d): %w", f.URL(), from, to, err)
+		}
+		out = append(out, rec)
+	}
+	return out, nil
+}
+
+func releaseAll(recs []arrow.RecordBatch) {
+	for _, r := range recs {
+		r.Release()
+	}
+}
+
+// memoryAllocator is the allocator index readers build arrays with.
+func memoryAllocator() memory.Allocator { return memory.DefaultAllocator }
