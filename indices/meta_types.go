@@ -170,10 +170,20 @@ func StoresRowIDs(t IndexType, version int32) bool {
 
 // Index is one logical index: the segments sharing a name.
 type Index struct {
-	Name     string
-	Type     IndexType
-	Fields   []int32         // field ids of the first segment
-	Segments []IndexMetadata // in manifest order
+	Name    string
+	Type    IndexType
+	Fields  []int32  // field ids of the first segment
+	Columns []string // the fields' dotted names, when known (set by the dataset)
+	// Segments are in manifest order.
+	Segments []Segment
+}
+
+// Segment is one IndexMetadata of an index, with what the dataset knows of it.
+type Segment struct {
+	IndexMetadata
+	// RowsIndexed is the live rows of the covered fragments that still
+	// exist (pylance's num_rows_indexed), when set by the dataset.
+	RowsIndexed uint64
 }
 
 // Group gathers segments by name, in order of each name's first segment.
@@ -187,9 +197,18 @@ func Group(ms []IndexMetadata) []Index {
 			pos[m.Name] = i
 			out = append(out, Index{Name: m.Name, Type: m.Type(), Fields: m.Fields})
 		}
-		out[i].Segments = append(out[i].Segments, m)
+		out[i].Segments = append(out[i].Segments, Segment{IndexMetadata: m})
 	}
 	return out
+}
+
+// RowsIndexed sums the segments' RowsIndexed.
+func (x *Index) RowsIndexed() uint64 {
+	var n uint64
+	for i := range x.Segments {
+		n += x.Segments[i].RowsIndexed
+	}
+	return n
 }
 
 // Fragments is the sorted union of the fragments the segments cover.
