@@ -131,6 +131,9 @@ func Shred(top arrow.Array, child []int, sc ShredScratch) (*Shredded, error) {
 	if err != nil {
 		return nil, err
 	}
+	if s.structOnlyPath() {
+		return shredStructs(s, sc)
+	}
 	for i := 0; i < top.Len(); i++ {
 		s.scan(0, i)
 	}
