@@ -19,16 +19,26 @@ import sys
 import time
 import urllib.request
 
+import numpy
 import pyarrow as pa
 import lance
 
 
+CATS = ["red", "green", "blue", "black", "white", "gray", "pink", "teal"]
+
+
 def make(root, rows, per_frag):
+    """id 0..; name "name-{id % 1000}"; score id / 2; cat one of 8 CATS
+    (12.5% each) and x uniform in [0, 1), both drawn independently from a
+    seeded generator (no correlation with id, so no zone prunes them)."""
+    rng = numpy.random.default_rng(34)
     ids = pa.array(range(rows), pa.int64())
     t = pa.table({
         "id": ids,
         "name": pa.array([f"name-{i % 1000}" for i in range(rows)]),
         "score": pa.array([i * 0.5 for i in range(rows)], pa.float64()),
+        "cat": pa.array(numpy.array(CATS)[rng.integers(0, len(CATS), rows)].tolist(), pa.string()),
+        "x": pa.array(rng.random(rows), pa.float64()),
     })
     lance.write_dataset(t, root, data_storage_version="2.1", max_rows_per_file=per_frag, mode="overwrite")
     lance.dataset(root).delete("id % 100 = 7")   # Arrow deletion files in every fragment

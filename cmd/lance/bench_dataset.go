@@ -23,7 +23,8 @@ import (
 // dataset: open, full scan, takes of 100 and 10,000 random rows spread
 // over every fragment, a cold take of one row (after a fresh open), and
 // filtered scans (a contiguous 2%, a scattered string match, a dense
-// half). Each round times pylance then lancego, best of --reps each (the
+// half, a random 0.1%, a 12% string equality, a random half, their
+// conjunction, a LIKE prefix and a function call). Each round times pylance then lancego, best of --reps each (the
 // first repetition warms caches); with several --rounds the two
 // alternate and the ratio's spread over rounds is shown. With --s3 both
 // read the dataset from the S3 server behind the benchmark's latency and
@@ -56,7 +57,7 @@ func runBenchDatasets(ctx context.Context, args []string, stdout, stderr io.Writ
 	if *onlyAppend {
 		return benchAppend(ctx, py, driver, *dir, *appendRows, *reps, stdout, stderr)
 	}
-	root := filepath.Join(*dir, fmt.Sprintf("d%d-%d.lance", *rows, *perFrag))
+	root := filepath.Join(*dir, benchDatasetName(*rows, *perFrag))
 	if err := ensureBenchDataset(ctx, py, driver, root, *rows, *perFrag, stderr); err != nil {
 		return err
 	}
@@ -149,6 +150,13 @@ func (r *opRounds) add(ours ourRun, theirs pyResult) {
 	}
 }
 
+// benchDatasetName names the cached dataset of rows rows, perFrag a
+// fragment; the suffix is the generator's schema version (v2: cat and x
+// added), so a copy cached by an older driver is not reused.
+func benchDatasetName(rows, perFrag int) string {
+	return fmt.Sprintf("d%d-%d-v2.lance", rows, perFrag)
+}
+
 // ensureBenchDataset builds the benchmark dataset with pylance unless it
 // exists.
 func ensureBenchDataset(ctx context.Context, py, driver, root string, rows, perFrag int, stderr io.Writer) error {
@@ -172,7 +180,8 @@ func datasetRows(ctx context.Context, url string) (uint64, error) {
 }
 
 // benchDatasetOps lists the timed operations on a dataset of n rows (ids
-// 0..; score = id / 2; name = "name-" + id % 1000).
+// 0..; score = id / 2; name = "name-" + id % 1000; cat one of 8 colours
+// and x uniform in [0, 1), both random: bench/dataset_driver.py make).
 func benchDatasetOps(n uint64) []benchOp {
 	r := rand.New(rand.NewPCG(1, 2))
 	offsets := func(k int) []uint64 {
@@ -186,7 +195,13 @@ func benchDatasetOps(n uint64) []benchOp {
 		{Op: "cold_take", Offsets: offsets(1)},
 		{Op: "filter", Filter: fmt.Sprintf("id >= %d AND id < %d", n/4, n/4+n/50), Label: "filtered scan 2%", Key: "filter_2pct"},
 		{Op: "filter", Filter: "name = 'name-7'", Label: "filtered scan scattered", Key: "filter_scattered"},
-		{Op: "filter", Filter: fmt.Sprintf("score >= %d", n/4), Label: "filtered scan half", Key: "filter_half"}}
+		{Op: "filter", Filter: fmt.Sprintf("score >= %d", n/4), Label: "filtered scan half", Key: "filter_half"},
+		{Op: "filter", Filter: "x < 0.001", Label: "filtered scan 0.1% random", Key: "filter_0_1pct"},
+		{Op: "filter", Filter: "cat = 'red'", Label: "filtered scan cat 12%", Key: "filter_cat"},
+		{Op: "filter", Filter: "x > 0.5", Label: "filtered scan x 50%", Key: "filter_x_half"},
+		{Op: "filter", Filter: "cat = 'red' AND x > 0.5", Label: "filtered scan cat AND x 6%", Key: "filter_and"},
+		{Op: "filter", Filter: "name LIKE 'name-1%'", Label: "filtered scan LIKE 11%", Key: "filter_like"},
+		{Op: "filter", Filter: "lower(cat) = 'red'", Label: "filtered scan lower() 12%", Key: "filter_func"}}
 }
 
 type benchOp struct {

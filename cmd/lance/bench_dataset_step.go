@@ -70,7 +70,7 @@ func datasetFiguresInto(ctx context.Context, cfg bench.Config, py string, out ma
 		rows, perFrag, reps = benchDatasetQuickRows, benchDatasetQuickPerFrag, 2
 	}
 	driver := filepath.Join(cfg.RepoDir, "bench", "dataset_driver.py")
-	root := filepath.Join(cfg.DataDir, "datasets", fmt.Sprintf("d%d-%d.lance", rows, perFrag))
+	root := filepath.Join(cfg.DataDir, "datasets", benchDatasetName(rows, perFrag))
 	if err := ensureBenchDataset(ctx, py, driver, root, rows, perFrag, cfg.Progress); err != nil {
 		return "", err
 	}
@@ -94,7 +94,7 @@ func datasetFiguresInto(ctx context.Context, cfg bench.Config, py string, out ma
 	}
 	defer pc.Close()
 	if cfg.Quick {
-		ops = slices.DeleteFunc(ops, func(o benchOp) bool { return o.Key == "filter_scattered" || o.Key == "filter_half" })
+		ops = slices.DeleteFunc(ops, func(o benchOp) bool { return o.Op == "filter" && o.Key != "filter_2pct" })
 	}
 	if err := datasetFigures(ctx, py, driver, pc.url, pc.storageOptions, reps, ops, pc, bench.S3DatasetPrefix, out); err != nil {
 		return "", err
