@@ -6,11 +6,14 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	lance "github.com/lancego/lancego"
+	"github.com/lancego/lancego/internal/testkit"
 )
 
 // TestConvertDatasetAndDelete creates, appends to and deletes from a
@@ -50,6 +53,9 @@ func TestConvertDatasetAndDelete(t *testing.T) {
 		}
 		if !strings.Contains(out.String(), s.want) {
 			t.Fatalf("%v: %q, want %q", s.args, out.String(), s.want)
+		}
+		if s.args[0] == "delete" && strings.Contains(s.want, "version 4") {
+			checkPylanceIDs(t, ds, 4)
 		}
 	}
 	var out bytes.Buffer
@@ -175,5 +181,44 @@ func TestConvertDatasetAppendStorageVersion(t *testing.T) {
 				t.Fatalf("a refused append wrote files: %d before, %d after", len(before), len(after))
 			}
 		})
+	}
+}
+
+// checkPylanceIDs has pylance read version v of the dataset the CLI
+// wrote (two appends of ids 0..99, then deletes of id < 10 and
+// id % 5 = 0) and compares its sorted ids with the rows that must
+// survive; skipped without pylance.
+func checkPylanceIDs(t *testing.T, ds string, v int) {
+	t.Helper()
+	py := testkit.LancePython()
+	if py == "" {
+		t.Log("pylance not available: the read back by real Lance is skipped")
+		return
+	}
+	script := `import sys, lance
+d = lance.dataset(sys.argv[1], version=int(sys.argv[2]))
+t = d.to_table()
+print(" ".join(str(x) for x in sorted(t.column("id").to_pylist())))
+print(t.num_rows, d.count_rows(), len(d.get_fragments()))`
+	got, err := exec.Command(py, "-c", script, ds, fmt.Sprint(v)).CombinedOutput()
+	if err != nil {
+		t.Fatalf("pylance read of version %d: %v\n%s", v, err, got)
+	}
+	var ids []int
+	for range 2 {
+		for id := 10; id < 100; id++ {
+			if id%5 != 0 {
+				ids = append(ids, id)
+			}
+		}
+	}
+	slices.Sort(ids)
+	want := make([]string, len(ids))
+	for i, id := range ids {
+		want[i] = fmt.Sprint(id)
+	}
+	lines := strings.Split(strings.TrimSpace(string(got)), "\n")
+	if len(lines) != 2 || lines[0] != strings.Join(want, " ") || lines[1] != "144 144 4" {
+		t.Fatalf("pylance reads version %d as\n%s\nwant ids %s and 144 rows in 4 fragments", v, got, strings.Join(want, " "))
 	}
 }
