@@ -19,6 +19,10 @@ type Query struct {
 	u8     []byte
 	n32    float32
 	n64    float64
+	// h32 is the query rounded to float16 (Lance casts the query to the
+	// column's element type) and h32n its norm, for float16 columns.
+	h32  []float32
+	h32n float32
 }
 
 // NewQuery checks and prepares a query vector (a []float32, []float64,
@@ -50,6 +54,11 @@ func NewQuery(m Metric, v any) (*Query, error) {
 		}
 	}
 	q.n32 = float32(math.Sqrt(float64(DotF32(q.f32, q.f32))))
+	q.h32 = make([]float32, len(vals))
+	for i, x := range q.f32 {
+		q.h32[i] = HalfToFloat32(Float32ToHalf(x))
+	}
+	q.h32n = float32(math.Sqrt(float64(DotF32(q.h32, q.h32))))
 	q.n64 = math.Sqrt(DotF64(q.f64, q.f64))
 	return q, nil
 }
@@ -63,7 +72,7 @@ func toFloat64s(v any) ([]float64, error) {
 	case []float16.Num:
 		out := make([]float64, len(x))
 		for i, h := range x {
-			out[i] = float64(h.Float32())
+			out[i] = float64(HalfToFloat32(h.Uint16()))
 		}
 		return out, nil
 	case []byte:
@@ -166,9 +175,9 @@ func (q *Query) Distances(fsl *array.FixedSizeList, out []float32, scratch []flo
 		for i := 0; i < n; i++ {
 			b := off + i*d
 			for j, h := range all[b : b+d] {
-				s[j] = h.Float32()
+				s[j] = HalfToFloat32(h.Uint16())
 			}
-			out[i] = q.f32Dist(s)
+			out[i] = q.h32Dist(s)
 		}
 	case *array.Uint8:
 		all := v.Uint8Values()
@@ -207,6 +216,18 @@ func (q *Query) f32Dist(x []float32) float32 {
 		return cosineF32(q.f32, q.n32, x)
 	case Dot:
 		return 1 - DotF32(q.f32, x)
+	}
+	return float32(math.NaN())
+}
+
+func (q *Query) h32Dist(x []float32) float32 {
+	switch q.Metric {
+	case L2:
+		return L2F32(q.h32, x)
+	case Cosine:
+		return cosineF32(q.h32, q.h32n, x)
+	case Dot:
+		return 1 - DotF32(q.h32, x)
 	}
 	return float32(math.NaN())
 }
