@@ -145,6 +145,13 @@ func parseConstantBuffers(b []byte) (codecs.Block, error) {
 	case 1:
 		return codecs.Block{Kind: codecs.KindFixed, NumValues: 1, BitsPerValue: uint64(len(parts[0])) * 8, Data: parts[0]}, nil
 	case 2:
+		if len(parts[0]) == 16 { // large string/binary: u64 offsets
+			lo, hi := binary.LittleEndian.Uint64(parts[0]), binary.LittleEndian.Uint64(parts[0][8:])
+			if hi < lo || hi > uint64(len(parts[1])) {
+				return codecs.Block{}, fmt.Errorf("%w: constant string offsets", ErrCorrupt)
+			}
+			return codecs.Block{Kind: codecs.KindVariable, NumValues: 1, Offsets: parts[0], OffsetBits: 64, Data: parts[1]}, nil
+		}
 		if len(parts[0]) != 8 || binary.LittleEndian.Uint32(parts[0][4:]) < binary.LittleEndian.Uint32(parts[0]) ||
 			uint64(binary.LittleEndian.Uint32(parts[0][4:])) > uint64(len(parts[1])) {
 			return codecs.Block{}, fmt.Errorf("%w: constant string offsets", ErrCorrupt)
