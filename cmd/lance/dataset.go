@@ -110,6 +110,7 @@ type datasetReport struct {
 	Schema    []any                `json:"schema"`
 	Fragments []lance.FragmentInfo `json:"fragments"`
 	Versions  []lance.VersionInfo  `json:"versions,omitempty"`
+	Indices   []indexReport        `json:"indices,omitempty"`
 }
 
 func inspectDataset(ctx context.Context, ds *lance.Dataset, asJSON, versions bool, out io.Writer) error {
@@ -122,6 +123,9 @@ func inspectDataset(ctx context.Context, ds *lance.Dataset, asJSON, versions boo
 		return err
 	}
 	rep := datasetReport{URL: ds.URL(), Version: ds.Version(), NumRows: n, Schema: valuejson.SchemaJSON(ds.Schema()), Fragments: frags}
+	if rep.Indices, err = indexReports(ctx, ds); err != nil {
+		return err
+	}
 	if versions {
 		if rep.Versions, err = ds.Versions(ctx); err != nil {
 			return err
@@ -147,6 +151,7 @@ func inspectDataset(ctx context.Context, ds *lance.Dataset, asJSON, versions boo
 			fmt.Fprintf(out, "  data/%s  version %s, fields %v, %d bytes\n", d.Path, d.Version, d.Fields, d.Size)
 		}
 	}
+	printIndices(out, rep.Indices)
 	if versions {
 		fmt.Fprintln(out, "versions:")
 		for _, v := range rep.Versions {

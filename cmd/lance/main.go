@@ -34,6 +34,7 @@ const usage = `usage:
       and _rowaddr (uint64) come after the data columns; --filter may reference _rowid,
       _rowaddr and _rowoffset, and with --take or --row-ids keeps the taken rows it selects
   lance count DATASET [--version N] [--filter EXPR]
+  lance index list DATASET [--json] [--version N]
       print the number of rows (after deletions) EXPR selects, all without --filter
   lance convert SRC DST [--version 2.1|2.2|2.3] [--from lance|ipc|parquet|csv] [--zone-seeds [--rows-per-zone N]]
                 [--dataset [--mode create|append|overwrite] [--max-rows-per-file N] [--max-bytes-per-file N]]
@@ -109,6 +110,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return runDelete(ctx, args[1:], stdout, stderr)
 	case "count":
 		return runCount(ctx, args[1:], stdout, stderr)
+	case "index":
+		return runIndex(ctx, args[1:], stdout, stderr)
 	case "bench":
 		return runBench(ctx, args[1:], stdout, stderr)
 	case "bench-datasets":

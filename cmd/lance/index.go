@@ -1,0 +1,117 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	lance "github.com/lancego/lancego"
+)
+
+// indexReport is one index as `lance index list --json` prints it.
+type indexReport struct {
+	Name        string          `json:"name"`
+	Type        string          `json:"type"`
+	Columns     []string        `json:"columns"`
+	Fields      []int32         `json:"fields"`
+	RowsIndexed uint64          `json:"rows_indexed"`
+	Fragments   []uint32        `json:"fragments"`
+	Segments    []segmentReport `json:"segments"`
+}
+
+type segmentReport struct {
+	UUID           string   `json:"uuid"`
+	Fragments      []uint32 `json:"fragments"`
+	RowsIndexed    uint64   `json:"rows_indexed"`
+	DatasetVersion uint64   `json:"dataset_version"`
+	IndexVersion   int32    `json:"index_version"`
+	TypeURL        string   `json:"type_url"`
+	CreatedAt      string   `json:"created_at,omitempty"`
+	Files          []string `json:"files,omitempty"`
+}
+
+func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 || args[0] != "list" {
+		return fmt.Errorf("usage: lance index list DATASET [--json] [--version V]")
+	}
+	fs := flag.NewFlagSet("index list", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	asJSON := fs.Bool("json", false, "print JSON")
+	version := fs.Uint64("version", 0, "dataset version to read (default the latest)")
+	if err := fs.Parse(splitArgs(args[1:], map[string]bool{"json": true})); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		return fmt.Errorf("index list takes one DATASET")
+	}
+	var opts []lance.Option
+	if *version != 0 {
+		opts = append(opts, lance.WithVersion(*version))
+	}
+	ds, err := lance.OpenDataset(ctx, fs.Arg(0), opts...)
+	if err != nil {
+		return err
+	}
+	defer ds.Close()
+	reps, err := indexReports(ctx, ds)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(reps)
+	}
+	printIndices(stdout, reps)
+	return nil
+}
+
+// indexReports describes the dataset's indices.
+func indexReports(ctx context.Context, ds *lance.Dataset) ([]indexReport, error) {
+	idx, err := ds.Indices(ctx)
+	if err != nil {
+		return nil, err
+	}
+	reps := make([]indexReport, 0, len(idx))
+	for i := range idx {
+		x := &idx[i]
+		r := indexReport{Name: x.Name, Type: string(x.Type), Columns: x.Columns, Fields: x.Fields,
+			RowsIndexed: x.RowsIndexed(), Fragments: nonNil(x.Fragments())}
+		for _, s := range x.Segments {
+			sr := segmentReport{UUID: s.UUIDString(), Fragments: nonNil(s.Fragments()), RowsIndexed: s.RowsIndexed,
+				DatasetVersion: s.DatasetVersion, IndexVersion: s.IndexVersion, TypeURL: s.DetailsTypeURL}
+			if s.CreatedAtMillis != 0 {
+				sr.CreatedAt = time.UnixMilli(int64(s.CreatedAtMillis)).UTC().Format(time.RFC3339Nano)
+			}
+			for _, f := range s.Files {
+				sr.Files = append(sr.Files, f.Path)
+			}
+			r.Segments = append(r.Segments, sr)
+		}
+		reps = append(reps, r)
+	}
+	return reps, nil
+}
+
+func nonNil(s []uint32) []uint32 {
+	if s == nil {
+		return []uint32{}
+	}
+	return s
+}
+
+// printIndices prints one line per index and one per segment.
+func printIndices(out io.Writer, reps []indexReport) {
+	for _, r := range reps {
+		fmt.Fprintf(out, "index %s: %s on %s, %d rows indexed, fragments %v, %d segment(s)\n",
+			r.Name, r.Type, strings.Join(r.Columns, ","), r.RowsIndexed, r.Fragments, len(r.Segments))
+		for _, s := range r.Segments {
+			fmt.Fprintf(out, "  segment %s: fragments %v, %d rows, dataset version %d, index version %d\n",
+				s.UUID, s.Fragments, s.RowsIndexed, s.DatasetVersion, s.IndexVersion)
+		}
+	}
+}
