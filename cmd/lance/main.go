@@ -36,6 +36,12 @@ const usage = `usage:
   lance count DATASET [--version N] [--filter EXPR]
   lance index list DATASET [--json] [--version N]
       print the number of rows (after deletions) EXPR selects, all without --filter
+  lance search DATASET --column vec --vector '[...]' --k K [--metric l2|cosine|dot|hamming]
+               [--nprobes N] [--refine-factor R] [--ef E] [--filter EXPR] [--postfilter] [--no-index]
+               [--columns a,b] [--with-row-id] [--format json|table] [--stats]
+      the K rows nearest to the vector: the columns, then _distance (float32), ordered by
+      distance then row id as pylance; the filter applies before ranking (--postfilter:
+      after, pylance's default); --stats says whether an index was used
   lance convert SRC DST [--version 2.1|2.2|2.3] [--from lance|ipc|parquet|csv] [--zone-seeds [--rows-per-zone N]]
                 [--dataset [--mode create|append|overwrite] [--max-rows-per-file N] [--max-bytes-per-file N]]
       write a Lance file, or with --dataset a new version of a Lance dataset (an append or
@@ -110,6 +116,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return runDelete(ctx, args[1:], stdout, stderr)
 	case "count":
 		return runCount(ctx, args[1:], stdout, stderr)
+	case "search":
+		return runSearch(ctx, args[1:], stdout, stderr)
 	case "index":
 		return runIndex(ctx, args[1:], stdout, stderr)
 	case "bench":
