@@ -20,3 +20,7 @@ var ErrUnsupported = lerr.ErrUnsupported
 
 // ErrNotFound reports a missing index, index file or partition.
 var ErrNotFound = errors.New("lance: index not found")
+
+// ErrInvalidQuery reports a query an index cannot answer: a vector of the
+// wrong dimension, an unknown metric. It is lerr.ErrInvalidArgument.
+var ErrInvalidQuery = lerr.ErrInvalidArgument

@@ -7,6 +7,7 @@ import (
 
 	"github.com/lancego/lancego/format/pb/filepb"
 	"github.com/lancego/lancego/indices"
+	"github.com/lancego/lancego/internal/fileread"
 	"google.golang.org/protobuf/encoding/protowire"
 )
 
@@ -126,4 +127,43 @@ func fieldPaths(fs []*filepb.Field) map[int32]string {
 		out[f.GetId()] = strings.Join(parts, ".")
 	}
 	return out
+}
+
+// IndexOpener opens the dataset's index files (names relative to the
+// dataset root) through its store, scheduler and search cache.
+func (ds *Dataset) IndexOpener() indices.Opener { return indexOpener{ds} }
+
+type indexOpener struct{ ds *Dataset }
+
+// OpenFile opens the Lance file name under the dataset root.
+func (o indexOpener) OpenFile(ctx context.Context, name string) (*fileread.File, error) {
+	ds := o.ds
+	obj, tail, err := ds.store.OpenTail(ctx, name, manifestTail)
+	if err != nil {
+		return nil, ds.errf(ds.man.Version, name, err)
+	}
+	f, err := fileread.OpenObject(ctx, ds.store.URL(name), obj, tail, ds.sched, ds.cfg)
+	if err != nil {
+		_ = obj.Close()
+		return nil, ds.errf(ds.man.Version, name, err)
+	}
+	return f, nil
+}
+
+// ReadRange reads n bytes at off of the file name under the dataset root.
+func (o indexOpener) ReadRange(ctx context.Context, name string, off, n uint64) ([]byte, error) {
+	ds := o.ds
+	obj, err := ds.store.Open(ctx, name)
+	if err != nil {
+		return nil, ds.errf(ds.man.Version, name, err)
+	}
+	defer obj.Close()
+	if off > uint64(obj.Size()) || n > uint64(obj.Size())-off {
+		return nil, ds.errf(ds.man.Version, name, fmt.Errorf("%w: range [%d, +%d) outside %d bytes", indices.ErrCorrupt, off, n, obj.Size()))
+	}
+	b := make([]byte, n)
+	if err := obj.ReadAt(ctx, b, int64(off)); err != nil {
+		return nil, ds.errf(ds.man.Version, name, err)
+	}
+	return b, nil
 }
