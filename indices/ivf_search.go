@@ -25,8 +25,8 @@ type VectorIndex struct {
 	Meta    IndexMetadata
 	Type    IndexType
 	Metric  Metric
-	ivf     *IVF   // centroids (index.idx)
-	auxIVF  *IVF   // partition rows of auxiliary.idx
+	ivf     *IVF // centroids (index.idx)
+	auxIVF  *IVF // partition rows of auxiliary.idx
 	aux     *fileread.File
 	auxName string
 	pq      *PQ // nil unless PQ storage
@@ -78,7 +78,7 @@ func (vi *VectorIndex) openStorage(ctx context.Context, op Opener) error {
 	if vi.auxIVF, err = loadIVF(ctx, op, vi.auxName, vi.aux); err != nil {
 		return err
 	}
-	if vi.auxIVF.NumPartitions() != vi.ivf.Dim*0+len(vi.ivf.Centroids)/vi.ivf.Dim {
+	if vi.auxIVF.NumPartitions() != vi.NumPartitions() {
 		return fmt.Errorf("%w: %s: %d partitions, %d centroids", ErrCorrupt, vi.auxName,
 			vi.auxIVF.NumPartitions(), len(vi.ivf.Centroids)/vi.ivf.Dim)
 	}
