@@ -78,6 +78,7 @@ func TestVectorSearchMatchesPylance(t *testing.T) {
 		{"vec_ivf_flat_dot.lance", 10, 1}, {"vec_ivf_pq.lance", 10, 1}, {"vec_ivf_pq.lance", 30, 3},
 		{"vec_ivf_pq_full.lance", 10, 2}, {"vec_ivf_pq_4bit.lance", 10, 2}, {"vec_ivf_pq_cos.lance", 10, 2},
 		{"vec_ivf_pq_dot.lance", 10, 2}, {"vec_ivf_pq_delta.lance", 12, 2}, {"vec_ivf_pq_opt.lance", 12, 2},
+		{"vec_ivf_sq.lance", 10, 1}, {"vec_ivf_sq_full.lance", 15, 2},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -30,6 +30,7 @@ type VectorIndex struct {
 	aux     *fileread.File
 	auxName string
 	pq      *PQ // nil unless PQ storage
+	sq      *SQ // nil unless SQ storage
 }
 
 // OpenVector opens segment m of a vector index through op. The caller
@@ -59,7 +60,7 @@ func OpenVector(ctx context.Context, op Opener, m *IndexMetadata) (*VectorIndex,
 		return nil, fmt.Errorf("%w: %s: IVF without centroids", ErrCorrupt, idxName)
 	}
 	switch vi.Type {
-	case TypeIVFFlat, TypeIVFPQ:
+	case TypeIVFFlat, TypeIVFPQ, TypeIVFSQ:
 	default:
 		return nil, fmt.Errorf("%w: %s: vector index type %s", ErrUnsupported, idxName, vi.Type)
 	}
@@ -92,8 +93,11 @@ func (vi *VectorIndex) openStorage(ctx context.Context, op Opener) error {
 	if end != vi.aux.NumRows() {
 		return fmt.Errorf("%w: %s: partitions hold %d rows of %d", ErrCorrupt, vi.auxName, end, vi.aux.NumRows())
 	}
-	if vi.Type == TypeIVFPQ {
+	switch vi.Type {
+	case TypeIVFPQ:
 		vi.pq, err = loadPQ(ctx, op, vi.auxName, vi.aux, vi.ivf.Dim)
+	case TypeIVFSQ:
+		vi.sq, err = loadSQ(vi.aux, vi.auxName, vi.ivf.Dim)
 	}
 	return err
 }
@@ -188,17 +192,23 @@ func (vi *VectorIndex) SearchPartition(ctx context.Context, p int, q []float32, 
 		return nil, nil
 	}
 	col := "flat"
-	if vi.pq != nil {
+	switch {
+	case vi.pq != nil:
 		col = pqCodeColumn
+	case vi.sq != nil:
+		col = sqCodeColumn
 	}
 	ids, vals, width, err := vi.readPartition(ctx, col, from, from+n)
 	if err != nil {
 		return nil, err
 	}
 	out := make([]Candidate, n)
-	if vi.pq != nil {
+	switch {
+	case vi.sq != nil:
+		err = vi.sq.distances(vi.Metric, q, vals, int(n), out)
+	case vi.pq != nil:
 		err = vi.pq.distances(vi.Metric, q, vi.ivf.Centroids[p*vi.ivf.Dim:(p+1)*vi.ivf.Dim], vals, int(n), out)
-	} else {
+	default:
 		err = flatDistances(vi.Metric, q, vals, width, out)
 	}
 	if err != nil {
