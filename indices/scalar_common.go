@@ -106,11 +106,11 @@ type Key struct {
 }
 
 // IntKey, UintKey, FloatKey, StringKey and BoolKey make keys.
-func IntKey(v int64) Key      { return Key{Kind: KeyInt, Int: v} }
-func UintKey(v uint64) Key    { return Key{Kind: KeyUint, Uint: v} }
-func FloatKey(v float64) Key  { return Key{Kind: KeyFloat, Float: v} }
-func StringKey(v string) Key  { return Key{Kind: KeyString, Str: v} }
-func BoolKey(v bool) Key      { return Key{Kind: KeyBool, Int: b2i(v)} }
+func IntKey(v int64) Key     { return Key{Kind: KeyInt, Int: v} }
+func UintKey(v uint64) Key   { return Key{Kind: KeyUint, Uint: v} }
+func FloatKey(v float64) Key { return Key{Kind: KeyFloat, Float: v} }
+func StringKey(v string) Key { return Key{Kind: KeyString, Str: v} }
+func BoolKey(v bool) Key     { return Key{Kind: KeyBool, Int: b2i(v)} }
 func b2i(v bool) int64 {
 	if v {
 		return 1
