@@ -44,3 +44,13 @@ func WithEnv(lookup func(string) string) WriterOption { return filewriter.WithEn
 func WithZoneSeeds(rowsPerZone uint64, columns ...string) WriterOption {
 	return filewriter.WithZoneSeeds(rowsPerZone, columns...)
 }
+
+// WithSync chooses what Close of a local file makes durable: true (the
+// default) fsyncs the file before renaming it into place and its folder
+// after, so the file survives a crash once Close returns; false renames it
+// into place without fsync, as pylance's LanceFileWriter does (complete and
+// visible at once, durable when the OS writes it back). Syncing costs a
+// fixed amount per file in Close (docs/benchmarks.md), never per batch.
+// Object-store uploads are unaffected, and a dataset commit always makes
+// its data files durable before the manifest that names them.
+func WithSync(sync bool) WriterOption { return filewriter.WithSync(sync) }

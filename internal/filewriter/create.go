@@ -59,7 +59,8 @@ func WithObjectCreator(create ObjectCreator) Option {
 
 // Create starts writing a Lance file at url with the given Arrow schema.
 // Local paths and file:// URLs are written to a temporary name in the same
-// folder, fsynced and renamed into place by Close; object-store URLs
+// folder, fsynced and renamed into place by Close (the folder fsynced too;
+// WithSync(false) skips both fsyncs); object-store URLs
 // (s3://, gs://, azblob://, mem://) are uploaded with lanceio.Create and
 // become visible only when Close succeeds (or use WithObjectCreator).
 func Create(ctx context.Context, url string, schema *arrow.Schema, opts ...Option) (*File, error) {
@@ -80,7 +81,7 @@ func Create(ctx context.Context, url string, schema *arrow.Schema, opts ...Optio
 	if err != nil {
 		return nil, fmt.Errorf("lance: create %s: %w", url, err)
 	}
-	dst, err := openDest(ctx, url, cfg.create, cfg.createAll)
+	dst, err := openDest(ctx, url, cfg.create, cfg.createAll, cfg.noSync)
 	if err != nil {
 		return nil, fmt.Errorf("lance: create %s: %w", url, err)
 	}
@@ -91,8 +92,11 @@ func Create(ctx context.Context, url string, schema *arrow.Schema, opts ...Optio
 // openDest creates the destination: a temporary file in the target folder
 // for local paths (lanceio.CreateLocalFile), or an ObjectWriter from create
 // or lanceio.Create.
-func openDest(ctx context.Context, url string, create ObjectCreator, createAll bool) (ObjectWriter, error) {
+func openDest(ctx context.Context, url string, create ObjectCreator, createAll, noSync bool) (ObjectWriter, error) {
 	if path, local := LocalPath(url); local && !(createAll && create != nil) {
+		if noSync {
+			return createUnsynced(path)
+		}
 		return lanceio.CreateLocalFile(path)
 	}
 	if create != nil {

@@ -27,6 +27,7 @@ type createConfig struct {
 	create     ObjectCreator       // destination for non-local URLs
 	createAll  bool                // create also takes local paths (dataset data files)
 	zoneSeeds  *ZoneSeedConfig     // WithZoneSeeds, or nil
+	noSync     bool                // WithSync(false): a local Close does not fsync
 }
 
 // WithFileVersion selects the Lance file version to write: "2.1", "2.2" or
@@ -103,6 +104,23 @@ func WithZoneSeeds(rowsPerZone uint64, columns ...string) Option {
 func WithLocalCreate() Option {
 	return func(c *createConfig) error {
 		c.createAll = true
+		return nil
+	}
+}
+
+// WithSync chooses what Close of a local file makes durable. With true (the
+// default) Close fsyncs the file before renaming it into place and fsyncs
+// its folder after: once Close returns the file survives a crash. With
+// false Close renames the file into place without any fsync (what pylance's
+// LanceFileWriter does): the file is complete and visible to every reader
+// at once, and durable only when the operating system writes it back. The
+// fsyncs cost a fixed ~10-20 ms a file on this project's test machine (see
+// docs/benchmarks.md), paid once in Close and never per batch. Object-store
+// destinations are unaffected (an upload is durable when it completes), and
+// dataset commits always make their data files durable before the manifest.
+func WithSync(sync bool) Option {
+	return func(c *createConfig) error {
+		c.noSync = !sync
 		return nil
 	}
 }
