@@ -166,8 +166,11 @@ func TestSchedulerMeasuresTheLink(t *testing.T) {
 	}
 	bw := s.Stats().LinkBandwidth
 	t.Logf("measured %.1f MB/s over a 100 MB/s link", float64(bw)/1e6)
-	if bw < 50e6 || bw > 150e6 {
-		t.Fatalf("measured %d bytes/s, want about 1e8", bw)
+	// The link is paced by timers, so a loaded machine (or the race
+	// detector) slows it further; what must hold is that the estimate
+	// is of the order of the link, far under the default model's 1 GiB/s.
+	if bw < 20e6 || bw > 150e6 {
+		t.Fatalf("measured %d bytes/s, want about 1e8 (20e6 to 150e6)", bw)
 	}
 	if g, _ := plan(spread, s.planConfig()); len(g) != 3 {
 		t.Fatalf("after measuring: %d groups, want the 3 ranges read apart", len(g))
