@@ -36,6 +36,9 @@ const usage = `usage:
   lance count DATASET [--version N] [--filter EXPR]
   lance index list DATASET [--json] [--version N]
       print the number of rows (after deletions) EXPR selects, all without --filter
+  lance stats DATASET [--version N] [--json]
+      statistics for planning: rows per fragment (physical, deleted, live), bytes on disk
+      per field (pylance's data_stats), per-fragment min/max/null counts from zone seeds
   lance search DATASET --column vec --vector '[...]' --k K [--metric l2|cosine|dot|hamming]
                [--nprobes N] [--refine-factor R] [--ef E] [--filter EXPR] [--postfilter] [--no-index]
                [--columns a,b] [--with-row-id] [--format json|table] [--stats]
@@ -118,6 +121,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return runCount(ctx, args[1:], stdout, stderr)
 	case "search":
 		return runSearch(ctx, args[1:], stdout, stderr)
+	case "stats":
+		return runTableStats(ctx, args[1:], stdout)
 	case "index":
 		return runIndex(ctx, args[1:], stdout, stderr)
 	case "bench":
