@@ -8,6 +8,7 @@ import (
 	"math"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -48,8 +49,8 @@ def report(name, ds):
     frags = []
     for f in ds.get_fragments():
         m = f.metadata
-        frags.append({'id': m.id, 'physical_rows': m.physical_rows, 'live_rows': f.count_rows(),
-                      'deleted_rows': m.deletion_file.num_deleted_rows if m.deletion_file else 0})
+        frags.append({'id': m.id, 'physical_rows': f.physical_rows, 'live_rows': f.count_rows(),
+                      'deleted_rows': f.physical_rows - f.count_rows()})
     st = ds.stats.dataset_stats()
     out.append({'name': name, 'version': ds.version, 'rows': ds.count_rows(),
                 'deleted_rows': st['num_deleted_rows'], 'num_fragments': st['num_fragments'],
@@ -198,9 +199,8 @@ ds = lance.dataset(root)
 st = ds.stats.dataset_stats()
 print(json.dumps({'version': ds.version, 'rows': ds.count_rows(), 'deleted_rows': st['num_deleted_rows'],
   'num_fragments': st['num_fragments'], 'fields': [[f.id, f.bytes_on_disk] for f in ds.stats.data_stats().fields],
-  'fragments': [{'id': f.metadata.id, 'physical_rows': f.metadata.physical_rows, 'live_rows': f.count_rows(),
-                 'deleted_rows': f.metadata.deletion_file.num_deleted_rows if f.metadata.deletion_file else 0}
-                for f in ds.get_fragments()],
+  'fragments': [{'id': f.fragment_id, 'physical_rows': f.physical_rows, 'live_rows': f.count_rows(),
+                 'deleted_rows': f.physical_rows - f.count_rows()} for f in ds.get_fragments()],
   'v1': frags}))
 `
 
@@ -373,4 +373,75 @@ func sameValue(got, want any) bool {
 		return err == nil && w == g
 	}
 	return false
+}
+
+// compatStatsScript prints pylance's statistics (as statsScript does) of
+// the latest version of each dataset named on the command line, or the
+// error pylance gives.
+const compatStatsScript = `
+import json, sys, lance
+out = []
+for uri in sys.argv[1:]:
+    try:
+        ds = lance.dataset(uri)
+        frags = []
+        for f in ds.get_fragments():
+            m = f.metadata
+            frags.append({'id': m.id, 'physical_rows': f.physical_rows, 'live_rows': f.count_rows(),
+                          'deleted_rows': f.physical_rows - f.count_rows()})
+        st = ds.stats.dataset_stats()
+        out.append({'name': uri, 'version': ds.version, 'rows': ds.count_rows(),
+                    'deleted_rows': st['num_deleted_rows'], 'num_fragments': st['num_fragments'],
+                    'fields': [[f.id, f.bytes_on_disk] for f in ds.stats.data_stats().fields],
+                    'fragments': frags})
+    except Exception as e:
+        out.append({'name': uri, 'error': str(e)})
+print(json.dumps(out))
+`
+
+// TestTableStatsCompatDatasets compares TableStats with pylance on the
+// datasets old Lance releases wrote (testdata/compat), where pylance
+// 14.0.2 reads them.
+func TestTableStatsCompatDatasets(t *testing.T) {
+	if testkit.LancePython() == "" {
+		t.Skip("no pylance (set LANCE_PY)")
+	}
+	exp, err := filepath.Glob(filepath.Join("..", "..", "testdata", "compat", "*", "*.expected.json"))
+	if err != nil || len(exp) == 0 {
+		t.Fatalf("no compat datasets (%v)", err)
+	}
+	var dirs []string
+	for _, e := range exp {
+		dirs = append(dirs, strings.TrimSuffix(e, ".expected.json"))
+	}
+	var cases []struct {
+		pyStats
+		Error string `json:"error"`
+	}
+	if err := json.Unmarshal(runPython(t, compatStatsScript, dirs...), &cases); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	checked := 0
+	for _, c := range cases {
+		t.Run(strings.TrimPrefix(c.Name, filepath.Join("..", "..", "testdata", "compat")+"/"), func(t *testing.T) {
+			if c.Error != "" {
+				t.Skipf("pylance: %s", c.Error)
+			}
+			ds, err := OpenDataset(ctx, c.Name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ds.Close()
+			st, err := ds.TableStats(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkAgainstPylance(t, st, c.pyStats)
+			checked++
+		})
+	}
+	if checked < len(cases)/2 {
+		t.Errorf("only %d of %d compat datasets checked", checked, len(cases))
+	}
 }
