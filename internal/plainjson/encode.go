@@ -3,30 +3,24 @@ package plainjson
 import (
 	"encoding/base64"
 	"fmt"
-	"math"
-	"math/big"
 	"strconv"
-	"time"
 	"unicode/utf8"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/decimal128"
-	"github.com/apache/arrow-go/v18/arrow/decimal256"
 )
 
-// appender appends the JSON of row i of one array to dst. It is called for
-// valid rows only; nulls are handled by the caller.
+// appender appends the JSON of row i of one array to dst.
 type appender func(dst []byte, i int) []byte
 
-// compile returns the appender of arr, null-aware.
+// compile returns the appender of arr, printing null for null rows.
 func compile(arr arrow.Array) (appender, error) {
 	a, err := compileValid(arr)
 	if err != nil {
 		return nil, err
 	}
-	if arr.NullN() == 0 && arr.DataType().ID() != arrow.DICTIONARY {
-		return a, nil
+	if arr.NullN() == 0 || arr.DataType().ID() == arrow.DICTIONARY {
+		return a, nil // a dictionary's appender checks its own nulls
 	}
 	return func(dst []byte, i int) []byte {
 		if arr.IsNull(i) {
@@ -36,6 +30,7 @@ func compile(arr arrow.Array) (appender, error) {
 	}, nil
 }
 
+// compileValid returns the appender of arr's valid rows.
 func compileValid(arr arrow.Array) (appender, error) {
 	switch a := arr.(type) {
 	case *array.Null:
@@ -59,11 +54,11 @@ func compileValid(arr arrow.Array) (appender, error) {
 	case *array.Uint64:
 		return uints(a.Value), nil
 	case *array.Float16:
-		return func(dst []byte, i int) []byte { return appendFloat(dst, float64(a.Value(i).Float32()), 32) }, nil
+		return func(dst []byte, i int) []byte { return AppendFloat16(dst, a.Value(i).Uint16()) }, nil
 	case *array.Float32:
-		return func(dst []byte, i int) []byte { return appendFloat(dst, float64(a.Value(i)), 32) }, nil
+		return func(dst []byte, i int) []byte { return AppendFloat(dst, float64(a.Value(i)), 32) }, nil
 	case *array.Float64:
-		return func(dst []byte, i int) []byte { return appendFloat(dst, a.Value(i), 64) }, nil
+		return func(dst []byte, i int) []byte { return AppendFloat(dst, a.Value(i), 64) }, nil
 	case *array.String:
 		return func(dst []byte, i int) []byte { return AppendString(dst, a.Value(i)) }, nil
 	case *array.LargeString:
@@ -78,20 +73,13 @@ func compileValid(arr arrow.Array) (appender, error) {
 		return bins(a.Value), nil
 	case *array.FixedSizeBinary:
 		return bins(a.Value), nil
-	case *array.Decimal32:
-		sc := a.DataType().(*arrow.Decimal32Type).Scale
-		return func(dst []byte, i int) []byte { return appendDecimal(dst, big.NewInt(int64(a.Value(i))), sc) }, nil
-	case *array.Decimal64:
-		sc := a.DataType().(*arrow.Decimal64Type).Scale
-		return func(dst []byte, i int) []byte { return appendDecimal(dst, big.NewInt(int64(a.Value(i))), sc) }, nil
-	case *array.Decimal128:
-		sc := a.DataType().(*arrow.Decimal128Type).Scale
-		return func(dst []byte, i int) []byte { return appendDecimal(dst, dec128(a.Value(i)), sc) }, nil
-	case *array.Decimal256:
-		sc := a.DataType().(*arrow.Decimal256Type).Scale
-		return func(dst []byte, i int) []byte { return appendDecimal(dst, dec256(a.Value(i)), sc) }, nil
 	case *array.Dictionary:
 		return compileDict(a)
+	case array.ExtensionArray:
+		return compileValid(a.Storage())
+	}
+	if a, ok, err := compileDecimal(arr); ok || err != nil {
+		return a, err
 	}
 	if a, ok, err := compileTemporal(arr); ok || err != nil {
 		return a, err
@@ -109,60 +97,10 @@ func uints[T uint8 | uint16 | uint32 | uint64](v func(int) T) appender {
 
 func bins(v func(int) []byte) appender {
 	return func(dst []byte, i int) []byte {
-		b := v(i)
 		dst = append(dst, '"')
-		dst = base64.StdEncoding.AppendEncode(dst, b)
+		dst = base64.StdEncoding.AppendEncode(dst, v(i))
 		return append(dst, '"')
 	}
-}
-
-// appendFloat writes f in the shortest form that reads back as the same
-// float of bitSize bits; non-finite values become strings.
-func appendFloat(dst []byte, f float64, bitSize int) []byte {
-	switch {
-	case math.IsNaN(f):
-		return append(dst, `"NaN"`...)
-	case math.IsInf(f, 1):
-		return append(dst, `"Infinity"`...)
-	case math.IsInf(f, -1):
-		return append(dst, `"-Infinity"`...)
-	}
-	return strconv.AppendFloat(dst, f, 'g', -1, bitSize)
-}
-
-func dec128(n decimal128.Num) *big.Int { return n.BigInt() }
-func dec256(n decimal256.Num) *big.Int { return n.BigInt() }
-
-// appendDecimal writes the unscaled integer u with scale sc as a quoted
-// exact decimal ("-1.50"; a negative scale appends zeros).
-func appendDecimal(dst []byte, u *big.Int, sc int32) []byte {
-	s := u.String()
-	neg := len(s) > 0 && s[0] == '-'
-	if neg {
-		s = s[1:]
-	}
-	dst = append(dst, '"')
-	if neg {
-		dst = append(dst, '-')
-	}
-	switch {
-	case sc <= 0:
-		dst = append(dst, s...)
-		for range -int(sc) {
-			dst = append(dst, '0')
-		}
-	case len(s) > int(sc):
-		dst = append(dst, s[:len(s)-int(sc)]...)
-		dst = append(dst, '.')
-		dst = append(dst, s[len(s)-int(sc):]...)
-	default:
-		dst = append(dst, "0."...)
-		for range int(sc) - len(s) {
-			dst = append(dst, '0')
-		}
-		dst = append(dst, s...)
-	}
-	return append(dst, '"')
 }
 
 func compileDict(a *array.Dictionary) (appender, error) {
@@ -170,63 +108,26 @@ func compileDict(a *array.Dictionary) (appender, error) {
 	if err != nil {
 		return nil, err
 	}
+	n := a.Dictionary().Len()
 	return func(dst []byte, i int) []byte {
 		if a.IsNull(i) {
 			return append(dst, "null"...)
 		}
-		return vals(dst, a.GetValueIndex(i))
+		k := a.GetValueIndex(i)
+		if k < 0 || k >= n {
+			return append(dst, "null"...) // an index past the dictionary: nothing to print
+		}
+		return vals(dst, k)
 	}, nil
 }
 
-func compileTemporal(arr arrow.Array) (appender, bool, error) {
-	switch a := arr.(type) {
-	case *array.Date32:
-		return func(dst []byte, i int) []byte {
-			return appendTime(dst, time.Unix(int64(a.Value(i))*86400, 0).UTC(), time.DateOnly)
-		}, true, nil
-	case *array.Date64:
-		return func(dst []byte, i int) []byte {
-			return appendTime(dst, time.UnixMilli(int64(a.Value(i))).UTC(), time.DateOnly)
-		}, true, nil
-	case *array.Time32:
-		u := a.DataType().(*arrow.Time32Type).Unit
-		return func(dst []byte, i int) []byte {
-			return appendTime(dst, time.Unix(0, 0).UTC().Add(time.Duration(a.Value(i))*u.Multiplier()), "15:04:05.999999999")
-		}, true, nil
-	case *array.Time64:
-		u := a.DataType().(*arrow.Time64Type).Unit
-		return func(dst []byte, i int) []byte {
-			return appendTime(dst, time.Unix(0, 0).UTC().Add(time.Duration(a.Value(i))*u.Multiplier()), "15:04:05.999999999")
-		}, true, nil
-	case *array.Timestamp:
-		dt := a.DataType().(*arrow.TimestampType)
-		layout := "2006-01-02T15:04:05.999999999"
-		loc := time.UTC
-		if dt.TimeZone != "" {
-			l, err := dt.GetZone()
-			if err != nil {
-				return nil, true, fmt.Errorf("plainjson: time zone %q: %w", dt.TimeZone, err)
-			}
-			loc, layout = l, time.RFC3339Nano
-		}
-		unit := dt.Unit
-		return func(dst []byte, i int) []byte {
-			return appendTime(dst, a.Value(i).ToTime(unit).In(loc), layout)
-		}, true, nil
-	case *array.Duration:
-		return ints(func(i int) int64 { return int64(a.Value(i)) }), true, nil
-	}
-	return nil, false, nil
+func unsupported(arr arrow.Array) error {
+	return fmt.Errorf("%w: Arrow type %s", ErrUnsupported, arr.DataType())
 }
 
-func appendTime(dst []byte, t time.Time, layout string) []byte {
-	dst = append(dst, '"')
-	dst = t.AppendFormat(dst, layout)
-	return append(dst, '"')
-}
-
-// AppendString appends s as a JSON string (HTML characters not escaped,
-// invalid UTF-8 replaced by U+FFFD).
+// AppendString appends s as a JSON string: quotes, backslashes and control
+// characters escaped (HTML characters are not), U+2028 and U+2029 escaped
+// for JavaScript, and each byte of invalid UTF-8 replaced by U+FFFD.
 func AppendString(dst []byte, s string) []byte {
 	const hex = "0123456789abcdef"
 	dst = append(dst, '"')

@@ -1,8 +1,6 @@
 package plainjson
 
 import (
-	"fmt"
-
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 )
@@ -30,7 +28,7 @@ func compileNested(arr arrow.Array) (appender, error) {
 	case *array.Struct:
 		return compileStruct(a)
 	}
-	return nil, fmt.Errorf("plainjson: Arrow type %s is not supported", arr.DataType())
+	return nil, unsupported(arr)
 }
 
 func compileStruct(a *array.Struct) (appender, error) {
