@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 	"strconv"
 	"strings"
 
@@ -44,8 +43,26 @@ type InvertedPart struct {
 	invert    *fileread.File
 }
 
-func openLance(ctx context.Context, dir, name string) (*fileread.File, error) {
-	f, err := fileread.Open(ctx, strings.TrimSuffix(dir, "/")+"/"+name)
+// invertedFiles opens the Lance file name of an index directory.
+type invertedFiles func(ctx context.Context, name string) (*fileread.File, error)
+
+// invertedPathFiles opens the files of the index directory dir (a URL or path).
+func invertedPathFiles(dir string) invertedFiles {
+	return func(ctx context.Context, name string) (*fileread.File, error) {
+		return fileread.Open(ctx, strings.TrimSuffix(dir, "/")+"/"+name)
+	}
+}
+
+// invertedDatasetFiles opens the files of the index directory dir (relative to
+// the dataset root, "_indices/<uuid>") through op.
+func invertedDatasetFiles(op Opener, dir string) invertedFiles {
+	return func(ctx context.Context, name string) (*fileread.File, error) {
+		return op.OpenFile(ctx, strings.TrimSuffix(dir, "/")+"/"+name)
+	}
+}
+
+func openLance(ctx context.Context, open invertedFiles, dir, name string) (*fileread.File, error) {
+	f, err := open(ctx, name)
 	if err != nil {
 		return nil, fmt.Errorf("inverted: open %s/%s: %w", dir, name, err)
 	}
@@ -63,7 +80,18 @@ func readAll(ctx context.Context, f *fileread.File, cols ...string) (arrow.Recor
 
 // OpenInverted opens the index segment in directory dir (a URL or path of `_indices/<uuid>`).
 func OpenInverted(ctx context.Context, dir string) (*Inverted, error) {
-	mf, err := openLance(ctx, dir, "metadata.lance")
+	return openInverted(ctx, invertedPathFiles(dir), dir)
+}
+
+// OpenInvertedSegment opens the index segment uuid of a dataset through
+// its Opener (the files of `_indices/<uuid>`).
+func OpenInvertedSegment(ctx context.Context, op Opener, uuid string) (*Inverted, error) {
+	dir := "_indices/" + uuid
+	return openInverted(ctx, invertedDatasetFiles(op, dir), dir)
+}
+
+func openInverted(ctx context.Context, open invertedFiles, dir string) (*Inverted, error) {
+	mf, err := openLance(ctx, open, dir, "metadata.lance")
 	if err != nil {
 		return nil, err
 	}
@@ -90,7 +118,7 @@ func OpenInverted(ctx context.Context, dir string) (*Inverted, error) {
 		return nil, fmt.Errorf("%w: %s/metadata.lance: partitions: %v", errInverted, dir, err)
 	}
 	for _, p := range parts {
-		part, err := openPart(ctx, dir, p)
+		part, err := openPart(ctx, open, dir, p)
 		if err != nil {
 			ix.Close()
 			return nil, err
@@ -113,9 +141,9 @@ func (ix *Inverted) Close() {
 	}
 }
 
-func openPart(ctx context.Context, dir string, p int) (*InvertedPart, error) {
+func openPart(ctx context.Context, open invertedFiles, dir string, p int) (*InvertedPart, error) {
 	part := &InvertedPart{ID: p}
-	tf, err := openLance(ctx, dir, fmt.Sprintf("part_%d_tokens.lance", p))
+	tf, err := openLance(ctx, open, dir, fmt.Sprintf("part_%d_tokens.lance", p))
 	if err != nil {
 		return nil, err
 	}
@@ -132,7 +160,7 @@ func openPart(ctx context.Context, dir string, p int) (*InvertedPart, error) {
 	if part.Tokens, err = OpenFSTMap(append([]byte(nil), fb.Value(0)...)); err != nil {
 		return nil, fmt.Errorf("inverted: %s part_%d_tokens.lance: %w", dir, p, err)
 	}
-	df, err := openLance(ctx, dir, fmt.Sprintf("part_%d_docs.lance", p))
+	df, err := openLance(ctx, open, dir, fmt.Sprintf("part_%d_docs.lance", p))
 	if err != nil {
 		return nil, err
 	}
@@ -149,7 +177,7 @@ func openPart(ctx context.Context, dir string, p int) (*InvertedPart, error) {
 	}
 	part.RowIDs = append([]uint64(nil), ids.Uint64Values()...)
 	part.NumTokens = append([]uint32(nil), nt.Uint32Values()...)
-	if part.invert, err = openLance(ctx, dir, fmt.Sprintf("part_%d_invert.lance", p)); err != nil {
+	if part.invert, err = openLance(ctx, open, dir, fmt.Sprintf("part_%d_invert.lance", p)); err != nil {
 		return nil, err
 	}
 	if part.invert.NumRows() < part.Tokens.Len() {
@@ -196,63 +224,6 @@ func (p *InvertedPart) TokenPostings(ctx context.Context, token string, formatVe
 		}
 	}
 	return ps, true, nil
-}
-
-// BM25 constants of Lance.
-const (
-	BM25K1 = 1.2
-	BM25B  = 0.75
-)
-
-// IDF is Lance's BM25 idf for a token in nt of n documents.
-func IDF(nt, n float64) float64 { return math.Log((n-nt+0.5)/(nt+0.5) + 1) }
-
-// BM25Term is one token's contribution for a document of dl tokens with tf occurrences.
-func BM25Term(idf, tf, dl, avgdl float64) float64 {
-	return idf * (BM25K1 + 1) * tf / (tf + BM25K1*(1-BM25B+BM25B*dl/avgdl))
-}
-
-// Hit is an indexed document's score.
-type Hit struct {
-	RowID uint64
-	Score float64
-}
-
-// Search scores every indexed document containing any of tokens with
-// BM25 over the index's own statistics (Lance's IndexBM25Scorer). A token repeated in the query
-// counts once per occurrence, as pylance 14.0.2 scores it ("zeta zeta" doubles "zeta").
-func (ix *Inverted) Search(ctx context.Context, tokens []string) ([]Hit, error) {
-	type tp struct {
-		part *InvertedPart
-		ps   Postings
-	}
-	scores := map[uint64]float64{}
-	avgdl := float64(ix.TotalTokens) / float64(ix.N)
-	for _, t := range tokens {
-		var lists []tp
-		nt := 0
-		for _, p := range ix.Parts {
-			ps, ok, err := p.TokenPostings(ctx, t, ix.FormatVersion)
-			if err != nil {
-				return nil, err
-			}
-			if ok {
-				lists = append(lists, tp{p, ps})
-				nt += len(ps.Docs)
-			}
-		}
-		idf := IDF(float64(nt), float64(ix.N))
-		for _, l := range lists {
-			for i, d := range l.ps.Docs {
-				scores[l.part.RowIDs[d]] += BM25Term(idf, float64(l.ps.Freqs[i]), float64(l.part.NumTokens[d]), avgdl)
-			}
-		}
-	}
-	hits := make([]Hit, 0, len(scores))
-	for r, s := range scores {
-		hits = append(hits, Hit{r, s})
-	}
-	return hits, nil
 }
 
 // ErrInvertedVersion reports an INVERTED index in a format this reader does not know; callers

@@ -81,11 +81,11 @@ func TestInvertedAgainstPylance(t *testing.T) {
 			for i, tk := range toks {
 				terms[i] = tk.Term
 			}
-			hits, err := ix.Search(ctx, terms)
+			hits, err := ix.Search(ctx, terms, false)
 			if err != nil {
 				t.Fatalf("%s %q: %v", name, q, err)
 			}
-			got := map[uint64]float64{}
+			got := map[uint64]float32{}
 			for _, h := range hits {
 				got[h.RowID] = h.Score
 			}
@@ -95,9 +95,18 @@ func TestInvertedAgainstPylance(t *testing.T) {
 	}
 }
 
-// compareHits checks scores within 1e-4 relative; partial (a dataset with deletions and an
+// ulps is the distance of a and b in float32 units in the last place.
+func ulps(a, b float32) int64 {
+	d := int64(math.Float32bits(a)) - int64(math.Float32bits(b))
+	if d < 0 {
+		d = -d
+	}
+	return d
+}
+
+// compareHits checks scores are pylance's float32 values exactly; partial (a dataset with deletions and an
 // unindexed fragment, not handled at this level) compares only the rows both sides have.
-func compareHits(t *testing.T, name, q string, got map[uint64]float64, want map[string]float64, partial bool) {
+func compareHits(t *testing.T, name, q string, got map[uint64]float32, want map[string]float64, partial bool) {
 	t.Helper()
 	keys := make([]string, 0, len(want))
 	for k := range want {
@@ -121,8 +130,8 @@ func compareHits(t *testing.T, name, q string, got map[uint64]float64, want map[
 		if partial {
 			continue // statistics differ once deletions/unindexed rows exist: checked in internal/dataset
 		}
-		if math.Abs(g-want[k]) > 1e-4*math.Abs(want[k]) {
-			t.Errorf("%s %q: row %d score %g, pylance %g", name, q, rid, g, want[k])
+		if g != float32(want[k]) { // float32 computations in Lance's order: bit-exact
+			t.Errorf("%s %q: row %d score %g, pylance %g (%d ulp)", name, q, rid, g, want[k], ulps(g, float32(want[k])))
 		}
 	}
 	if !partial && len(got) != len(want) {
