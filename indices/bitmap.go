@@ -26,16 +26,22 @@ type Bitmap struct {
 	keys    arrow.Array
 	bitmaps [][]byte // aligned with keys
 	recs    []arrow.RecordBatch
-	file    *fileread.File // kept open for global buffers (LABEL_LIST nulls)
+	file    indexFile // kept open for global buffers (LABEL_LIST nulls)
 }
 
 // OpenBitmap opens the BITMAP segment in directory dir.
 func OpenBitmap(ctx context.Context, dir string, opts ...fileread.Option) (*Bitmap, error) {
-	f, err := fileread.Open(ctx, dir+"/"+BitmapFile, opts...)
+	return OpenBitmapWith(ctx, pathOpener{opts}, dir)
+}
+
+// OpenBitmapWith opens the BITMAP segment in directory dir relative to op;
+// it reads the whole (small) file: keys and serialized bitmaps.
+func OpenBitmapWith(ctx context.Context, op Opener, dir string) (*Bitmap, error) {
+	f, err := openIndexFile(ctx, op, dir, BitmapFile)
 	if err != nil {
-		return nil, fmt.Errorf("indices: bitmap %s: %w", dir, err)
+		return nil, err
 	}
-	b := &Bitmap{url: f.URL(), file: f}
+	b := &Bitmap{url: f.name, file: f}
 	if err := b.load(ctx); err != nil {
 		b.Close()
 		return nil, err
@@ -44,7 +50,7 @@ func OpenBitmap(ctx context.Context, dir string, opts ...fileread.Option) (*Bitm
 }
 
 func (b *Bitmap) load(ctx context.Context) error {
-	recs, err := readWhole(ctx, b.file, []string{"keys", "bitmaps"})
+	recs, err := readWhole(ctx, b.file.f, []string{"keys", "bitmaps"})
 	if err != nil {
 		return err
 	}
@@ -53,14 +59,14 @@ func (b *Bitmap) load(ctx context.Context) error {
 	for _, r := range recs {
 		keys = append(keys, r.Column(0))
 		if err := appendBinary(&b.bitmaps, r.Column(1)); err != nil {
-			return fmt.Errorf("%w: %s: %v", errScalarFormat, b.url, err)
+			return fmt.Errorf("%w: %s: %v", ErrCorrupt, b.url, err)
 		}
 	}
 	if len(keys) == 0 {
 		return nil
 	}
 	if b.keys, err = concat(keys); err != nil {
-		return fmt.Errorf("%w: %s: %v", errScalarFormat, b.url, err)
+		return fmt.Errorf("%w: %s: %v", ErrCorrupt, b.url, err)
 	}
 	return nil
 }
@@ -90,12 +96,7 @@ func (b *Bitmap) Close() error {
 		b.keys.Release()
 		b.keys = nil
 	}
-	if b.file != nil {
-		err := b.file.Close()
-		b.file = nil
-		return err
-	}
-	return nil
+	return b.file.close()
 }
 
 // NumKeys is the number of distinct keys (the NULL key included).
@@ -108,7 +109,7 @@ func (b *Bitmap) rowsOf(i int) (*roaring64.Bitmap, error) {
 		return nil, fmt.Errorf("%s key %d: %w", b.url, i, err)
 	}
 	if len(full) > 0 {
-		return nil, fmt.Errorf("%w: %s key %d selects whole fragments %v", errScalarFormat, b.url, i, full)
+		return nil, fmt.Errorf("%w: %s key %d selects whole fragments %v", ErrCorrupt, b.url, i, full)
 	}
 	return rows, nil
 }

@@ -30,7 +30,7 @@ const maxBTreePages = 1 << 24
 // BTree is an opened BTREE segment: its page lookup is in memory, pages are
 // read on demand.
 type BTree struct {
-	data      *fileread.File
+	data      indexFile
 	batchSize uint64
 	min, max  arrow.Array // page bounds (min NULL = page holds nulls)
 	nulls     []uint32    // null count per page
@@ -41,29 +41,35 @@ type BTree struct {
 // OpenBTree opens the BTREE segment in directory dir (a path or URL ending
 // in the index's uuid directory).
 func OpenBTree(ctx context.Context, dir string, opts ...fileread.Option) (*BTree, error) {
-	lk, err := fileread.Open(ctx, dir+"/"+BTreeLookupFile, opts...)
+	return OpenBTreeWith(ctx, pathOpener{opts}, dir)
+}
+
+// OpenBTreeWith opens the BTREE segment in directory dir (relative to op,
+// e.g. IndexMetadata.Dir()): it reads the page lookup, not the pages.
+func OpenBTreeWith(ctx context.Context, op Opener, dir string) (*BTree, error) {
+	lkf, err := openIndexFile(ctx, op, dir, BTreeLookupFile)
 	if err != nil {
-		return nil, fmt.Errorf("indices: btree %s: %w", dir, err)
+		return nil, err
 	}
-	defer lk.Close()
+	defer lkf.close()
+	lk := lkf.f
 	t := &BTree{batchSize: 4096}
 	if v, ok := schemaMeta(lk.Schema(), "batch_size"); ok {
 		n, err := strconv.ParseUint(v, 10, 32)
 		if err != nil || n == 0 {
-			return nil, fmt.Errorf("%w: %s: batch_size %q", errScalarFormat, lk.URL(), v)
+			return nil, fmt.Errorf("%w: %s: batch_size %q", ErrCorrupt, lk.URL(), v)
 		}
 		t.batchSize = n
 	}
 	if lk.NumRows() > maxBTreePages {
-		return nil, fmt.Errorf("%w: %s: %d pages", errScalarFormat, lk.URL(), lk.NumRows())
+		return nil, fmt.Errorf("%w: %s: %d pages", ErrCorrupt, lk.URL(), lk.NumRows())
 	}
 	if err := t.loadLookup(ctx, lk); err != nil {
 		return nil, err
 	}
-	t.data, err = fileread.Open(ctx, dir+"/"+BTreeDataFile, opts...)
-	if err != nil {
+	if t.data, err = openIndexFile(ctx, op, dir, BTreeDataFile); err != nil {
 		t.Close()
-		return nil, fmt.Errorf("indices: btree %s: %w", dir, err)
+		return nil, err
 	}
 	return t, nil
 }
@@ -80,7 +86,7 @@ func (t *BTree) loadLookup(ctx context.Context, lk *fileread.File) error {
 		nc, ok1 := r.Column(2).(*array.Uint32)
 		pi, ok2 := r.Column(3).(*array.Uint32)
 		if !ok1 || !ok2 {
-			return fmt.Errorf("%w: %s: null_count/page_idx are %s/%s, want uint32", errScalarFormat, lk.URL(), r.Column(2).DataType(), r.Column(3).DataType())
+			return fmt.Errorf("%w: %s: null_count/page_idx are %s/%s, want uint32", ErrCorrupt, lk.URL(), r.Column(2).DataType(), r.Column(3).DataType())
 		}
 		t.nulls = append(t.nulls, nc.Uint32Values()...)
 		t.pageIdx = append(t.pageIdx, pi.Uint32Values()...)
@@ -89,10 +95,10 @@ func (t *BTree) loadLookup(ctx context.Context, lk *fileread.File) error {
 		return nil
 	}
 	if t.min, err = concat(mins); err != nil {
-		return fmt.Errorf("%w: %s: %v", errScalarFormat, lk.URL(), err)
+		return fmt.Errorf("%w: %s: %v", ErrCorrupt, lk.URL(), err)
 	}
 	if t.max, err = concat(maxs); err != nil {
-		return fmt.Errorf("%w: %s: %v", errScalarFormat, lk.URL(), err)
+		return fmt.Errorf("%w: %s: %v", ErrCorrupt, lk.URL(), err)
 	}
 	return nil
 }
@@ -107,12 +113,7 @@ func (t *BTree) Close() error {
 		}
 	}
 	t.min, t.max = nil, nil
-	if t.data != nil {
-		err := t.data.Close()
-		t.data = nil
-		return err
-	}
-	return nil
+	return t.data.close()
 }
 
 // NumPages is the number of pages of the segment.
@@ -131,18 +132,56 @@ func (t *BTree) Equal(ctx context.Context, k Key) (*roaring64.Bitmap, error) {
 	return t.Range(ctx, b, b)
 }
 
-// In returns the ids of rows whose value is one of keys. Pages are read
-// once for all keys.
+// In returns the ids of rows whose value is one of keys. Each page is read
+// once for all the keys it may hold.
 func (t *BTree) In(ctx context.Context, keys []Key) (*roaring64.Bitmap, error) {
 	out := roaring64.New()
-	for _, k := range keys {
-		r, err := t.Equal(ctx, k)
-		if err != nil {
+	for p := 0; p < t.NumPages(); p++ {
+		var mine []Key
+		for _, k := range keys {
+			b := Bound{Key: k, Inclusive: true}
+			ok, err := t.pageOverlaps(p, b, b)
+			if err != nil {
+				return nil, err
+			}
+			if ok {
+				mine = append(mine, k)
+			}
+		}
+		if len(mine) == 0 {
+			continue
+		}
+		if err := t.scanPage(ctx, p, out, func(v arrow.Array, i int) (bool, error) {
+			if v.IsNull(i) {
+				return false, nil
+			}
+			for _, k := range mine {
+				if c, err := compareAt(v, i, k); err != nil || c == 0 {
+					return err == nil, err
+				}
+			}
+			return false, nil
+		}); err != nil {
 			return nil, err
 		}
-		out.Or(r)
 	}
 	return out, nil
+}
+
+// PagesRead is how many pages a query over [lo, hi] reads (for plans and
+// tests).
+func (t *BTree) PagesRead(lo, hi Bound) (int, error) {
+	n := 0
+	for p := 0; p < t.NumPages(); p++ {
+		ok, err := t.pageOverlaps(p, lo, hi)
+		if err != nil {
+			return 0, err
+		}
+		if ok {
+			n++
+		}
+	}
+	return n, nil
 }
 
 // Range returns the ids of non-null rows with lo ≤/< value ≤/< hi.
@@ -225,12 +264,13 @@ func (t *BTree) pageOverlaps(p int, lo, hi Bound) (bool, error) {
 // scanPage reads page p of page_data and adds the ids of rows keep selects.
 func (t *BTree) scanPage(ctx context.Context, p int, out *roaring64.Bitmap, keep func(arrow.Array, int) (bool, error)) error {
 	idx := uint64(t.pageIdx[p])
+	data := t.data.f
 	from := idx * t.batchSize
-	if idx > maxBTreePages || from >= t.data.NumRows() {
-		return fmt.Errorf("%w: %s: page %d starts at row %d of %d", errScalarFormat, t.data.URL(), idx, from, t.data.NumRows())
+	if idx > maxBTreePages || from >= data.NumRows() {
+		return fmt.Errorf("%w: %s: page %d starts at row %d of %d", ErrCorrupt, t.data.name, idx, from, data.NumRows())
 	}
-	to := min(from+t.batchSize, t.data.NumRows())
-	recs, err := readRows(ctx, t.data, []string{"values", "ids"}, from, to)
+	to := min(from+t.batchSize, data.NumRows())
+	recs, err := readRows(ctx, data, []string{"values", "ids"}, from, to)
 	if err != nil {
 		return err
 	}
@@ -238,13 +278,13 @@ func (t *BTree) scanPage(ctx context.Context, p int, out *roaring64.Bitmap, keep
 	for _, r := range recs {
 		ids, ok := r.Column(1).(*array.Uint64)
 		if !ok {
-			return fmt.Errorf("%w: %s: ids are %s, want uint64", errScalarFormat, t.data.URL(), r.Column(1).DataType())
+			return fmt.Errorf("%w: %s: ids are %s, want uint64", ErrCorrupt, t.data.name, r.Column(1).DataType())
 		}
 		v := r.Column(0)
 		for i := 0; i < v.Len(); i++ {
 			ok, err := keep(v, i)
 			if err != nil {
-				return fmt.Errorf("indices: %s page %d: %w", t.data.URL(), idx, err)
+				return fmt.Errorf("indices: %s page %d: %w", t.data.name, idx, err)
 			}
 			if ok {
 				out.Add(ids.Value(i))

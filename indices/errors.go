@@ -24,3 +24,8 @@ var ErrNotFound = errors.New("lance: index not found")
 // ErrInvalidQuery reports a query an index cannot answer: a vector of the
 // wrong dimension, an unknown metric. It is lerr.ErrInvalidArgument.
 var ErrInvalidQuery = lerr.ErrInvalidArgument
+
+// ErrKeyType reports a scalar query key that cannot be compared with the
+// index column (a string key for an integer column, ...). The planner
+// then evaluates the filter by scanning.
+var ErrKeyType = errors.New("lance: index query key does not match the index column type")

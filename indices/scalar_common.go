@@ -8,9 +8,9 @@ package indices
 import (
 	"context"
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/RoaringBitmap/roaring/v2"
@@ -20,12 +20,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/lancego/lancego/internal/fileread"
+	lanceio "github.com/lancego/lancego/io"
 )
-
-// errScalarFormat is wrapped by every malformed-index error of the scalar
-// readers (package errors.go, owned by another file, may later give it a
-// public sentinel).
-var errScalarFormat = errors.New("indices: malformed scalar index")
 
 // maxRowAddrEntries bounds the fragments one RowAddrTreeMap may name, so a
 // corrupt count cannot make the decoder allocate without bound.
@@ -38,17 +34,17 @@ const maxRowAddrEntries = 1 << 20
 // left out of the bitmap.
 func decodeRowAddrBitmap(b []byte) (rows *roaring64.Bitmap, full []uint32, err error) {
 	if len(b) < 4 {
-		return nil, nil, fmt.Errorf("%w: row address map of %d bytes", errScalarFormat, len(b))
+		return nil, nil, fmt.Errorf("%w: row address map of %d bytes", ErrCorrupt, len(b))
 	}
 	n := binary.LittleEndian.Uint32(b)
 	if n > maxRowAddrEntries || uint64(n)*8 > uint64(len(b)-4) {
-		return nil, nil, fmt.Errorf("%w: row address map names %d fragments in %d bytes", errScalarFormat, n, len(b))
+		return nil, nil, fmt.Errorf("%w: row address map names %d fragments in %d bytes", ErrCorrupt, n, len(b))
 	}
 	rows = roaring64.New()
 	pos := 4
 	for i := uint32(0); i < n; i++ {
 		if len(b)-pos < 8 {
-			return nil, nil, fmt.Errorf("%w: row address map entry %d truncated at byte %d", errScalarFormat, i, pos)
+			return nil, nil, fmt.Errorf("%w: row address map entry %d truncated at byte %d", ErrCorrupt, i, pos)
 		}
 		frag := binary.LittleEndian.Uint32(b[pos:])
 		ln := binary.LittleEndian.Uint32(b[pos+4:])
@@ -58,14 +54,14 @@ func decodeRowAddrBitmap(b []byte) (rows *roaring64.Bitmap, full []uint32, err e
 			continue
 		}
 		if uint64(ln) > uint64(len(b)-pos) {
-			return nil, nil, fmt.Errorf("%w: row address map entry %d (fragment %d) needs %d bytes at byte %d of %d", errScalarFormat, i, frag, ln, pos, len(b))
+			return nil, nil, fmt.Errorf("%w: row address map entry %d (fragment %d) needs %d bytes at byte %d of %d", ErrCorrupt, i, frag, ln, pos, len(b))
 		}
 		bm := roaring.New()
 		if _, err := bm.FromUnsafeBytes(b[pos : pos+int(ln)]); err != nil {
-			return nil, nil, fmt.Errorf("%w: row address map entry %d (fragment %d): %v", errScalarFormat, i, frag, err)
+			return nil, nil, fmt.Errorf("%w: row address map entry %d (fragment %d): %v", ErrCorrupt, i, frag, err)
 		}
 		if err := bm.Validate(); err != nil {
-			return nil, nil, fmt.Errorf("%w: row address map entry %d (fragment %d): %v", errScalarFormat, i, frag, err)
+			return nil, nil, fmt.Errorf("%w: row address map entry %d (fragment %d): %v", ErrCorrupt, i, frag, err)
 		}
 		addRows(rows, frag, bm)
 		pos += int(ln)
@@ -118,9 +114,6 @@ func b2i(v bool) int64 {
 	return 0
 }
 
-// errKeyType reports a key that cannot be compared with a column.
-var errKeyType = errors.New("indices: query key does not match the index column type")
-
 // compareAt compares the non-null value arr[i] with k: -1, 0 or 1.
 func compareAt(arr arrow.Array, i int, k Key) (int, error) {
 	switch a := arr.(type) {
@@ -160,11 +153,11 @@ func compareAt(arr arrow.Array, i int, k Key) (int, error) {
 		return cmpString(string(a.Value(i)), k)
 	case *array.Boolean:
 		if k.Kind != KeyBool {
-			return 0, fmt.Errorf("%w: %s column, key kind %d", errKeyType, arr.DataType(), k.Kind)
+			return 0, fmt.Errorf("%w: %s column, key kind %d", ErrKeyType, arr.DataType(), k.Kind)
 		}
 		return cmpInt(b2i(a.Value(i)), k.Int), nil
 	}
-	return 0, fmt.Errorf("%w: %s column", errKeyType, arr.DataType())
+	return 0, fmt.Errorf("%w: %s column", ErrKeyType, arr.DataType())
 }
 
 func cmpInt(a, b int64) int {
@@ -189,7 +182,7 @@ func cmpSigned(v int64, k Key) (int, error) {
 	case KeyFloat:
 		return cmpFloat(float64(v), k)
 	}
-	return 0, fmt.Errorf("%w: integer column, key kind %d", errKeyType, k.Kind)
+	return 0, fmt.Errorf("%w: integer column, key kind %d", ErrKeyType, k.Kind)
 }
 
 func cmpUnsigned(v uint64, k Key) (int, error) {
@@ -210,7 +203,7 @@ func cmpUnsigned(v uint64, k Key) (int, error) {
 	case KeyFloat:
 		return cmpFloat(float64(v), k)
 	}
-	return 0, fmt.Errorf("%w: unsigned column, key kind %d", errKeyType, k.Kind)
+	return 0, fmt.Errorf("%w: unsigned column, key kind %d", ErrKeyType, k.Kind)
 }
 
 // cmpFloat compares in Arrow's total order restricted to what the index
@@ -225,7 +218,7 @@ func cmpFloat(v float64, k Key) (int, error) {
 	case KeyUint:
 		w = float64(k.Uint)
 	default:
-		return 0, fmt.Errorf("%w: float column, key kind %d", errKeyType, k.Kind)
+		return 0, fmt.Errorf("%w: float column, key kind %d", ErrKeyType, k.Kind)
 	}
 	vn, wn := math.IsNaN(v), math.IsNaN(w)
 	switch {
@@ -245,7 +238,7 @@ func cmpFloat(v float64, k Key) (int, error) {
 
 func cmpString(v string, k Key) (int, error) {
 	if k.Kind != KeyString {
-		return 0, fmt.Errorf("%w: string column, key kind %d", errKeyType, k.Kind)
+		return 0, fmt.Errorf("%w: string column, key kind %d", ErrKeyType, k.Kind)
 	}
 	return strings.Compare(v, k.Str), nil
 }
@@ -279,3 +272,82 @@ func releaseAll(recs []arrow.RecordBatch) {
 
 // memoryAllocator is the allocator index readers build arrays with.
 func memoryAllocator() memory.Allocator { return memory.DefaultAllocator }
+
+// pathOpener opens index files by path or URL (names are full paths), for
+// callers holding an index directory rather than a dataset.
+type pathOpener struct{ opts []fileread.Option }
+
+// OpenFile opens the Lance file at name.
+func (p pathOpener) OpenFile(ctx context.Context, name string) (*fileread.File, error) {
+	return fileread.Open(ctx, name, p.opts...)
+}
+
+// ReadRange reads n bytes at off of the file at name.
+func (p pathOpener) ReadRange(ctx context.Context, name string, off, n uint64) ([]byte, error) {
+	obj, err := lanceio.Open(ctx, name, lanceio.Config{})
+	if err != nil {
+		return nil, fmt.Errorf("indices: %s: %w", name, err)
+	}
+	defer obj.Close()
+	if off > uint64(obj.Size()) || n > uint64(obj.Size())-off {
+		return nil, fmt.Errorf("%w: %s: range [%d, +%d) outside %d bytes", ErrCorrupt, name, off, n, obj.Size())
+	}
+	buf := make([]byte, n)
+	if err := obj.ReadAt(ctx, buf, int64(off)); err != nil {
+		return nil, fmt.Errorf("indices: %s: %w", name, err)
+	}
+	return buf, nil
+}
+
+// indexFile is an opened file of a scalar segment with its opener and name.
+type indexFile struct {
+	op   Opener
+	name string
+	f    *fileread.File
+}
+
+// openIndexFile opens file base of segment directory dir.
+func openIndexFile(ctx context.Context, op Opener, dir, base string) (indexFile, error) {
+	name := dir + "/" + base
+	f, err := op.OpenFile(ctx, name)
+	if err != nil {
+		return indexFile{}, fmt.Errorf("indices: open %s: %w", name, err)
+	}
+	return indexFile{op: op, name: name, f: f}, nil
+}
+
+// close closes the file (once).
+func (x *indexFile) close() error {
+	if x.f == nil {
+		return nil
+	}
+	err := x.f.Close()
+	x.f = nil
+	return err
+}
+
+// nullBitmapBuffer reads the RowAddrTreeMap named by schema metadata key
+// (a global buffer number); ok is false when the key is absent.
+func nullBitmapBuffer(ctx context.Context, x indexFile, key string) (rows *roaring64.Bitmap, ok bool, err error) {
+	f := x.f
+	v, ok := schemaMeta(f.Schema(), key)
+	if !ok {
+		return nil, false, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil {
+		return nil, false, fmt.Errorf("%w: %s: %s = %q", ErrCorrupt, x.name, key, v)
+	}
+	b, err := readVectorBuffer(ctx, x.op, x.name, f, n)
+	if err != nil {
+		return nil, false, err
+	}
+	rows, full, err := decodeRowAddrBitmap(b)
+	if err != nil {
+		return nil, false, fmt.Errorf("%s %s: %w", x.name, key, err)
+	}
+	for _, fr := range full {
+		rows.AddRange(uint64(fr)<<32, (uint64(fr)+1)<<32)
+	}
+	return rows, true, nil
+}
