@@ -25,7 +25,8 @@ import (
 // list and binary columns over four fragments with deletions in three;
 // then the 2.2 one evolved (added columns: a second data file per
 // fragment; a dropped column whose bytes stay in the files; a renamed
-// column; more deletions); and one whose every row is deleted. It prints
+// column; more deletions); one whose every row is deleted; and 2.2 and
+// 2.3 ones of a packed struct, a blob, a fixed-size list and a map. It prints
 // pylance's statistics of each: count_rows, stats.dataset_stats(),
 // stats.data_stats() and every fragment's rows.
 const statsScript = `
@@ -70,6 +71,23 @@ report('2.2-evolved', ds)
 ds = lance.write_dataset(table(), root + '/gone', max_rows_per_file=400)
 ds.delete('true')
 report('gone', ds)
+def wide():
+    m = 600
+    t = pa.table({
+        'id': pa.array(range(m), pa.int64()),
+        'ps': pa.array([{'a': i, 'b': float(i)} for i in range(m)], pa.struct([('a', pa.int32()), ('b', pa.float64())])),
+        'blob': pa.array([b'x' * (i % 50) for i in range(m)], pa.large_binary()),
+        'fsl': pa.FixedSizeListArray.from_arrays(pa.array([float(i) for i in range(m * 4)], pa.float32()), 4),
+        'm': pa.array([[('k%d' % i, i)] for i in range(m)], pa.map_(pa.string(), pa.int64())),
+    })
+    s = t.schema
+    s = s.set(1, s.field(1).with_metadata({'packed': 'true'}))
+    s = s.set(2, s.field(2).with_metadata({'lance-encoding:blob': 'true'}))
+    return t.cast(s)
+for v in ['2.2', '2.3']:
+    ds = lance.write_dataset(wide(), root + '/wide-' + v, max_rows_per_file=250, data_storage_version=v)
+    ds.delete('id % 9 = 0')
+    report('wide-' + v, ds)
 print(json.dumps(out))
 `
 
@@ -116,7 +134,7 @@ func TestTableStatsMatchesPylance(t *testing.T) {
 	if err := json.Unmarshal(runPython(t, statsScript, dir), &cases); err != nil {
 		t.Fatal(err)
 	}
-	if len(cases) != 6 {
+	if len(cases) != 8 {
 		t.Fatalf("%d cases", len(cases))
 	}
 	ctx := context.Background()
