@@ -41,6 +41,11 @@ type FragmentStats struct {
 	DeletedRows uint64
 	// LiveRows is PhysicalRows - DeletedRows, the rows a scan returns.
 	LiveRows uint64
+	// DataBytes is the fragment's share of the fields' DataBytes: the page
+	// buffer bytes of its data files' columns that belong to a field of
+	// the schema (0 in a legacy dataset). Over all fragments it sums to
+	// the fields' total.
+	DataBytes uint64
 	// Columns holds, for each top-level column whose data file carries a
 	// valid zone seed for it (WithZoneSeeds), the statistics merged from
 	// the seed, in schema order. Columns without a seed (pylance 14.0.2
@@ -126,7 +131,7 @@ func tableStatsOf(st dataset.TableStats) TableStats {
 	if st.Fragments != nil {
 		out.Fragments = make([]FragmentStats, len(st.Fragments))
 		for i, f := range st.Fragments {
-			fs := FragmentStats{ID: f.ID, PhysicalRows: f.PhysicalRows, DeletedRows: f.DeletedRows, LiveRows: f.LiveRows}
+			fs := FragmentStats{ID: f.ID, PhysicalRows: f.PhysicalRows, DeletedRows: f.DeletedRows, LiveRows: f.LiveRows, DataBytes: f.DataBytes}
 			if f.Columns != nil {
 				fs.Columns = make([]ColumnStats, len(f.Columns))
 				for j, c := range f.Columns {

@@ -27,13 +27,15 @@ type tableStatsReport struct {
 	Fields       []fieldStatsJSON    `json:"fields"`
 }
 
-// fragmentStatsJSON is one fragment of the report; columns (zone-seed
-// statistics) are omitted when its files carry no seeds.
+// fragmentStatsJSON is one fragment of the report: its rows, its share of
+// the fields' bytes on disk, and its columns' zone-seed statistics
+// (omitted when its files carry no seeds).
 type fragmentStatsJSON struct {
 	ID           uint64            `json:"id"`
 	PhysicalRows uint64            `json:"physical_rows"`
 	DeletedRows  uint64            `json:"deleted_rows"`
 	LiveRows     uint64            `json:"live_rows"`
+	BytesOnDisk  uint64            `json:"bytes_on_disk"`
 	Columns      []columnStatsJSON `json:"columns,omitempty"`
 }
 
@@ -100,7 +102,7 @@ func buildTableStatsReport(st lance.TableStats) (tableStatsReport, error) {
 	rep := tableStatsReport{Version: st.Version, LiveRows: st.LiveRows, DeletedRows: st.DeletedRows,
 		NumFragments: len(st.Fragments), Fragments: []fragmentStatsJSON{}, Fields: []fieldStatsJSON{}}
 	for _, f := range st.Fragments {
-		fj := fragmentStatsJSON{ID: f.ID, PhysicalRows: f.PhysicalRows, DeletedRows: f.DeletedRows, LiveRows: f.LiveRows}
+		fj := fragmentStatsJSON{ID: f.ID, PhysicalRows: f.PhysicalRows, DeletedRows: f.DeletedRows, LiveRows: f.LiveRows, BytesOnDisk: f.DataBytes}
 		for _, c := range f.Columns {
 			lo, err := scalarJSON(c.Min)
 			if err != nil {
@@ -144,9 +146,9 @@ func printTableStats(out io.Writer, url string, rep tableStatsReport) error {
 	fmt.Fprintf(out, "%s version %d: %d live rows, %d deleted, %d fragment(s)\n\n",
 		url, rep.Version, rep.LiveRows, rep.DeletedRows, rep.NumFragments)
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "fragment\tphysical rows\tdeleted\tlive\t")
+	fmt.Fprintln(tw, "fragment\tphysical rows\tdeleted\tlive\tbytes on disk\t")
 	for _, f := range rep.Fragments {
-		fmt.Fprintf(tw, "%d\t%d\t%d\t%d\t\n", f.ID, f.PhysicalRows, f.DeletedRows, f.LiveRows)
+		fmt.Fprintf(tw, "%d\t%d\t%d\t%d\t%d\t\n", f.ID, f.PhysicalRows, f.DeletedRows, f.LiveRows, f.BytesOnDisk)
 	}
 	if err := tw.Flush(); err != nil {
 		return err

@@ -108,7 +108,7 @@ func compareStats(t *testing.T, rep tableStatsReport, want pyStatsJSON) {
 	for _, f := range rep.Fragments {
 		got = append(got, fmt.Sprint(f.ID, f.PhysicalRows, f.DeletedRows, f.LiveRows))
 	}
-	for _, f := range want.Fragments {
+	for _, f := range want.Fragments { // pylance has no bytes per fragment
 		exp = append(exp, fmt.Sprint(f.ID, f.PhysicalRows, f.DeletedRows, f.LiveRows))
 	}
 	if fmt.Sprint(got) != fmt.Sprint(exp) {
@@ -123,6 +123,16 @@ func compareStats(t *testing.T, rep tableStatsReport, want pyStatsJSON) {
 	}
 	if fmt.Sprint(got) != fmt.Sprint(exp) {
 		t.Errorf("field bytes %v; pylance data_stats %v", got, exp)
+	}
+	var fieldTotal, fragTotal uint64
+	for _, f := range want.Fields {
+		fieldTotal += f.Bytes
+	}
+	for _, f := range rep.Fragments {
+		fragTotal += f.BytesOnDisk
+	}
+	if fragTotal != fieldTotal || fieldTotal == 0 {
+		t.Errorf("fragments hold %d bytes, pylance's fields %d", fragTotal, fieldTotal)
 	}
 }
 

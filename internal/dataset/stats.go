@@ -48,6 +48,11 @@ type FragmentStats struct {
 	DeletedRows uint64
 	// LiveRows is PhysicalRows - DeletedRows, the rows a scan returns.
 	LiveRows uint64
+	// DataBytes is the fragment's share of the fields' DataBytes: the page
+	// buffer bytes of its data files' columns that belong to a field of
+	// the schema (0 in a legacy dataset). Over all fragments it sums to
+	// the fields' total.
+	DataBytes uint64
 	// Columns holds, for each top-level column whose data file carries a
 	// valid zone seed for it, the statistics merged from the seed, in
 	// schema order. Columns without a seed (pylance 14.0.2 writes none),
@@ -137,13 +142,18 @@ func (ds *Dataset) TableStats(ctx context.Context) (TableStats, error) {
 	if err := g.Wait(); err != nil {
 		return TableStats{}, err
 	}
-	for i, fs := range out.Fragments {
+	var total uint64
+	for i := range out.Fragments {
+		fs := &out.Fragments[i]
 		out.LiveRows += fs.LiveRows
 		out.DeletedRows += fs.DeletedRows
 		for k, n := range perFrag[i] {
-			var carry uint64
-			if out.Fields[k].DataBytes, carry = bits.Add64(out.Fields[k].DataBytes, n, 0); carry != 0 {
-				return TableStats{}, ds.errf(ds.man.Version, ds.manKey, fmt.Errorf("%w: field %d takes more than 2^64-1 bytes", format.ErrCorrupt, out.Fields[k].ID))
+			var c1, c2, c3 uint64
+			out.Fields[k].DataBytes, c1 = bits.Add64(out.Fields[k].DataBytes, n, 0)
+			fs.DataBytes, c2 = bits.Add64(fs.DataBytes, n, 0)
+			total, c3 = bits.Add64(total, n, 0)
+			if c1|c2|c3 != 0 {
+				return TableStats{}, ds.errf(ds.man.Version, ds.manKey, fmt.Errorf("%w: the data files hold more than 2^64-1 bytes", format.ErrCorrupt))
 			}
 		}
 	}

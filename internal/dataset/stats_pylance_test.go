@@ -172,6 +172,16 @@ func checkAgainstPylance(t *testing.T, st TableStats, c pyStats) {
 	if fmt.Sprint(got) != fmt.Sprint(c.Fields) {
 		t.Errorf("field bytes\n got %v\nwant %v (pylance data_stats)", got, c.Fields)
 	}
+	var fieldTotal, fragTotal uint64
+	for _, f := range c.Fields {
+		fieldTotal += uint64(f[1])
+	}
+	for _, f := range st.Fragments {
+		fragTotal += f.DataBytes
+	}
+	if fragTotal != fieldTotal {
+		t.Errorf("fragments hold %d bytes, pylance's fields %d", fragTotal, fieldTotal)
+	}
 	if len(c.Fragments) != len(st.Fragments) {
 		return
 	}
