@@ -161,16 +161,18 @@ func TestSchedulerMeasuresTheLink(t *testing.T) {
 	for i := range 4 {
 		long = append(long, Range{Off: int64(i) * 64 << 20, Len: 2 << 20})
 	}
+	start := time.Now()
 	if _, err := s.Fetch(ctx, obj, long, 0); err != nil {
 		t.Fatal(err)
 	}
+	// what the link delivered: the timer-paced link is slower still on a
+	// loaded machine (or under the race detector), and the estimate must
+	// follow what was delivered, never the nominal rate
+	delivered := float64(4*(2<<20)) / (time.Since(start) - obj.latency).Seconds()
 	bw := s.Stats().LinkBandwidth
-	t.Logf("measured %.1f MB/s over a 100 MB/s link", float64(bw)/1e6)
-	// The link is paced by timers, so a loaded machine (or the race
-	// detector) slows it further; what must hold is that the estimate
-	// is of the order of the link, far under the default model's 1 GiB/s.
-	if bw < 20e6 || bw > 150e6 {
-		t.Fatalf("measured %d bytes/s, want about 1e8 (20e6 to 150e6)", bw)
+	t.Logf("measured %.1f MB/s; the 100 MB/s link delivered %.1f MB/s", float64(bw)/1e6, delivered/1e6)
+	if float64(bw) < delivered/2 || float64(bw) > 2*delivered || bw > 150e6 {
+		t.Fatalf("measured %d bytes/s, want within 2x of the %.0f delivered (and under 150e6)", bw, delivered)
 	}
 	if g, _ := plan(spread, s.planConfig()); len(g) != 3 {
 		t.Fatalf("after measuring: %d groups, want the 3 ranges read apart", len(g))
