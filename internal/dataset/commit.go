@@ -70,6 +70,8 @@ type latest struct {
 	version uint64
 	naming  Naming
 	man     *tablepb.Manifest // nil when there is none
+	// indices are the entries of its index section, as read.
+	indices []indexEntry
 }
 
 // readLatest lists _versions/ and reads the newest manifest in full.
@@ -107,7 +109,11 @@ func readLatest(ctx context.Context, store *lanceio.Store) (*latest, error) {
 	if m.GetVersion() != best.Version {
 		return nil, fmt.Errorf("%w: manifest %s says version %d", format.ErrCorrupt, best.Manifest, m.GetVersion())
 	}
-	return &latest{version: best.Version, naming: naming, man: m}, nil
+	idx, err := readIndexEntries(b, m)
+	if err != nil {
+		return nil, fmt.Errorf("manifest %s: %w", best.Manifest, err)
+	}
+	return &latest{version: best.Version, naming: naming, man: m, indices: idx}, nil
 }
 
 // closeObject closes an Object that has a Close method.
@@ -127,15 +133,15 @@ func commit(ctx context.Context, store *lanceio.Store, c *dsWriteConfig, op *wri
 		if err != nil {
 			return 0, err
 		}
-		next, err := op.build(cur)
+		next, idx, err := op.build(cur)
 		if err != nil {
 			return 0, err
 		}
-		txnKey, err := writeTransaction(ctx, store, op, cur.version, next)
+		txnKey, txn, err := writeTransaction(ctx, store, op, cur.version, next)
 		if err != nil {
 			return 0, err
 		}
-		data, err := EncodeManifestFile(next)
+		data, err := encodeManifestSections(next, idx, txn)
 		if err != nil {
 			return 0, err
 		}
@@ -212,8 +218,21 @@ func writeHint(ctx context.Context, store *lanceio.Store, v uint64) {
 	_ = putFile(context.WithoutCancel(ctx), store, VersionsDir+"/"+HintFile, b)
 }
 
-// build returns the manifest of the version after cur with op applied.
-func (op *writeOp) build(cur *latest) (*tablepb.Manifest, error) {
+// build returns the manifest of the version after cur with op applied,
+// and the entries of its index section (indicesAfter).
+func (op *writeOp) build(cur *latest) (*tablepb.Manifest, []indexEntry, error) {
+	m, err := op.buildManifest(cur)
+	if err != nil {
+		return nil, nil, err
+	}
+	idx, err := op.indicesAfter(cur, m)
+	if err != nil {
+		return nil, nil, err
+	}
+	return m, idx, nil
+}
+
+func (op *writeOp) buildManifest(cur *latest) (*tablepb.Manifest, error) {
 	if op.kind == opCreate {
 		if cur.man != nil {
 			return nil, fmt.Errorf("%w: a dataset was created concurrently (version %d)", ErrCommitConflict, cur.version)
@@ -231,10 +250,10 @@ func (op *writeOp) build(cur *latest) (*tablepb.Manifest, error) {
 	if cur.man == nil {
 		return nil, fmt.Errorf("%w: the dataset has no version", ErrNotDataset)
 	}
-	m := proto.Clone(cur.man).(*tablepb.Manifest)
-	if m.IndexSection != nil && op.kind != opOverwrite {
-		return nil, fmt.Errorf("%w: writing to a dataset with indices (they would be dropped)", ErrUnsupported)
+	if err := checkWriterFlags(cur.man); err != nil {
+		return nil, err
 	}
+	m := proto.Clone(cur.man).(*tablepb.Manifest)
 	nextID := nextFragmentID(m)
 	switch op.kind {
 	case opAppend:
@@ -352,11 +371,12 @@ func sameFragment(f *tablepb.DataFragment, was []byte) bool {
 
 // writeTransaction writes the transaction file of the commit of next (on
 // version readVersion) and names it in next; Lance's conflict resolution
-// reads it when it races with this commit.
-func writeTransaction(ctx context.Context, store *lanceio.Store, op *writeOp, readVersion uint64, next *tablepb.Manifest) (string, error) {
+// reads it when it races with this commit. It returns the file's key and
+// bytes (which the manifest also carries inline, as pylance's do).
+func writeTransaction(ctx context.Context, store *lanceio.Store, op *writeOp, readVersion uint64, next *tablepb.Manifest) (string, []byte, error) {
 	id, err := NewUUID()
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	t := &Transaction{ReadVersion: readVersion, UUID: id, Op: TxnAppend, Fragments: op.added}
 	switch op.kind {
@@ -375,14 +395,14 @@ func writeTransaction(ctx context.Context, store *lanceio.Store, op *writeOp, re
 	}
 	data, err := t.Encode()
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	key := TransactionsDir + "/" + t.TransactionName()
 	if err := putFile(ctx, store, key, data); err != nil {
-		return "", err
+		return "", nil, err
 	}
 	next.TransactionFile = t.TransactionName()
-	return key, nil
+	return key, data, nil
 }
 
 // assignRowIDs gives a new fragment the next stable row ids of m (one

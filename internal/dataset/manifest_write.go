@@ -6,12 +6,14 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
+	"slices"
 
 	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
 
 	"github.com/lancego/lancego/format/pb/tablepb"
@@ -30,22 +32,84 @@ const ArrowDeletionLimit = 5000
 
 // EncodeManifestFile serializes m as a whole manifest file the way Lance
 // writes one without index or inline transaction sections: u32 length,
-// the protobuf, then the footer (position 0, version 0.2, "LANC").
+// the protobuf, then the footer (position 0, version 0.2, "LANC"). It
+// clears m's section positions (index_section, transaction_section, the
+// inline transaction), which would point into another file.
 func EncodeManifestFile(m *tablepb.Manifest) ([]byte, error) {
+	return encodeManifestSections(m, nil, nil)
+}
+
+// inlineTxnField is the Manifest field pylance 14.0.2 records the file
+// position of its inline transaction in (observed: 23, pointing at a u32
+// length and the same bytes as the _transactions/ file; the older
+// transaction_section, 21, is not written). Unknown to tablepb, it rides
+// along as an unknown field, stale once the manifest is rewritten.
+const inlineTxnField protowire.Number = 23
+
+// encodeManifestSections serializes m as a whole manifest file laid out as
+// pylance 14.0.2 writes one: the IndexSection of idx (when there is one;
+// index_section = its position), the inline transaction txn (when given;
+// its position in field 23), the manifest, the footer. A position field
+// left from the manifest m was cloned from is replaced or cleared.
+func encodeManifestSections(m *tablepb.Manifest, idx []indexEntry, txn []byte) ([]byte, error) {
+	var out []byte
+	m.IndexSection, m.TransactionSection = nil, nil
+	if len(idx) > 0 {
+		section := appendIndexSection(nil, idx)
+		m.IndexSection = proto.Uint64(0)
+		out = appendSized(out, section)
+	}
+	setInlineTxn(m, txn != nil, uint64(len(out)))
+	if txn != nil {
+		out = appendSized(out, txn)
+	}
 	body, err := proto.MarshalOptions{Deterministic: true}.Marshal(m)
 	if err != nil {
 		return nil, fmt.Errorf("encode manifest: %w", err)
 	}
-	if len(body) > MaxManifestSize {
-		return nil, fmt.Errorf("encode manifest: %d bytes exceed %d", len(body), MaxManifestSize)
+	if len(body) > MaxManifestSize || len(out) > MaxManifestSize {
+		return nil, fmt.Errorf("encode manifest: %d bytes (%d before it) exceed %d", len(body), len(out), MaxManifestSize)
 	}
-	out := make([]byte, 0, 4+len(body)+FooterSize)
-	out = binary.LittleEndian.AppendUint32(out, uint32(len(body)))
-	out = append(out, body...)
-	out = binary.LittleEndian.AppendUint64(out, 0)
+	pos := uint64(len(out))
+	out = slices.Grow(out, 4+len(body)+FooterSize)
+	out = appendSized(out, body)
+	out = binary.LittleEndian.AppendUint64(out, pos)
 	out = binary.LittleEndian.AppendUint16(out, manifestMajor)
 	out = binary.LittleEndian.AppendUint16(out, manifestMinor)
 	return append(out, magic...), nil
+}
+
+// appendSized appends a u32 LE length and b (Lance's write_protobuf).
+func appendSized(out, b []byte) []byte {
+	out = binary.LittleEndian.AppendUint32(out, uint32(len(b)))
+	return append(out, b...)
+}
+
+// setInlineTxn drops any inline transaction position among m's unknown
+// fields and, when set, records pos.
+func setInlineTxn(m *tablepb.Manifest, set bool, pos uint64) {
+	r := m.ProtoReflect()
+	old := r.GetUnknown()
+	var keep []byte
+	for len(old) > 0 {
+		num, typ, n := protowire.ConsumeTag(old)
+		if n < 0 {
+			break // unknown fields were parsed from a valid message
+		}
+		l := protowire.ConsumeFieldValue(num, typ, old[n:])
+		if l < 0 {
+			break
+		}
+		if num != inlineTxnField {
+			keep = append(keep, old[:n+l]...)
+		}
+		old = old[n+l:]
+	}
+	if set {
+		keep = protowire.AppendTag(keep, inlineTxnField, protowire.VarintType)
+		keep = protowire.AppendVarint(keep, pos)
+	}
+	r.SetUnknown(keep)
 }
 
 // DecodeManifestProto decodes a whole manifest file (or its suffix from
