@@ -225,7 +225,7 @@ func (op *writeOp) build(cur *latest) (*tablepb.Manifest, []indexEntry, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	idx, err := op.indicesAfter(cur, m)
+	idx, err := op.indicesAfter(cur)
 	if err != nil {
 		return nil, nil, err
 	}

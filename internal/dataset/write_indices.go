@@ -14,7 +14,7 @@ import (
 )
 
 // Names of Lance's system indices (lance-index frag_reuse.rs, mem_wal.rs):
-// never answer queries, kept whatever their fields and coverage.
+// never answer queries; their coverage is not checked.
 const (
 	fragReuseIndexName = "__lance_frag_reuse"
 	memWALIndexName    = "__lance_mem_wal"
@@ -78,21 +78,20 @@ func appendIndexSection(b []byte, entries []indexEntry) []byte {
 }
 
 // indicesAfter returns the index entries of the version op makes on cur,
-// whose fragments and fields are now those of m, as Lance's
-// Transaction::build_manifest keeps them: an append keeps every entry as
-// it is (new fragments stay out of each fragment_bitmap and are searched
-// unindexed); a delete keeps them too (deletion files mask the rows;
-// bitmaps are immutable) but for Lance's retention rule
-// (retainRelevantIndices); create and overwrite have none.
-func (op *writeOp) indicesAfter(cur *latest, m *tablepb.Manifest) ([]indexEntry, error) {
+// as pylance 14.0.2 keeps them: an append keeps every entry as it is (new
+// fragments stay out of each fragment_bitmap and are searched unindexed);
+// a delete keeps them too (deletion files mask the rows; bitmaps are
+// immutable), even an index none of whose fragments is left: the Rust
+// sources' retain_relevant_indices would drop such a vector index, but
+// pylance 14.0.2 keeps it (TestWriteKeepsIndices compares); create and
+// overwrite have none (pylance's overwrite drops every index, system
+// ones included).
+func (op *writeOp) indicesAfter(cur *latest) ([]indexEntry, error) {
 	if op.kind == opCreate || op.kind == opOverwrite || len(cur.indices) == 0 {
 		return nil, nil
 	}
 	if err := checkIndexBitmaps(cur); err != nil {
 		return nil, err
-	}
-	if op.kind == opDelete {
-		return retainRelevantIndices(cur.indices, m), nil
 	}
 	return cur.indices, nil
 }
@@ -162,87 +161,6 @@ func parseSemver(s string) ([3]uint64, bool) {
 
 func isSystemIndex(m *indices.IndexMetadata) bool {
 	return m.Name == fragReuseIndexName || m.Name == memWALIndexName
-}
-
-func isVectorIndex(m *indices.IndexMetadata) bool {
-	return strings.HasSuffix(m.DetailsTypeURL, "VectorIndexDetails")
-}
-
-// retainRelevantIndices is Lance's retain_relevant_indices after a delete
-// (transaction.rs): entries on fields the schema no longer has go (system
-// indices stay); then, per index name, a segment whose coverage of the
-// fragments that still exist is empty goes when another segment of the
-// name still covers some; when none does, a scalar index keeps its oldest
-// segment (by dataset_version) and a vector index goes entirely. The
-// fragment reuse index always stays. Order and bytes are unchanged.
-func retainRelevantIndices(entries []indexEntry, m *tablepb.Manifest) []indexEntry {
-	fields := map[int32]bool{}
-	for _, f := range m.GetFields() {
-		fields[f.GetId()] = true
-	}
-	existing := roaring.New()
-	for _, f := range m.GetFragments() {
-		existing.Add(uint32(f.GetId()))
-	}
-	var kept []indexEntry
-	for _, e := range entries {
-		if isSystemIndex(e.meta) || allIn(e.meta.Fields, fields) {
-			kept = append(kept, e)
-		}
-	}
-	groups := map[string][]*indices.IndexMetadata{}
-	for _, e := range kept {
-		if e.meta.Name != fragReuseIndexName {
-			groups[e.meta.Name] = append(groups[e.meta.Name], e.meta)
-		}
-	}
-	keep := map[*indices.IndexMetadata]bool{}
-	for _, g := range groups {
-		for _, m := range keptOfGroup(g, existing) {
-			keep[m] = true
-		}
-	}
-	out := kept[:0]
-	for _, e := range kept {
-		if e.meta.Name == fragReuseIndexName || keep[e.meta] {
-			out = append(out, e)
-		}
-	}
-	return out
-}
-
-// keptOfGroup applies the retention rule to the segments of one index.
-func keptOfGroup(g []*indices.IndexMetadata, existing *roaring.Bitmap) []*indices.IndexMetadata {
-	var live, empty []*indices.IndexMetadata
-	for _, m := range g {
-		if m.FragmentBitmap != nil && m.FragmentBitmap.Intersects(existing) {
-			live = append(live, m)
-		} else {
-			empty = append(empty, m)
-		}
-	}
-	if len(live) > 0 {
-		return live
-	}
-	oldest := empty[0]
-	for _, m := range empty[1:] {
-		if m.DatasetVersion < oldest.DatasetVersion {
-			oldest = m
-		}
-	}
-	if isVectorIndex(oldest) {
-		return nil
-	}
-	return []*indices.IndexMetadata{oldest}
-}
-
-func allIn(ids []int32, set map[int32]bool) bool {
-	for _, id := range ids {
-		if !set[id] {
-			return false
-		}
-	}
-	return true
 }
 
 // knownWriterFlags are the writer feature flags this writer implements
