@@ -5,6 +5,7 @@
                         IVF_PQ(vec); NEW.arrow gets 100 more rows (ids 600..699)
   twin DIR OPS.json     apply the same writes with pylance: [["append", file] | ["delete", f] | ["overwrite", file]]
   state DIR             JSON: indices (list_indices/describe_indices), plans, answers
+  rows FILE START N     rows START.. of the same table as an Arrow IPC file
   stale DIR V FILE      commit an append of FILE read at version V (conflict resolution)
 """
 import json, sys
@@ -29,6 +30,11 @@ def table(start, n):
 def read_ipc(path):
     with pa.memory_map(path) as f:
         return ipc.open_file(f).read_all()
+
+def rows(path, start, n):
+    t = table(int(start), int(n))
+    with ipc.new_file(path, t.schema) as w:
+        w.write_table(t)
 
 def build(d, new):
     ds = lance.write_dataset(table(0, 600), d, max_rows_per_file=200)
@@ -99,4 +105,4 @@ def stale(d, v, path):
 
 if __name__ == "__main__":
     cmd, args = sys.argv[1], sys.argv[2:]
-    {"build": build, "twin": twin, "state": state, "stale": stale}[cmd](*args)
+    {"build": build, "rows": rows, "twin": twin, "state": state, "stale": stale}[cmd](*args)
