@@ -83,6 +83,9 @@ type Manifest struct {
 	Config                  map[string]string
 	BasePaths               map[uint32]*tablepb.BasePath
 	Fragments               []FragmentRef
+	// HasIndexSection says the manifest names an index section (field 6),
+	// so a filtered scan knows without a read whether indices may exist.
+	HasIndexSection bool
 }
 
 // DecodeManifest decodes a serialized lance.table.Manifest, summarizing
@@ -117,7 +120,7 @@ func DecodeManifest(b []byte) (*Manifest, error) {
 		DataFormat: pb.GetDataFormat().GetFileFormat(), DataVersion: pb.GetDataFormat().GetVersion(),
 		WriterLibrary: pb.GetWriterVersion().GetLibrary(), WriterVersion: pb.GetWriterVersion().GetVersion(),
 		Tag: pb.GetTag(), NextRowID: pb.GetNextRowId(), Config: pb.GetConfig(),
-		BasePaths: map[uint32]*tablepb.BasePath{},
+		BasePaths: map[uint32]*tablepb.BasePath{}, HasIndexSection: pb.IndexSection != nil,
 	}
 	if ts := pb.GetTimestamp(); ts != nil {
 		m.Timestamp = ts.AsTime()
