@@ -197,6 +197,9 @@ func TestWriteKeepsIndices(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer d2.Close()
+	if ix, err := d2.Indices(ctx); err != nil || len(ix) != 4 {
+		t.Fatalf("our listing after our append: %d indices, %v", len(ix), err)
+	}
 	twinOps(t, twin, [2]string{"append", newRows})
 	st := indexState(t, ours)
 	sameState(t, "append", st, indexState(t, twin))
