@@ -255,3 +255,54 @@ func TestWriteKeepsIndices(t *testing.T) {
 		t.Fatalf("after overwrite: %v, txn %s", st.Indices, st.Txn)
 	}
 }
+
+// TestWriteKeepsFragReuseIndex: after pylance compacts with a deferred
+// index remap (a __lance_frag_reuse system index beside id_idx), our
+// append and delete keep both entries, as pylance's own writes on a copy
+// do, and pylance's index answers are its scan's.
+func TestWriteKeepsFragReuseIndex(t *testing.T) {
+	ctx := context.Background()
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	tmp := t.TempDir()
+	ours, twin, newRows := filepath.Join(tmp, "a.lance"), filepath.Join(tmp, "b.lance"), filepath.Join(tmp, "new.arrow")
+	indexPy(t, "build_reuse", ours, newRows)
+	copyTreeCP(t, ours, twin)
+	ds, err := OpenDataset(ctx, ours)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ds.Close()
+	rdr := ipcReader(t, mem, newRows)
+	d2, err := ds.Append(ctx, rdr)
+	rdr.Release()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d2.Close()
+	const del = "id = 3 OR id = 310"
+	d3, err := d2.Delete(ctx, del)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d3.Close()
+	twinOps(t, twin, [2]string{"append", newRows}, [2]string{"delete", del})
+	a, b := string(indexPy(t, "simple_state", ours)), string(indexPy(t, "simple_state", twin))
+	if a != b {
+		t.Fatalf("pylance's view of our writes:\n%s\nof its own:\n%s", a, b)
+	}
+	var st map[string]any
+	if err := json.Unmarshal([]byte(a), &st); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(a, fragReuseIndexName) || !strings.Contains(a, `"id_idx"`) {
+		t.Fatalf("indices after our writes: %v", st["indices"])
+	}
+	for k, v := range st {
+		if r, ok := v.([]any); ok && strings.HasPrefix(k, "id ") {
+			if !reflect.DeepEqual(r[0], r[1]) || r[2] != true {
+				t.Fatalf("filter %q: indexed %v, scan %v, plan uses id_idx %v", k, r[0], r[1], r[2])
+			}
+		}
+	}
+}

@@ -3,6 +3,8 @@
 
   build DIR NEW.arrow   dataset of 3x200 rows with BTREE(id), BITMAP(cat), INVERTED(doc),
                         IVF_PQ(vec); NEW.arrow gets 100 more rows (ids 600..699)
+  build_reuse DIR NEW.arrow  BTREE(id) then compaction with a deferred index remap (__lance_frag_reuse)
+  simple_state DIR      JSON: indices, and per filter [indexed answer, scan answer, plan uses id_idx]
   twin DIR OPS.json     apply the same writes with pylance: [["append", file] | ["delete", f] | ["overwrite", file]]
   state DIR             JSON: indices (list_indices/describe_indices), plans, answers
   rows FILE START N     rows START.. of the same table as an Arrow IPC file
@@ -45,6 +47,27 @@ def build(d, new):
     t = table(600, 100)
     with ipc.new_file(new, t.schema) as w:
         w.write_table(t)
+
+def build_reuse(d, new):
+    """BTREE(id) over 6x50 rows compacted with defer_index_remap: a fragment reuse index."""
+    ids = np.arange(300)
+    ds = lance.write_dataset(pa.table({"id": pa.array(ids), "v": pa.array(ids * 2)}), d, max_rows_per_file=50)
+    ds.create_scalar_index("id", "BTREE")
+    ds.optimize.compact_files(target_rows_per_fragment=150, defer_index_remap=True)
+    ids = np.arange(300, 320)
+    t = pa.table({"id": pa.array(ids), "v": pa.array(ids * 2)})
+    with ipc.new_file(new, t.schema) as w:
+        w.write_table(t)
+
+def simple_state(d):
+    ds = lance.dataset(d)
+    out = {"version": ds.version, "rows": ds.count_rows(),
+           "indices": sorted([[i["name"], i["uuid"], sorted(i["fragment_ids"])] for i in ds.list_indices()])}
+    for f in ["id = 3", "id = 200", "id = 310", "id >= 140 AND id < 160"]:
+        out[f] = [sorted(ds.to_table(filter=f)["id"].to_pylist()),
+                  sorted(ds.to_table(filter=f, use_scalar_index=False)["id"].to_pylist()),
+                  "@id_idx" in ds.scanner(filter=f).explain_plan()]
+    print(json.dumps(out))
 
 def twin(d, ops):
     for op in json.load(open(ops)):
@@ -105,4 +128,4 @@ def stale(d, v, path):
 
 if __name__ == "__main__":
     cmd, args = sys.argv[1], sys.argv[2:]
-    {"build": build, "rows": rows, "twin": twin, "state": state, "stale": stale}[cmd](*args)
+    {"build": build, "build_reuse": build_reuse, "simple_state": simple_state, "rows": rows, "twin": twin, "state": state, "stale": stale}[cmd](*args)
