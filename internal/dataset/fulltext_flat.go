@@ -82,7 +82,13 @@ func (s *ftsSearch) scanDocs(ctx context.Context, col string, frags []int, fn fu
 // statistics are the index's plus the scanned documents' (Lance's
 // MemBM25Scorer over the flat input).
 func (s *ftsSearch) flatMatch(ctx context.Context, c *ftsColumn, frags []int, terms []string, all bool, out map[uint64]float32) error {
-	corp, err := s.flatCorpus(ctx, c.name, c.analyzer, frags, terms)
+	return s.flatScore(ctx, c, frags, terms, all, nil, out)
+}
+
+// flatScore is flatMatch keeping only the documents keep accepts (nil:
+// all); the others still count in the statistics.
+func (s *ftsSearch) flatScore(ctx context.Context, c *ftsColumn, frags []int, terms []string, all bool, keep func([]analysis.Token) bool, out map[uint64]float32) error {
+	corp, err := s.flatCorpus(ctx, c.name, c.analyzer, frags, terms, keep)
 	if err != nil {
 		return err
 	}
@@ -122,7 +128,7 @@ func holdsAll(d flatDoc, terms []string) bool {
 }
 
 // flatCorpus scans and tokenizes the documents of frags.
-func (s *ftsSearch) flatCorpus(ctx context.Context, col string, an *analysis.Analyzer, frags []int, terms []string) (*flatCorpus, error) {
+func (s *ftsSearch) flatCorpus(ctx context.Context, col string, an *analysis.Analyzer, frags []int, terms []string, keep func([]analysis.Token) bool) (*flatCorpus, error) {
 	corp := &flatCorpus{df: make([]uint64, len(terms))}
 	pos := map[string][]int{}
 	for j, t := range terms {
@@ -148,7 +154,7 @@ func (s *ftsSearch) flatCorpus(ctx context.Context, col string, an *analysis.Ana
 				any = true
 			}
 		}
-		if any {
+		if any && (keep == nil || keep(toks)) {
 			corp.docs = append(corp.docs, flatDoc{id, uint32(len(toks)), append([]uint32(nil), freqs...)})
 		}
 	})

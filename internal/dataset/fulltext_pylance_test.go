@@ -63,7 +63,7 @@ ds.create_scalar_index("title", "INVERTED", stem=False)
 
 def build(q):
     k, v = next(iter(q.items()))
-    op = FullTextOperator.AND if v.get("op") == "AND" else FullTextOperator.OR
+    op = FullTextOperator.AND if isinstance(v, dict) and v.get("op") == "AND" else FullTextOperator.OR
     if k == "match":
         return MatchQuery(v["terms"], v["column"], boost=v.get("boost", 1.0), operator=op)
     if k == "phrase":
@@ -319,6 +319,47 @@ func TestFullTextAgainstPylance(t *testing.T) {
 			ftsCase{DS: d, Text: "alpha", Fast: true},
 			ftsCase{DS: d, Q: m("alpha beta", "doc", `,"op":"AND"`)},
 			ftsCase{DS: d, Q: m("alpha", "doc", `,"boost":2.5`)},
+		)
+	}
+	b := func(clauses ...string) json.RawMessage { return json.RawMessage(`{"bool":[` + strings.Join(clauses, ",") + `]}`) }
+	cl := func(occ string, q json.RawMessage) string { return fmt.Sprintf(`[%q,%s]`, occ, q) }
+	for _, d := range []string{"fts_default", "fts_seg2", "fts_stable"} {
+		cases = append(cases,
+			ftsCase{DS: d, Q: m("alpha missing", "doc", `,"op":"AND"`)},
+			ftsCase{DS: d, Q: m("zeta zeta beta", "doc", `,"op":"AND"`)},
+			ftsCase{DS: d, Q: b(cl("MUST", m("alpha", "doc")), cl("MUST_NOT", m("beta", "doc")))},
+			ftsCase{DS: d, Q: b(cl("MUST", m("alpha", "doc")), cl("MUST", m("gamma delta", "doc")))},
+			ftsCase{DS: d, Q: b(cl("SHOULD", m("alpha", "doc")), cl("SHOULD", m("seven", "doc")), cl("MUST_NOT", m("zeta", "doc")))},
+			ftsCase{DS: d, Q: b(cl("MUST", m("alpha", "doc")), cl("SHOULD", m("seven", "doc")))},
+			ftsCase{DS: d, Q: b(cl("MUST", m("alpha", "doc")), cl("SHOULD", m("seven", "doc"))), K: 7},
+			ftsCase{DS: d, Q: json.RawMessage(`{"boost":{"pos":` + string(m("alpha", "doc")) + `,"neg":` + string(m("beta", "doc")) + `}}`)},
+			ftsCase{DS: d, Q: json.RawMessage(`{"boost":{"pos":` + string(m("alpha gamma", "doc")) + `,"neg":` + string(m("beta", "doc")) + `,"nb":0.2}}`), K: 10},
+			ftsCase{DS: d, Q: json.RawMessage(`{"multi":{"terms":"alpha kappa","columns":["doc"]}}`)},
+			ftsCase{DS: d, Text: "alpha", Cols: []string{"doc"}, K: 4},
+		)
+	}
+	for _, q := range []string{"alpha", "running runner", "Über theta"} {
+		cases = append(cases,
+			ftsCase{DS: "fts_two", Text: q},
+			ftsCase{DS: "fts_two", Text: q, Cols: []string{"title"}},
+			ftsCase{DS: "fts_two", Text: q, K: 5, Filter: "id < 100", Prefilter: true},
+			ftsCase{DS: "fts_two", Q: json.RawMessage(fmt.Sprintf(`{"multi":{"terms":%q,"columns":["doc","title"],"boosts":[1.0,2.0]}}`, q))},
+			ftsCase{DS: "fts_two", Q: json.RawMessage(fmt.Sprintf(`{"multi":{"terms":%q,"columns":["doc","title"],"op":"AND"}}`, q))},
+		)
+	}
+	ph := func(terms string, slop int) json.RawMessage {
+		return json.RawMessage(fmt.Sprintf(`{"phrase":{"terms":%q,"column":"doc","slop":%d}}`, terms, slop))
+	}
+	for _, d := range []string{"fts_pos", "fts_seg2", "fts_default"} {
+		for _, q := range []string{"alpha beta", "running the alpha", "zeta zeta", "common seven", "beta alpha gamma", "kappa", "missing alpha", "the"} {
+			for _, slop := range []int{0, 1, 3} {
+				cases = append(cases, ftsCase{DS: d, Q: ph(q, slop)})
+			}
+		}
+		cases = append(cases,
+			ftsCase{DS: d, Text: `"alpha beta"`},
+			ftsCase{DS: d, Text: `"gamma delta"`, K: 3, Filter: "id > 100", Prefilter: true},
+			ftsCase{DS: d, Q: b(cl("MUST", ph("alpha beta", 0)), cl("SHOULD", m("seven", "doc")))},
 		)
 	}
 	dir, ans := ftsPylance(t, cases)
