@@ -321,7 +321,9 @@ func TestFullTextAgainstPylance(t *testing.T) {
 			ftsCase{DS: d, Q: m("alpha", "doc", `,"boost":2.5`)},
 		)
 	}
-	b := func(clauses ...string) json.RawMessage { return json.RawMessage(`{"bool":[` + strings.Join(clauses, ",") + `]}`) }
+	b := func(clauses ...string) json.RawMessage {
+		return json.RawMessage(`{"bool":[` + strings.Join(clauses, ",") + `]}`)
+	}
 	cl := func(occ string, q json.RawMessage) string { return fmt.Sprintf(`[%q,%s]`, occ, q) }
 	for _, d := range []string{"fts_default", "fts_seg2", "fts_stable"} {
 		cases = append(cases,
