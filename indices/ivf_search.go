@@ -31,6 +31,11 @@ type VectorIndex struct {
 	auxName string
 	pq      *PQ // nil unless PQ storage
 	sq      *SQ // nil unless SQ storage
+	// HNSW sub-index (IVF_HNSW_*): the open index.idx and its partitions'
+	// graph metadata; nil for the FLAT sub-index.
+	graph     *fileread.File
+	graphName string
+	hnsw      []HNSWPartition
 }
 
 // OpenVector opens segment m of a vector index through op. The caller
@@ -41,7 +46,12 @@ func OpenVector(ctx context.Context, op Opener, m *IndexMetadata) (*VectorIndex,
 	if err != nil {
 		return nil, err
 	}
-	defer idx.Close()
+	keep := false
+	defer func() {
+		if !keep {
+			idx.Close()
+		}
+	}()
 	var info struct {
 		Type         string `json:"type"`
 		DistanceType string `json:"distance_type"`
@@ -61,14 +71,24 @@ func OpenVector(ctx context.Context, op Opener, m *IndexMetadata) (*VectorIndex,
 	}
 	switch vi.Type {
 	case TypeIVFFlat, TypeIVFPQ, TypeIVFSQ:
+	case TypeIVFHNSWFlat, TypeIVFHNSWPQ, TypeIVFHNSWSQ:
+		if vi.hnsw, err = loadHNSWMeta(idx, idxName, vi.NumPartitions()); err != nil {
+			return nil, err
+		}
+		if len(vi.ivf.Offsets) != vi.NumPartitions() {
+			return nil, fmt.Errorf("%w: %s: %d graph partitions for %d centroids", ErrCorrupt, idxName, len(vi.ivf.Offsets), vi.NumPartitions())
+		}
+		vi.graph, vi.graphName, keep = idx, idxName, true
 	default:
 		return nil, fmt.Errorf("%w: %s: vector index type %s", ErrUnsupported, idxName, vi.Type)
 	}
 	if vi.aux, err = op.OpenFile(ctx, auxName); err != nil {
+		keep = false
 		return nil, err
 	}
 	if err := vi.openStorage(ctx, op); err != nil {
 		vi.aux.Close()
+		keep = false
 		return nil, err
 	}
 	return vi, nil
@@ -94,9 +114,9 @@ func (vi *VectorIndex) openStorage(ctx context.Context, op Opener) error {
 		return fmt.Errorf("%w: %s: partitions hold %d rows of %d", ErrCorrupt, vi.auxName, end, vi.aux.NumRows())
 	}
 	switch vi.Type {
-	case TypeIVFPQ:
+	case TypeIVFPQ, TypeIVFHNSWPQ:
 		vi.pq, err = loadPQ(ctx, op, vi.auxName, vi.aux, vi.ivf.Dim)
-	case TypeIVFSQ:
+	case TypeIVFSQ, TypeIVFHNSWSQ:
 		vi.sq, err = loadSQ(vi.aux, vi.auxName, vi.ivf.Dim)
 	}
 	return err
@@ -132,8 +152,16 @@ func parseMetric(s string) (Metric, error) {
 	return 0, fmt.Errorf("%w: distance type %q", ErrUnsupported, s)
 }
 
-// Close releases the index's storage file.
-func (vi *VectorIndex) Close() error { return vi.aux.Close() }
+// Close releases the index's files.
+func (vi *VectorIndex) Close() error {
+	if vi.graph != nil {
+		vi.graph.Close()
+	}
+	return vi.aux.Close()
+}
+
+// IsHNSW reports whether the partitions carry HNSW graphs.
+func (vi *VectorIndex) IsHNSW() bool { return vi.graph != nil }
 
 // Dim is the vectors' dimension.
 func (vi *VectorIndex) Dim() int { return vi.ivf.Dim }
@@ -152,8 +180,15 @@ func (vi *VectorIndex) PartitionLen(p int) int { return int(vi.auxIVF.Lengths[p]
 // the query to the centroid (cosine: squared L2 of the normalised query),
 // ties by partition number.
 func (vi *VectorIndex) ProbePartitions(q []float32, nprobes int) ([]int, error) {
+	ps, _, err := vi.ProbePartitionsDist(q, nprobes)
+	return ps, err
+}
+
+// ProbePartitionsDist is ProbePartitions with each chosen partition's
+// centroid distance (Lance's dist_q_c, what its early pruning reads).
+func (vi *VectorIndex) ProbePartitionsDist(q []float32, nprobes int) ([]int, []float32, error) {
 	if len(q) != vi.ivf.Dim {
-		return nil, fmt.Errorf("%w: query of dimension %d for an index of %d", ErrInvalidQuery, len(q), vi.ivf.Dim)
+		return nil, nil, fmt.Errorf("%w: query of dimension %d for an index of %d", ErrInvalidQuery, len(q), vi.ivf.Dim)
 	}
 	qq := q
 	m := vi.Metric
@@ -173,13 +208,32 @@ func (vi *VectorIndex) ProbePartitions(q []float32, nprobes int) ([]int, error) 
 	if nprobes > 0 && nprobes < n {
 		ps = ps[:nprobes]
 	}
-	return ps, nil
+	pd := make([]float32, len(ps))
+	for i, p := range ps {
+		pd[i] = d[p]
+	}
+	return ps, pd, nil
 }
 
 // SearchPartition returns the k nearest rows of partition p by the index's
 // distance (exact for FLAT storage, ADC for PQ), ordered by (distance, row
 // id). k ≤ 0 returns every row.
 func (vi *VectorIndex) SearchPartition(ctx context.Context, p int, q []float32, k int) ([]Candidate, error) {
+	out, err := vi.partitionDistances(ctx, p, q)
+	if err != nil {
+		return nil, err
+	}
+	SortCandidates(out)
+	if k > 0 && k < len(out) {
+		out = out[:k]
+	}
+	return out, nil
+}
+
+// partitionDistances reads partition p's storage and returns every row
+// with its storage distance to q (exact for FLAT, ADC for PQ, code distance
+// for SQ), in storage order.
+func (vi *VectorIndex) partitionDistances(ctx context.Context, p int, q []float32) ([]Candidate, error) {
 	if p < 0 || p >= vi.NumPartitions() {
 		return nil, fmt.Errorf("%w: partition %d of %d", ErrNotFound, p, vi.NumPartitions())
 	}
@@ -216,10 +270,6 @@ func (vi *VectorIndex) SearchPartition(ctx context.Context, p int, q []float32, 
 	}
 	for i := range out {
 		out[i].RowID = ids[i]
-	}
-	SortCandidates(out)
-	if k > 0 && k < len(out) {
-		out = out[:k]
 	}
 	return out, nil
 }

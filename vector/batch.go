@@ -243,3 +243,7 @@ func (q *Query) f64Dist(x []float64) float32 {
 	}
 	return float32(math.NaN())
 }
+
+// Float32s returns the query's components as float32 (the query's own
+// slice: do not modify it), as an index search takes them.
+func (q *Query) Float32s() []float32 { return q.f32 }

@@ -40,10 +40,15 @@ type VectorQuery struct {
 	// while fewer than K rows are found. Indexed search only.
 	Nprobes, MinNprobes, MaxNprobes int
 	// RefineFactor > 0 re-ranks K·RefineFactor index candidates with exact
-	// distances. Indexed search only.
+	// distances. Indexed search only. With an index, the index's metric
+	// ranks the rows whatever Metric says, as in Lance.
 	RefineFactor int
-	// Ef is the HNSW search breadth. Indexed search only.
+	// Ef is the HNSW search breadth (0: Lance's 1.5 × K × RefineFactor;
+	// Lance refuses less than K × RefineFactor). Indexed search only.
 	Ef int
+	// FastSearch searches the index only: fragments the index does not
+	// cover are not searched (pylance's fast_search=True).
+	FastSearch bool
 	// Filter (SQL, expr.Parse) or FilterExpr selects the rows; not both.
 	Filter     string
 	FilterExpr expr.Expr
@@ -71,8 +76,20 @@ type NearestStats struct {
 	// RowsScanned is the number of vectors whose exact distance was
 	// computed.
 	RowsScanned uint64
-	// IndexUsed is true when an IndexSearcher answered the query.
+	// IndexUsed is true when a vector index (or an IndexSearcher)
+	// answered the query; IndexName, IndexType and Segments name it.
 	IndexUsed bool
+	IndexName string
+	IndexType string
+	Segments  int
+	// PartitionsSearched counts the IVF partitions read and searched over
+	// all segments; Candidates the rows they returned.
+	PartitionsSearched int
+	Candidates         int
+	// Requests and BytesRead count the storage requests and bytes the
+	// query made (index files, data files, deletion files, manifest).
+	Requests  int64
+	BytesRead int64
 	// Note explains why no index was used, when one could have been.
 	Note string
 }
@@ -115,24 +132,35 @@ func (ds *Dataset) Nearest(ctx context.Context, q VectorQuery, opts ...NearestOp
 		o(&cfg)
 	}
 	*cfg.stats = NearestStats{}
+	st := cfg.stats
+	before := ds.cfg.IO.Stats.Snapshot()
+	defer func() {
+		after := ds.cfg.IO.Stats.Snapshot()
+		st.Requests, st.BytesRead = after.Requests-before.Requests, after.Bytes-before.Bytes
+	}()
 	pq, err := ds.checkQuery(q)
 	if err != nil {
 		return nil, err
 	}
-	if !q.NoIndex && cfg.index != nil {
+	switch {
+	case q.NoIndex:
+	case cfg.index != nil:
 		rec, ok, err := cfg.index(ctx, ds, q, pq)
 		if err != nil {
 			return nil, err
 		}
 		if ok {
-			cfg.stats.IndexUsed = true
+			st.IndexUsed = true
 			return rec, nil
 		}
-		cfg.stats.Note = "no usable vector index on column " + q.Column + ": searched exactly"
-	} else if !q.NoIndex {
-		cfg.stats.Note = "vector indices are not read yet: searched exactly"
+		st.Note = "no usable vector index on column " + q.Column + ": searched exactly"
+	default:
+		rec, ok, err := ds.nearestIndexed(ctx, q, st)
+		if err != nil || ok {
+			return rec, err
+		}
 	}
-	return ds.nearestExact(ctx, q, pq, cfg.stats)
+	return ds.nearestExact(ctx, q, pq, st)
 }
 
 // checkQuery validates a query against the dataset.
