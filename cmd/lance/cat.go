@@ -12,8 +12,16 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	lance "github.com/lancego/lancego"
+	"github.com/lancego/lancego/internal/plainjson"
 	"github.com/lancego/lancego/internal/valuejson"
 )
+
+// plainWriter prints rows as ordinary JSON (internal/plainjson).
+type plainWriter struct{ w *plainjson.Writer }
+
+func (p *plainWriter) Write(rec arrow.RecordBatch) error             { return p.w.Write(rec) }
+func (p *plainWriter) Empty(func() (arrow.RecordBatch, error)) error { return nil }
+func (p *plainWriter) Close() error                                  { return p.w.Close() }
 
 type catOptions struct {
 	columns, rows, take, format string
@@ -31,7 +39,7 @@ func runCat(ctx context.Context, args []string, out io.Writer) error {
 	fs.StringVar(&o.columns, "columns", "", "comma-separated top-level columns (default all)")
 	fs.StringVar(&o.rows, "rows", "", "row range START:END (either side may be empty)")
 	fs.StringVar(&o.take, "take", "", "comma-separated row indices, returned in that order")
-	fs.StringVar(&o.format, "format", "table", "json, table or csv")
+	fs.StringVar(&o.format, "format", "table", "output format: table, csv, json (one array of row objects), jsonl (one object per line) or exact-json (exact bit patterns: floats as hex, 64-bit integers as strings)")
 	fs.StringVar(&o.filter, "filter", "", "keep only the rows a SQL filter as Lance accepts it selects, e.g. \"x > 5 AND s = 'a'\"")
 	fs.IntVar(&o.batch, "batch-size", lance.DefaultBatchSize, "rows per batch while scanning")
 	fs.Uint64Var(&o.version, "version", 0, "dataset version to read (default the latest)")
@@ -179,14 +187,16 @@ type rowWriter interface {
 
 func newRowWriter(format string, out io.Writer) (rowWriter, error) {
 	switch format {
-	case "json":
+	case "json", "jsonl":
+		return &plainWriter{w: plainjson.NewWriter(out, format == "jsonl")}, nil
+	case "exact-json":
 		return &jsonWriter{out: out}, nil
 	case "table":
 		return &textWriter{tw: tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)}, nil
 	case "csv":
 		return &textWriter{csv: csv.NewWriter(out)}, nil
 	}
-	return nil, fmt.Errorf("--format must be json, table or csv, not %q", format)
+	return nil, fmt.Errorf("--format must be table, csv, json, jsonl or exact-json, not %q", format)
 }
 
 type jsonWriter struct {

@@ -63,7 +63,7 @@ func TestCatDatasetMatchesPylance(t *testing.T) {
 	}
 	for _, v := range exp.Versions {
 		var out bytes.Buffer
-		args := []string{"cat", smallDataset, "--version", jsonNum(v.Version), "--with-row-id", "--with-row-address", "--format", "json"}
+		args := []string{"cat", smallDataset, "--version", jsonNum(v.Version), "--with-row-id", "--with-row-address", "--format", "exact-json"}
 		if err := run(context.Background(), args, &out, &out); err != nil {
 			t.Fatal(err)
 		}
@@ -98,7 +98,7 @@ func TestCatDatasetTakes(t *testing.T) {
 		{[]string{"--take", "7,0,7", "--filter", "id > 5"}, `{"num_rows":2,"columns":{"id":["9","9"],"name":["jo","jo"]}}`},
 	} {
 		var out bytes.Buffer
-		args := append([]string{"cat", smallDataset, "--format", "json"}, tc.args...)
+		args := append([]string{"cat", smallDataset, "--format", "exact-json"}, tc.args...)
 		if err := run(context.Background(), args, &out, &out); err != nil {
 			t.Fatalf("%v: %v", tc.args, err)
 		}

@@ -39,7 +39,7 @@ func TestCatJSONMatchesExpected(t *testing.T) {
 	for _, path := range corpusFiles(t) {
 		t.Run(filepath.Base(filepath.Dir(path))+"/"+filepath.Base(path), func(t *testing.T) {
 			var out bytes.Buffer
-			if err := run(ctx, []string{"cat", path, "--format", "json"}, &out, &out); err != nil {
+			if err := run(ctx, []string{"cat", path, "--format", "exact-json"}, &out, &out); err != nil {
 				t.Fatal(err)
 			}
 			got, err := valuejson.Decode(&out)
@@ -69,7 +69,7 @@ func TestCatJSONMatchesExpected(t *testing.T) {
 func TestCatTakeOrder(t *testing.T) {
 	path := corpusFiles(t)[0]
 	var out bytes.Buffer
-	if err := run(context.Background(), []string{"cat", path, "--take", "3,1,3", "--format", "json"}, &out, &out); err != nil {
+	if err := run(context.Background(), []string{"cat", path, "--take", "3,1,3", "--format", "exact-json"}, &out, &out); err != nil {
 		t.Fatal(err)
 	}
 	var doc struct {

@@ -150,7 +150,7 @@ func TestLegacyCatAndConvert(t *testing.T) {
 func checkCat(ctx context.Context, t *testing.T, path string, wantCols any) {
 	t.Helper()
 	var out bytes.Buffer
-	if err := run(ctx, []string{"cat", path, "--format", "json"}, &out, &out); err != nil {
+	if err := run(ctx, []string{"cat", path, "--format", "exact-json"}, &out, &out); err != nil {
 		t.Fatal(err)
 	}
 	got, err := valuejson.Decode(&out)

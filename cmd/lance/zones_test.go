@@ -117,7 +117,7 @@ func TestCatFilter(t *testing.T) {
 		NumRows int                        `json:"num_rows"`
 		Columns map[string]json.RawMessage `json:"columns"`
 	}
-	out := runOK(t, "cat", dst, "--filter", "x >= 250 AND x < 255 OR x = 999", "--columns", "s", "--format", "json")
+	out := runOK(t, "cat", dst, "--filter", "x >= 250 AND x < 255 OR x = 999", "--columns", "s", "--format", "exact-json")
 	if err := json.Unmarshal([]byte(out), &doc); err != nil {
 		t.Fatal(err)
 	}
@@ -128,7 +128,7 @@ func TestCatFilter(t *testing.T) {
 	if out != "x,y,s\n194,NaN,b\n291,NaN,c\n" {
 		t.Fatalf("csv: %q", out)
 	}
-	out = runOK(t, "cat", dst, "--filter", "x < 0", "--format", "json")
+	out = runOK(t, "cat", dst, "--filter", "x < 0", "--format", "exact-json")
 	if !strings.Contains(out, `"num_rows": 0`) && !strings.Contains(out, `"num_rows":0`) {
 		t.Fatalf("empty result: %s", out)
 	}
