@@ -8,55 +8,6 @@ import (
 	"github.com/lancego/lancego/internal/dataset"
 )
 
-// Dataset is one version of a Lance dataset (a table): a directory or
-// object-store prefix of versioned manifests listing fragments of data
-// files. It is safe for concurrent use. Every read of any of its data
-// files goes through one scheduler, one search cache and one request
-// budget. Its methods are documented on dataset.Dataset: reads (Scan,
-// Batches, Take, TakeRowIDs, Splits, ScanSplit, CountRows; filtered:
-// CountRowsWhere, TakeWhere, TakeRowIDsWhere, PlanFilter), metadata
-// (Schema, LanceSchema, Version, Versions, Fragments, NumFragments, URL,
-// Stats), writes that commit a new version (Append, Overwrite, Delete)
-// and Close.
-type Dataset = dataset.Dataset
-
-// DatasetScanOptions selects what a dataset scan returns: ReadOptions,
-// Offset and Limit, BatchSize and a filter (Filter, an expr.Expr, or
-// FilterSQL; Filters, PartialFilter), which may reference _rowid,
-// _rowaddr and _rowoffset (fields documented on
-// dataset.DatasetScanOptions).
-type DatasetScanOptions = dataset.DatasetScanOptions
-
-// ReadOptions selects the columns of a dataset read: Columns (top-level
-// names, empty means all), WithRowID and WithRowAddress.
-type ReadOptions = dataset.ReadOptions
-
-// VersionInfo is one version of a dataset.
-type VersionInfo = dataset.VersionInfo
-
-// FragmentInfo describes one fragment of the opened version.
-type FragmentInfo = dataset.FragmentInfo
-
-// DataFileInfo describes one data file of a fragment.
-type DataFileInfo = dataset.DataFileInfo
-
-// Split is a part of a dataset version that can be read on its own, on
-// any machine: a list of fragments with physical row ranges. It
-// serializes to JSON (see Dataset.Splits).
-type Split = dataset.Split
-
-// SplitFragment is physical rows [From, To) of fragment ID.
-type SplitFragment = dataset.SplitFragment
-
-// CommitLock is an external lock serializing commits for stores that
-// cannot write conditionally (mem://, or an S3-compatible store without
-// If-None-Match). Lock must exclude every other writer of the dataset
-// until the returned unlock is called.
-type CommitLock = dataset.CommitLock
-
-// DatasetWriteOption configures CreateDataset, Append, Overwrite and Delete.
-type DatasetWriteOption = dataset.DatasetWriteOption
-
 // Names of the columns a dataset read appends on request, after the data
 // columns, as pylance does: "_rowid" and "_rowaddr". A dataset filter may
 // reference them and "_rowoffset", a row's position among the version's
@@ -80,56 +31,110 @@ const (
 // _versions/. It reads the latest version unless WithVersion says
 // otherwise: one listing of _versions/ and one read of the manifest (two
 // requests on an object store; with WithVersion, one). Options are those of
-// Open; they apply to every data file of the dataset.
+// Open; they apply to every data file of the dataset. A URL that holds no
+// dataset fails with ErrNotDataset, a missing version with
+// ErrVersionNotFound.
 func OpenDataset(ctx context.Context, url string, opts ...Option) (*Dataset, error) {
-	return dataset.OpenDataset(ctx, url, opts...)
+	ds, err := dataset.OpenDataset(ctx, url, readOpts(opts)...)
+	return wrapDataset(ds), err
 }
 
-// OpenSplit opens the dataset version a split belongs to, reading only
-// its manifest (no listing).
+// OpenSplit opens the dataset version a split belongs to (Split.URL and
+// Split.Version), reading only its manifest (no listing): a worker given a
+// split by a planner (Dataset.Splits) opens it so, then reads it with
+// Dataset.ScanSplit.
 func OpenSplit(ctx context.Context, s Split, opts ...Option) (*Dataset, error) {
-	return dataset.OpenSplit(ctx, s, opts...)
+	ds, err := dataset.OpenSplit(ctx, s.internal(), readOpts(opts)...)
+	return wrapDataset(ds), err
 }
 
 // CreateDataset writes the batches of rdr as version 1 of a new dataset at
-// url. It fails with ErrCommitConflict if a dataset exists there.
+// url and returns it opened. It fails with ErrCommitConflict if a dataset
+// exists there.
 func CreateDataset(ctx context.Context, url string, rdr array.RecordReader, opts ...DatasetWriteOption) (*Dataset, error) {
-	return dataset.CreateDataset(ctx, url, rdr, opts...)
+	ds, err := dataset.CreateDataset(ctx, url, rdr, dsWriteOpts(opts)...)
+	return wrapDataset(ds), err
+}
+
+// DatasetWriteOption configures CreateDataset, Append, Overwrite and
+// Delete: file sizes, the data files' writer options, the store's open
+// options, commit locking and retries, progress. Build options with the
+// With* functions; a nil DatasetWriteOption does nothing.
+type DatasetWriteOption func(*dsWriteConfig)
+
+// dsWriteConfig collects the options of a dataset write.
+type dsWriteConfig struct{ opts []dataset.DatasetWriteOption }
+
+// dsWriteOpt makes a DatasetWriteOption of a dataset write option.
+func dsWriteOpt(o dataset.DatasetWriteOption) DatasetWriteOption {
+	return func(c *dsWriteConfig) { c.opts = append(c.opts, o) }
+}
+
+// dsWriteOpts converts root dataset write options, skipping nil ones.
+func dsWriteOpts(opts []DatasetWriteOption) []dataset.DatasetWriteOption {
+	var c dsWriteConfig
+	for _, o := range opts {
+		if o != nil {
+			o(&c)
+		}
+	}
+	return c.opts
 }
 
 // WithStableRowIDs makes CreateDataset enable stable row ids (pylance's
 // enable_stable_row_ids): every fragment gets a row id sequence, and
 // later writes keep assigning them. Other writes follow the dataset.
-func WithStableRowIDs() DatasetWriteOption { return dataset.WithStableRowIDs() }
+func WithStableRowIDs() DatasetWriteOption { return dsWriteOpt(dataset.WithStableRowIDs()) }
 
-// WithMaxRowsPerFile caps the rows of one data file (and so of one fragment).
-func WithMaxRowsPerFile(n int64) DatasetWriteOption { return dataset.WithMaxRowsPerFile(n) }
+// WithMaxRowsPerFile caps the rows of one data file (and so of one
+// fragment; DefaultMaxRowsPerFile).
+func WithMaxRowsPerFile(n int64) DatasetWriteOption {
+	return dsWriteOpt(dataset.WithMaxRowsPerFile(n))
+}
 
 // WithMaxBytesPerFile starts a new data file once one has sent this many
 // bytes to storage (checked after each batch; the file writer sends in
 // pieces of up to 1 MiB, so a file may exceed it by a piece and a batch).
-func WithMaxBytesPerFile(n uint64) DatasetWriteOption { return dataset.WithMaxBytesPerFile(n) }
+func WithMaxBytesPerFile(n uint64) DatasetWriteOption {
+	return dsWriteOpt(dataset.WithMaxBytesPerFile(n))
+}
 
 // WithFileOptions passes options to the writer of every data file
 // (WithFileVersion, WithZoneSeeds, WithPageBudget ...). The default file
 // version is DefaultWriteVersion, what pylance 14.0.2 writes by default.
 func WithFileOptions(opts ...WriterOption) DatasetWriteOption {
-	return dataset.WithFileOptions(opts...)
+	return dsWriteOpt(dataset.WithFileOptions(writeOpts(opts)...))
 }
 
 // WithOpenOptions passes options (I/O configuration, credentials) used to
 // open the dataset's store and the dataset a write returns.
-func WithOpenOptions(opts ...Option) DatasetWriteOption { return dataset.WithOpenOptions(opts...) }
+func WithOpenOptions(opts ...Option) DatasetWriteOption {
+	return dsWriteOpt(dataset.WithOpenOptions(readOpts(opts)...))
+}
+
+// CommitLock is an external lock serializing commits for stores that
+// cannot write conditionally (mem://, or an S3-compatible store without
+// If-None-Match). See WithCommitLock.
+type CommitLock interface {
+	// Lock must exclude every other writer of the dataset from committing
+	// version until the returned unlock is called.
+	Lock(ctx context.Context, version uint64) (unlock func() error, err error)
+}
 
 // WithCommitLock makes commits take lock; required on stores without
 // conditional writes, optional elsewhere.
-func WithCommitLock(lock CommitLock) DatasetWriteOption { return dataset.WithCommitLock(lock) }
+func WithCommitLock(lock CommitLock) DatasetWriteOption {
+	return dsWriteOpt(dataset.WithCommitLock(lock))
+}
 
 // WithCommitRetries bounds how often a commit that lost a race is retried
-// (default DefaultCommitRetries).
-func WithCommitRetries(n int) DatasetWriteOption { return dataset.WithCommitRetries(n) }
+// (default DefaultCommitRetries); when they run out the write fails with
+// ErrCommitConflict.
+func WithCommitRetries(n int) DatasetWriteOption {
+	return dsWriteOpt(dataset.WithCommitRetries(n))
+}
 
 // WithWriteProgress calls fn with the total rows written after each batch.
 func WithWriteProgress(fn func(rows uint64)) DatasetWriteOption {
-	return dataset.WithWriteProgress(fn)
+	return dsWriteOpt(dataset.WithWriteProgress(fn))
 }

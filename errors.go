@@ -4,12 +4,21 @@ import (
 	"github.com/lancego/lancego/internal/dataset"
 	"github.com/lancego/lancego/internal/fileread"
 	"github.com/lancego/lancego/internal/lerr"
+	lanceio "github.com/lancego/lancego/io"
 )
 
 // The sentinel errors of the package. They are the values the internal
-// engines wrap (most are internal/lerr's, shared by every package), so
-// errors.Is matches them whichever layer found the problem.
+// engines wrap (most are shared by every package of the module: format,
+// codecs and layouts report ErrCorrupt with this very value), so errors.Is
+// matches them whichever layer found the problem.
 var (
+	// ErrCorrupt reports bytes that are not valid Lance data: a bad
+	// footer, an offset or length out of bounds, a page that does not
+	// decode. The message names the file, column and position.
+	ErrCorrupt = lerr.ErrCorrupt
+	// ErrNotFound reports a file, object or dataset root that does not
+	// exist (package io's lanceio.ErrNotFound).
+	ErrNotFound = lanceio.ErrNotFound
 	// ErrUnsupported reports a valid Lance file feature this reader cannot read.
 	ErrUnsupported = lerr.ErrUnsupported
 	// ErrClosed reports use of a closed file.
@@ -19,7 +28,7 @@ var (
 	// ErrWriterClosed reports use of a Writer after Close or Abort.
 	ErrWriterClosed = lerr.ErrWriterClosed
 	// ErrSchemaMismatch reports a record batch whose schema differs from the
-	// schema the Writer was created with.
+	// schema the Writer (or the dataset appended to) was created with.
 	ErrSchemaMismatch = lerr.ErrSchemaMismatch
 	// ErrUnsupportedType reports an Arrow type the writer cannot store (for the
 	// chosen file version).
@@ -29,14 +38,14 @@ var (
 )
 
 // Errors of OpenDataset; they wrap the cause, so errors.Is also finds
-// lanceio.ErrNotFound, ErrCorrupt and the like.
+// ErrNotFound, ErrCorrupt and the like.
 var (
 	// ErrNotDataset: the URL is neither a Lance dataset nor a Lance file.
 	ErrNotDataset = dataset.ErrNotDataset
 	// ErrVersionNotFound: the dataset has no such version.
 	ErrVersionNotFound = dataset.ErrVersionNotFound
-	// ErrUnsupportedFeature: the manifest needs a reader feature this
-	// package does not implement (see internal/dataset.CheckReaderFlags).
+	// ErrUnsupportedFeature: the manifest needs a reader feature flag this
+	// package does not implement.
 	ErrUnsupportedFeature = dataset.ErrUnsupportedFeature
 )
 

@@ -11,8 +11,30 @@ const DefaultWriteVersion = filewriter.DefaultWriteVersion
 const DefaultPageBudget = filewriter.DefaultPageBudget
 
 // WriterOption configures Create (and, through WithFileOptions, the data
-// files of a dataset write).
-type WriterOption = filewriter.Option
+// files of a dataset write): the file version, page budget, zone seeds,
+// durability and destination. Build options with the With* functions; the
+// nil WriterOption does nothing.
+type WriterOption func(*writeConfig)
+
+// writeConfig collects the writer options of a Create.
+type writeConfig struct{ opts []filewriter.Option }
+
+// writeOpt makes a WriterOption of a writer option.
+func writeOpt(o filewriter.Option) WriterOption {
+	return func(c *writeConfig) { c.opts = append(c.opts, o) }
+}
+
+// writeOpts converts root writer options to the writer's, skipping nil
+// ones.
+func writeOpts(opts []WriterOption) []filewriter.Option {
+	var c writeConfig
+	for _, o := range opts {
+		if o != nil {
+			o(&c)
+		}
+	}
+	return c.opts
+}
 
 // WithFileVersion selects the Lance file version to write: "2.1", "2.2" or
 // "2.3". 2.3 is unstable in Lance (planar pages as pylance 14.0.2 writes
@@ -21,15 +43,15 @@ type WriterOption = filewriter.Option
 // ambiguity.) 2.0 ("0.3") and legacy ("0.1", "0.2", "legacy") files are
 // read but not written: asking for them is an error wrapping both
 // ErrInvalidArgument and ErrUnsupported.
-func WithFileVersion(v string) WriterOption { return filewriter.WithFileVersion(v) }
+func WithFileVersion(v string) WriterOption { return writeOpt(filewriter.WithFileVersion(v)) }
 
 // WithPageBudget sets how many bytes of Arrow input are buffered per
 // top-level column before its pages are encoded and written (default 8 MiB).
-func WithPageBudget(n int64) WriterOption { return filewriter.WithPageBudget(n) }
+func WithPageBudget(n int64) WriterOption { return writeOpt(filewriter.WithPageBudget(n)) }
 
 // WithEnv replaces the environment lookup used for LANCE_ENCODING_DICT_* and
 // LANCE_MINIBLOCK_MAX_VALUES (default os.Getenv); useful in tests.
-func WithEnv(lookup func(string) string) WriterOption { return filewriter.WithEnv(lookup) }
+func WithEnv(lookup func(string) string) WriterOption { return writeOpt(filewriter.WithEnv(lookup)) }
 
 // WithZoneSeeds makes the writer store a zone seed (version 1 per-zone
 // min/max/null/NaN statistics, see package zonestats and
@@ -42,7 +64,7 @@ func WithEnv(lookup func(string) string) WriterOption { return filewriter.WithEn
 // seed is written without this option, and no table feature flag is set
 // (a data file has none; see zonestats.FlagZoneWriteSeeds).
 func WithZoneSeeds(rowsPerZone uint64, columns ...string) WriterOption {
-	return filewriter.WithZoneSeeds(rowsPerZone, columns...)
+	return writeOpt(filewriter.WithZoneSeeds(rowsPerZone, columns...))
 }
 
 // WithSync chooses what Close of a local file makes durable: true (the
@@ -53,4 +75,4 @@ func WithZoneSeeds(rowsPerZone uint64, columns ...string) WriterOption {
 // fixed amount per file in Close (docs/benchmarks.md), never per batch.
 // Object-store uploads are unaffected, and a dataset commit always makes
 // its data files durable before the manifest that names them.
-func WithSync(sync bool) WriterOption { return filewriter.WithSync(sync) }
+func WithSync(sync bool) WriterOption { return writeOpt(filewriter.WithSync(sync)) }
