@@ -27,6 +27,17 @@ type binder struct {
 	now    time.Time
 	mem    memory.Allocator
 	depth  int
+	// refs lists the slot of every column reference bound, in order
+	// (volatileRef for a volatile call); covered says which are inside a
+	// dictNode (dict.go).
+	refs    []int
+	covered []bool
+}
+
+// ref records a reference to slot s (or volatileRef).
+func (b *binder) ref(s int) {
+	b.refs = append(b.refs, s)
+	b.covered = append(b.covered, false)
 }
 
 // bind converts e into a node. Literals whose type Lance resolves from a
@@ -154,15 +165,18 @@ func (b *binder) bindColumn(c *Column) (node, error) {
 	f := b.schema.Field(i)
 	for s, sl := range b.slots {
 		if sl.name == f.Name {
+			b.ref(s)
 			return &colNode{slot: s, name: f.Name, typ: f.Type}, nil
 		}
 	}
 	b.slots = append(b.slots, slot{name: f.Name, typ: f.Type})
+	b.ref(len(b.slots) - 1)
 	return &colNode{slot: len(b.slots) - 1, name: f.Name, typ: f.Type}, nil
 }
 
 // bindNot binds NOT x (x must be boolean).
 func (b *binder) bindNot(x *Not) (node, error) {
+	start := len(b.refs)
 	n, err := b.bind(coerceRegexpMatch(x.X))
 	if err != nil {
 		return nil, err
@@ -170,6 +184,7 @@ func (b *binder) bindNot(x *Not) (node, error) {
 	if err := wantBool(n, x.X, "NOT"); err != nil {
 		return nil, err
 	}
+	n = b.dictWrap(n, start)
 	return b.fold(&notNode{x: n}, nil)
 }
 

@@ -14,6 +14,7 @@ func (b *binder) bindBinary(x *Binary) (node, error) {
 		terms := flattenChain(x, x.Op)
 		kids := make([]node, 0, len(terms))
 		for _, t := range terms {
+			start := len(b.refs)
 			k, err := b.bind(coerceRegexpMatch(t))
 			if err != nil {
 				return nil, err
@@ -21,7 +22,7 @@ func (b *binder) bindBinary(x *Binary) (node, error) {
 			if err := wantBool(k, t, x.Op.String()); err != nil {
 				return nil, err
 			}
-			kids = append(kids, k)
+			kids = append(kids, b.dictWrap(k, start))
 		}
 		return b.fold(&logicNode{and: x.Op == OpAnd, kids: kids}, nil)
 	case x.Op.IsComparison():

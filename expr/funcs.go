@@ -77,6 +77,7 @@ func (b *binder) bindCall(c *Call) (node, error) {
 		return nil, err
 	}
 	if spec.volatile {
+		b.ref(volatileRef)
 		if cn, ok := n.(*callNode); ok {
 			cn.volatile = true
 		}

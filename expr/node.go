@@ -21,9 +21,10 @@ type node interface {
 
 // evalCtx is the state of one evaluation: the batch's columns by slot.
 type evalCtx struct {
-	mem  memory.Allocator
-	cols []arrow.Array // the bound columns, by slot
-	n    int           // rows in the batch
+	mem   memory.Allocator
+	cols  []arrow.Array // the bound columns, by slot
+	n     int           // rows in the batch
+	owned []arrow.Array // arrays made for cols (expanded dictionaries), released after the evaluation
 }
 
 // colNode reads a top-level column of the batch.

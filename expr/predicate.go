@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 )
 
@@ -27,6 +28,9 @@ type Compiled struct {
 	slots []slot
 	src   Expr
 	mem   memory.Allocator
+	// dictOK says, per slot, whether a batch may hold the column as a
+	// dictionary array evaluated as such (dict.go).
+	dictOK []bool
 }
 
 // Predicate is a filter bound to a schema: a Compiled of boolean type.
@@ -64,6 +68,7 @@ func BindWith(e Expr, schema *arrow.Schema, opts Options) (*Predicate, error) {
 	if err != nil {
 		return nil, err
 	}
+	root = b.dictWrap(root, 0)
 	switch root.dataType().ID() {
 	case arrow.BOOL:
 	case arrow.NULL:
@@ -71,7 +76,7 @@ func BindWith(e Expr, schema *arrow.Schema, opts Options) (*Predicate, error) {
 	default:
 		return nil, fmt.Errorf("%w: the filter %s does not return a boolean (it is %s)", ErrBind, e, root.dataType())
 	}
-	return &Predicate{Compiled{root: root, slots: b.slots, src: e, mem: b.mem}}, nil
+	return &Predicate{Compiled{root: root, slots: b.slots, src: e, mem: b.mem, dictOK: b.dictColumns()}}, nil
 }
 
 // BindValue binds an expression of any type to schema (for SET clauses
@@ -83,7 +88,8 @@ func BindValue(e Expr, schema *arrow.Schema, opts Options) (*Compiled, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Compiled{root: root, slots: b.slots, src: e, mem: b.mem}, nil
+	root = b.dictWrap(root, 0)
+	return &Compiled{root: root, slots: b.slots, src: e, mem: b.mem, dictOK: b.dictColumns()}, nil
 }
 
 func newBinder(schema *arrow.Schema, opts Options) *binder {
@@ -125,6 +131,7 @@ func (c *Compiled) Eval(rec arrow.RecordBatch) (arrow.Array, error) {
 	if err != nil {
 		return nil, err
 	}
+	defer releaseArrays(ec.owned)
 	return c.root.eval(ec)
 }
 
@@ -139,11 +146,36 @@ func (c *Compiled) context(rec arrow.RecordBatch) (*evalCtx, error) {
 		}
 		col := rec.Column(idx[0])
 		if !arrow.TypeEqual(col.DataType(), s.typ) {
-			return nil, fmt.Errorf("%w: column %q is %s in the batch, bound as %s", ErrMismatch, s.name, col.DataType(), s.typ)
+			var err error
+			if col, err = c.dictionaryInput(ec, i, col); err != nil {
+				releaseArrays(ec.owned)
+				return nil, err
+			}
 		}
 		ec.cols[i] = col
 	}
 	return ec, nil
+}
+
+// dictionaryInput accepts a dictionary array of slot i's bound type as
+// the slot's column: as is when the slot may be a dictionary, else
+// expanded (owned by ec).
+func (c *Compiled) dictionaryInput(ec *evalCtx, i int, col arrow.Array) (arrow.Array, error) {
+	s := c.slots[i]
+	dt, ok := col.DataType().(*arrow.DictionaryType)
+	if !ok || !arrow.TypeEqual(dt.ValueType, s.typ) {
+		return nil, fmt.Errorf("%w: column %q is %s in the batch, bound as %s", ErrMismatch, s.name, col.DataType(), s.typ)
+	}
+	da := col.(*array.Dictionary)
+	if i < len(c.dictOK) && c.dictOK[i] && dt.IndexType.ID() == arrow.INT32 {
+		return da, nil
+	}
+	plain, err := expandDictionary(ec, da)
+	if err != nil {
+		return nil, err
+	}
+	ec.owned = append(ec.owned, plain)
+	return plain, nil
 }
 
 // Evaluate returns, for every row of rec, whether the filter selects it.

@@ -148,6 +148,8 @@ func (pr *pruner) truth(n node) tri {
 // logic computes the tri of the boolean node shapes the pruner knows.
 func (pr *pruner) logic(n node) (tri, bool) {
 	switch x := n.(type) {
+	case *dictNode:
+		return pr.truth(x.inner), true
 	case *logicNode:
 		return pr.andOr(x), true
 	case *notNode:
