@@ -219,7 +219,7 @@ func columns(s string) []string {
 // parseVector parses "1,2.5,-3" as float32s.
 func parseVector(s string) ([]float32, error) {
 	if s == "" {
-		return nil, fmt.Errorf("%w: want ?vector=x,y,...", errBadRequest)
+		return nil, fmt.Errorf("%w: want ?vector=x,y,z (comma-separated numbers)", errBadRequest)
 	}
 	parts := strings.Split(s, ",")
 	vec := make([]float32, len(parts))
