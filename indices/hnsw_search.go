@@ -155,31 +155,6 @@ func hnswFlat(dist []float32, allowed []bool, sp SearchParams) []node {
 	return h.sorted()
 }
 
-// greedyDescent (unused by default) is the mirror's Lance's entry-point search: from node 0, on each level
-// from maxLevel-1 down to 0, move to the nearest neighbour while it is
-// nearer.
-func greedyDescent(v *hnswView, dist []float32, maxLevel int) node {
-	cur, closest := uint32(0), dist[0]
-	for l := maxLevel - 1; l >= 0; l-- {
-		if l >= len(v.adj) {
-			continue
-		}
-		for {
-			next, moved := cur, false
-			for _, nb := range v.adj[l][cur] {
-				if d := dist[nb]; d < closest {
-					closest, next, moved = d, nb, true
-				}
-			}
-			if !moved {
-				break
-			}
-			cur = next
-		}
-	}
-	return node{closest, uint64(cur)}
-}
-
 // greedyFrom descends from start through levels top … 1.
 func greedyFrom(v *hnswView, dist []float32, start uint32) node {
 	cur, closest := start, dist[start]
