@@ -215,7 +215,12 @@ func (c *scanCache) get(ctx context.Context, col, index int, leaf arrow.DataType
 	}
 	sp := c.request(ctx, col, index)
 	sp.halfIn(ctx) // outside once: it may take c.mu, which close holds around once
-	sp.once.Do(func() { sp.wait(ctx) })
+	if err := sp.arrive(ctx); err != nil {
+		return nil, nil, nil, err
+	}
+	// The bytes are in (or failed): the shared wait runs under the scan's
+	// context, so its outcome is the page's, not this waiter's.
+	sp.once.Do(func() { sp.wait(scheduler.WithStrand(c.scanCtx, ctx)) })
 	if sp.err != nil {
 		return nil, nil, nil, sp.err
 	}

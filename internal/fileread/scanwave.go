@@ -59,11 +59,33 @@ func (sp *scanPage) wait(ctx context.Context) {
 	if sp.wave != nil {
 		sp.wave.used.Store(true)
 	}
-	n := sp.span.Length
+	sp.bytes, sp.err = p.WaitPrefix(ctx, i, sp.waitLen())
+}
+
+// waitLen is how many of the page's bytes its first batch waits for: all
+// of them, or a streamed page's bytes before its data.
+func (sp *scanPage) waitLen() int64 {
 	if sp.streamed {
-		n = sp.dataAt
+		return int64(sp.dataAt)
 	}
-	sp.bytes, sp.err = p.WaitPrefix(ctx, i, int64(n))
+	return int64(sp.span.Length)
+}
+
+// arrive waits, under the waiter's ctx, until the bytes wait needs are in
+// or the fetch failed, and records nothing: a page is shared by every
+// batch that needs it, so one waiter's cancellation (its batch's other
+// column failed) must not become the page's error for the others. It
+// returns the waiter's own cancellation, nil otherwise (the page's own
+// outcome is then wait's).
+func (sp *scanPage) arrive(ctx context.Context) error {
+	p := sp.fetch()
+	if sp.err != nil || p == nil {
+		return nil
+	}
+	if _, err := p.WaitPrefix(ctx, sp.rangeIndex(), sp.waitLen()); err != nil && ctx.Err() != nil {
+		return err
+	}
+	return nil
 }
 
 // rangeIndex is the page's range in its request.
