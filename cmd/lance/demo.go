@@ -46,7 +46,7 @@ func runDemo(ctx context.Context, args []string, out io.Writer) error {
 	if err := demoSteps(ctx, out, [][]string{
 		{"inspect", written},
 		{"cat", written, "--rows", "0:4", "--format", "table"},
-		{"cat", written, "--take", "49999,7,7", "--format", "exact-json"},
+		{"cat", written, "--take", "49999,7,7", "--format", "json"},
 		{"cat", written, "--filter", "id >= 20000 AND id < 20003 AND label IS NOT NULL", "--format", "table", "--stats"},
 		{"inspect", written, "--zones"},
 	}); err != nil {
@@ -70,7 +70,10 @@ func runDemo(ctx context.Context, args []string, out io.Writer) error {
 			return err
 		}
 	}
-	return demoDataset(ctx, dir, out)
+	if err := demoDataset(ctx, dir, out); err != nil {
+		return err
+	}
+	return demoObjectStore(ctx, dir, out)
 }
 
 // demoDataset copies the sample dataset out and reads it at two versions.
@@ -98,8 +101,8 @@ func demoDataset(ctx context.Context, dir string, out io.Writer) error {
 		{"inspect", root, "--versions"},
 		{"cat", root, "--version", "2", "--with-row-id", "--format", "table"},
 		{"cat", root, "--with-row-id", "--with-row-address", "--format", "table"},
-		{"cat", root, "--take", "7,0", "--format", "exact-json"},
-		{"cat", root, "--row-ids", "4294967299,8589934592", "--with-row-id", "--format", "exact-json"},
+		{"cat", root, "--take", "7,0", "--format", "json"},
+		{"cat", root, "--row-ids", "4294967299,8589934592", "--with-row-id", "--format", "json"},
 	})
 }
 
@@ -107,7 +110,7 @@ func demoFile(ctx context.Context, path string, out io.Writer) error {
 	return demoSteps(ctx, out, [][]string{
 		{"inspect", path},
 		{"cat", path, "--rows", "0:5", "--format", "table"},
-		{"cat", path, "--take", "7,2,7", "--format", "exact-json"},
+		{"cat", path, "--take", "7,2,7", "--format", "json"},
 	})
 }
 

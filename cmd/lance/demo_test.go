@@ -17,7 +17,8 @@ func TestDemoRuns(t *testing.T) {
 	}
 	for _, want := range []string{
 		"version 2.2, 50000 rows",
-		`"id":["49999","7","7"]`,
+		`{"id":49999,"label":"item-149","score":99.9,"tags":["plum","red","green"]}`,
+		"server requests",
 		"20002  item-62",
 		`"zones_pruned":6`,
 		"map_utf8_int32",
