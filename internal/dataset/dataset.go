@@ -170,7 +170,7 @@ func (ds *Dataset) open(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	man, err := ds.readManifest(ctx, key)
+	man, key, err := ds.readManifest(ctx, key)
 	if err != nil {
 		return ds.errf(v, key, err)
 	}
@@ -248,36 +248,38 @@ func (ds *Dataset) findManifest(ctx context.Context, v uint64) (string, uint64, 
 
 // readManifest reads and parses a manifest file: one request when it is
 // at most manifestTail bytes. A V2-named manifest that does not exist is
-// looked for under its V1 name.
-func (ds *Dataset) readManifest(ctx context.Context, key string) (*Manifest, error) {
+// looked for under its V1 name; the key returned is the one read (later
+// reads of the manifest, such as its index section, use it).
+func (ds *Dataset) readManifest(ctx context.Context, key string) (*Manifest, string, error) {
 	obj, tail, err := ds.store.OpenTail(ctx, key, manifestTail)
 	if errors.Is(err, lanceio.ErrNotFound) {
 		v, n, ok := ParseManifestName(path.Base(key))
 		if ok && n == NamingV2 {
-			alt := VersionsDir + "/" + ManifestName(v, NamingV1)
-			obj, tail, err = ds.store.OpenTail(ctx, alt, manifestTail)
+			key = VersionsDir + "/" + ManifestName(v, NamingV1)
+			obj, tail, err = ds.store.OpenTail(ctx, key, manifestTail)
 		}
 		if errors.Is(err, lanceio.ErrNotFound) {
-			return nil, fmt.Errorf("%w (%w)", ErrVersionNotFound, err)
+			return nil, key, fmt.Errorf("%w (%w)", ErrVersionNotFound, err)
 		}
 	}
 	if err != nil {
-		return nil, err
+		return nil, key, err
 	}
 	defer obj.Close()
 	size := obj.Size()
 	pos, err := ManifestStart(size, tail)
 	if err != nil {
-		return nil, err
+		return nil, key, err
 	}
 	if have := size - int64(len(tail)); pos < have {
 		head := make([]byte, have-pos)
 		if err := obj.ReadAt(ctx, head, pos); err != nil {
-			return nil, err
+			return nil, key, err
 		}
 		tail = append(head, tail...)
 	}
-	return ParseManifestFile(size, tail)
+	man, err := ParseManifestFile(size, tail)
+	return man, key, err
 }
 
 // Versions lists the versions of the dataset, oldest first (one request
