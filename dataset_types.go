@@ -55,14 +55,69 @@ type DatasetScanOptions struct {
 	// caller instead of failing the scan, which applies the others;
 	// Dataset.PlanFilter tells which (see Conjunct).
 	PartialFilter bool
+	// NoScalarIndex evaluates the filter by reading its columns even where
+	// the dataset's scalar indices (BTREE, BITMAP, LABEL_LIST, ZONEMAP)
+	// could answer it: pylance's use_scalar_index=False. By default a
+	// conjunct an index answers reads the index, not the column.
+	NoScalarIndex bool
+	// OnIndexStats, when set, is called once, as the scan starts, with how
+	// it uses scalar indices.
+	OnIndexStats func(IndexScanStats)
 }
 
 func (o DatasetScanOptions) internal() dataset.DatasetScanOptions {
-	return dataset.DatasetScanOptions{
+	d := dataset.DatasetScanOptions{
 		ReadOptions: o.ReadOptions.internal(), Offset: o.Offset, Limit: o.Limit,
 		BatchSize: o.BatchSize, Filter: o.Filter, FilterSQL: o.FilterSQL,
-		Filters: o.Filters, PartialFilter: o.PartialFilter,
+		Filters: o.Filters, PartialFilter: o.PartialFilter, NoScalarIndex: o.NoScalarIndex,
 	}
+	if f := o.OnIndexStats; f != nil {
+		d.OnIndexStats = func(s dataset.IndexScanStats) { f(indexScanStats(s)) }
+	}
+	return d
+}
+
+// IndexScanStats says how a filtered scan used scalar indices
+// (DatasetScanOptions.OnIndexStats).
+type IndexScanStats struct {
+	// Uses are the conjuncts answered by indices; the others were
+	// evaluated by reading their columns.
+	Uses []IndexUse `json:"uses"`
+	// Exact reports that the indices answered the whole filter, so it was
+	// not evaluated over the indexed fragments.
+	Exact bool `json:"exact"`
+	// IndexedFragments were answered by the indices; ScannedFragments
+	// (not covered by every index used) evaluated the filter by scanning.
+	IndexedFragments int `json:"indexed_fragments"`
+	ScannedFragments int `json:"scanned_fragments"`
+	// CandidateRows is the rows the indices selected in the indexed
+	// fragments (deleted rows included).
+	CandidateRows uint64 `json:"candidate_rows"`
+	// Segments is the index segments opened.
+	Segments int `json:"segments"`
+}
+
+// IndexUse is one conjunct of a filter answered by scalar indices.
+type IndexUse struct {
+	// Conjunct is the top-level conjunct of the filter, as SQL.
+	Conjunct string `json:"conjunct"`
+	// Indices names the indices (name and type) it queried, in order.
+	Indices []string `json:"indices"`
+	// Exact is false when the indices give candidates the filter rechecks
+	// (ZONEMAP comparisons).
+	Exact bool `json:"exact"`
+}
+
+func indexScanStats(s dataset.IndexScanStats) IndexScanStats {
+	uses := make([]IndexUse, len(s.Uses))
+	for i, u := range s.Uses {
+		uses[i] = IndexUse{Conjunct: u.Conjunct, Indices: u.Indices, Exact: u.Exact}
+	}
+	if s.Uses == nil {
+		uses = nil
+	}
+	return IndexScanStats{Uses: uses, Exact: s.Exact, IndexedFragments: s.IndexedFragments,
+		ScannedFragments: s.ScannedFragments, CandidateRows: s.CandidateRows, Segments: s.Segments}
 }
 
 // VersionInfo is one version of a dataset (Dataset.Versions).

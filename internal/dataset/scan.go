@@ -44,6 +44,12 @@ type DatasetScanOptions struct {
 	// caller instead of failing the scan, which applies the others;
 	// Dataset.PlanFilter tells which (see fileread.Conjunct).
 	PartialFilter bool
+	// NoScalarIndex evaluates the filter by scanning even where scalar
+	// indices could answer it (pylance's use_scalar_index=False).
+	NoScalarIndex bool
+	// OnIndexStats, when set, is called once, as the scan starts, with how
+	// it uses scalar indices (filter_index.go).
+	OnIndexStats func(IndexScanStats)
 }
 
 // fragRange is physical rows [lo, hi) of fragment idx.
@@ -142,6 +148,21 @@ func (ds *Dataset) scanProjected(ctx context.Context, ranges []fragRange, p *dsP
 		}
 		return yield(rec, nil) && !w.done()
 	}
+	var ix *indexScan // scalar indices answering the filter (filter_index.go)
+	if filter != nil && !o.NoScalarIndex {
+		var err error
+		if ix, err = ds.planIndexScan(ctx, filter); err != nil {
+			yield(nil, err)
+			return
+		}
+	}
+	if o.OnIndexStats != nil {
+		st := IndexScanStats{ScannedFragments: len(ranges)}
+		if ix != nil {
+			st = ix.stats
+		}
+		o.OnIndexStats(st)
+	}
 	warmFields, warmDeletions := p.fields, true
 	if filter != nil {
 		// zone seeds may prune upcoming fragments: warm only what they need
@@ -156,10 +177,16 @@ func (ds *Dataset) scanProjected(ctx context.Context, ranges []fragRange, p *dsP
 	}
 	warmFrom := func(next int) { // the fragments after those being read
 		for _, r := range ranges[next:min(len(ranges), next+scanLookahead)] {
+			if ix.covers(r.idx) {
+				continue // the indices answer: no filter column to warm
+			}
 			warm.start(r)
 		}
 	}
 	scan := func(ctx context.Context, r fragRange, emit func(arrow.RecordBatch) bool, yield func(arrow.RecordBatch, error) bool) bool {
+		if ix.covers(r.idx) {
+			return ds.scanIndexed(ctx, ix, r, p, filter, size, emit, yield)
+		}
 		if filter != nil {
 			return ds.scanFiltered(ctx, r, p, filter, size, emit, yield)
 		}
