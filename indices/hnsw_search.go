@@ -75,8 +75,27 @@ func (vi *VectorIndex) searchHNSW(ctx context.Context, p int, rows []Candidate, 
 	if err != nil {
 		return nil, err
 	}
-	where := fmt.Sprintf("%s partition %d", vi.graphName, p)
+	return searchGraph(g, vi.hnsw[p].EntryPoint, rows, sp, fmt.Sprintf("%s partition %d", vi.graphName, p))
+}
+
+// searchGraph is searchHNSW over graph g with its entry point entry, once
+// read (where names the partition in errors). The graph, entry point and
+// K/Ef come from the file and the query: each is checked, so a hostile
+// graph gives an error, never an index out of range or an endless walk.
+func searchGraph(g *HNSWGraph, entry uint32, rows []Candidate, sp SearchParams, where string) ([]Candidate, error) {
 	n := len(rows)
+	if n == 0 {
+		return nil, nil
+	}
+	if sp.K < 1 {
+		return nil, fmt.Errorf("%w: k = %d", ErrInvalidQuery, sp.K)
+	}
+	if sp.Ef < 1 {
+		sp.Ef = sp.K + sp.K/2
+	}
+	if int(entry) >= n {
+		return nil, fmt.Errorf("%w: %s: entry point %d of %d nodes", ErrCorrupt, where, entry, n)
+	}
 	view, err := newHNSWView(g, n, where)
 	if err != nil {
 		return nil, err
@@ -103,7 +122,7 @@ func (vi *VectorIndex) searchHNSW(ctx context.Context, p int, rows []Candidate, 
 	} else {
 		// pylance 14.0.2 descends from the stored entry point (closer to
 		// its answers than the node-0 descent of the Nov-2025 source).
-		ep := greedyFrom(view, dist, vi.hnsw[p].EntryPoint)
+		ep := greedyFrom(view, dist, entry)
 		res = beamSearch(view, ep, dist, allowed, sp)
 		if len(res) > sp.K {
 			res = res[:sp.K]
