@@ -2,6 +2,7 @@ package indices
 
 import (
 	"errors"
+	"fmt"
 
 	"github.com/lancego/lancego/internal/lerr"
 )
@@ -29,3 +30,7 @@ var ErrInvalidQuery = lerr.ErrInvalidArgument
 // index column (a string key for an integer column, ...). The planner
 // then evaluates the filter by scanning.
 var ErrKeyType = errors.New("lance: index query key does not match the index column type")
+
+// errInverted is wrapped by every malformed-INVERTED-index error; it is an
+// ErrCorrupt, so errors.Is(err, ErrCorrupt) holds for them too.
+var errInverted = fmt.Errorf("%w: inverted index", ErrCorrupt)

@@ -16,8 +16,6 @@ import (
 	"github.com/lancego/lancego/internal/fileread"
 )
 
-// errInverted is wrapped by every malformed-INVERTED-index error.
-var errInverted = errors.New("inverted: malformed index")
 
 // MaxInvertedVersion is the newest INVERTED format version this reader knows.
 const MaxInvertedVersion = 3
