@@ -16,7 +16,6 @@ import (
 	"github.com/lancego/lancego/internal/fileread"
 )
 
-
 // MaxInvertedVersion is the newest INVERTED format version this reader knows.
 const MaxInvertedVersion = 3
 
