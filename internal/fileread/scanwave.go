@@ -79,7 +79,7 @@ func (sp *scanPage) waitLen() int64 {
 // outcome is then wait's).
 func (sp *scanPage) arrive(ctx context.Context) error {
 	p := sp.fetch()
-	if sp.err != nil || p == nil {
+	if p == nil { // not sp.err: wait may be writing it
 		return nil
 	}
 	if _, err := p.WaitPrefix(ctx, sp.rangeIndex(), sp.waitLen()); err != nil && ctx.Err() != nil {
