@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net"
 	"net/http"
 	"syscall"
@@ -70,7 +71,21 @@ func (e *OpError) Error() string {
 	if e.Attempts > 1 {
 		s += fmt.Sprintf(" after %d attempts", e.Attempts)
 	}
-	return s + ": " + e.Err.Error()
+	return s + ": " + e.Reason()
+}
+
+// Reason is what went wrong, without the operation and URL Error adds: a
+// local file's error without the path it repeats ("no such file or
+// directory", not "open /x: no such file or directory").
+func (e *OpError) Reason() string {
+	if e.Err == nil {
+		return "unknown error"
+	}
+	var pe *fs.PathError
+	if errors.As(e.Err, &pe) && pe.Err != nil {
+		return pe.Err.Error()
+	}
+	return e.Err.Error()
 }
 
 // Unwrap exposes both the class and the cause to errors.Is / errors.As.

@@ -259,7 +259,7 @@ func (ds *Dataset) readManifest(ctx context.Context, key string) (*Manifest, str
 			obj, tail, err = ds.store.OpenTail(ctx, key, manifestTail)
 		}
 		if errors.Is(err, lanceio.ErrNotFound) {
-			return nil, key, fmt.Errorf("%w (%w)", ErrVersionNotFound, err)
+			return nil, key, versionNotFound{err}
 		}
 	}
 	if err != nil {
@@ -559,3 +559,11 @@ func (ds *Dataset) fileURL(hasBase bool, base uint32, key string) (string, error
 	}
 	return strings.TrimSuffix(bp.GetPath(), "/") + "/" + key, nil
 }
+
+// versionNotFound is a version whose manifest does not exist: said as
+// "no such version" (the caller names the dataset, version and key), it
+// matches ErrVersionNotFound and the store's not-found error.
+type versionNotFound struct{ err error }
+
+func (e versionNotFound) Error() string   { return ErrVersionNotFound.Error() }
+func (e versionNotFound) Unwrap() []error { return []error{ErrVersionNotFound, e.err} }

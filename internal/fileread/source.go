@@ -2,6 +2,7 @@ package fileread
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -38,7 +39,7 @@ func openSource(ctx context.Context, url string, cfg *Config) (source, []byte, e
 	depth := scheduler.Issue(ctx) // the open and tail read: one request on object stores
 	obj, tail, err := lanceio.OpenTail(ctx, url, int64(cfg.TailSize), cfg.IO)
 	if err != nil {
-		return nil, nil, fmt.Errorf("lance: open %s: %w", url, err)
+		return nil, nil, openError(url, err)
 	}
 	scheduler.Reached(ctx, depth)
 	s := &objectSource{obj: obj, sched: cfg.Sched, key: obj.Identity().String()}
@@ -172,4 +173,25 @@ func (s *tailSource) Fetch(ctx context.Context, ranges []format.Range, priority 
 		out[i] = got[k]
 	}
 	return out, nil
+}
+
+// openFailed is a failed open of url, said once: "lance: open URL: no
+// such file or directory" rather than the store's own "open URL: open
+// path: ..." after ours. It unwraps to the store's error, so its classes
+// (lanceio.ErrNotFound, ...) still match.
+type openFailed struct {
+	url, reason string
+	err         error
+}
+
+func (e *openFailed) Error() string { return "lance: open " + e.url + ": " + e.reason }
+func (e *openFailed) Unwrap() error { return e.err }
+
+// openError wraps a store's error opening url.
+func openError(url string, err error) error {
+	var oe *lanceio.OpError
+	if errors.As(err, &oe) && oe.Op == "open" {
+		return &openFailed{url: url, reason: oe.Reason(), err: err}
+	}
+	return fmt.Errorf("lance: open %s: %w", url, err)
 }
