@@ -2,6 +2,8 @@ package dataset
 
 import (
 	"bytes"
+	"cmp"
+	"slices"
 	"context"
 	"encoding/json"
 	"errors"
@@ -36,10 +38,14 @@ const (
 	opAppend
 	opOverwrite
 	opDelete
+	opUpdate  // rewritten rows: deletions plus new fragments (update.go)
+	opRestore // a new version equal to an older one (restore.go)
+	opProject // schema-only change: drop or rename columns (schema_evolve.go)
+	opMerge   // new columns: data files added to every fragment (schema_evolve.go)
 )
 
 func (k opKind) String() string {
-	return [...]string{"create", "append", "overwrite", "delete"}[k]
+	return [...]string{"create", "append", "overwrite", "delete", "update", "restore", "project", "merge"}[k]
 }
 
 // writeOp is one dataset write waiting to be committed: what it adds and
@@ -60,6 +66,9 @@ type writeOp struct {
 	added []*tablepb.DataFragment
 	// stableRowIDs: a create enables stable row ids.
 	stableRowIDs bool
+	// modified: an update's SET columns (field ids), which Lance records
+	// as fields_for_preserving_frag_bitmap.
+	modified []uint32
 	// storage is the data storage version of the dataset written to, which
 	// an append records in manifests that have none (Lance does).
 	storage string
@@ -270,6 +279,13 @@ func (op *writeOp) buildManifest(cur *latest) (*tablepb.Manifest, error) {
 		if err := op.applyDelete(m); err != nil {
 			return nil, err
 		}
+	case opUpdate:
+		if err := sameFields(m.GetFields(), op.fields); err != nil {
+			return nil, err
+		}
+		if err := op.applyDelete(m); err != nil {
+			return nil, err
+		}
 	}
 	return op.finish(m, cur.version, nextID), nil
 }
@@ -283,7 +299,11 @@ func (op *writeOp) finish(m *tablepb.Manifest, version, nextID uint64) *tablepb.
 		f = proto.Clone(f).(*tablepb.DataFragment)
 		f.Id = nextID
 		nextID++
-		if stable {
+		switch {
+		case stable && f.RowIdSequence != nil: // rows an update moved keep their ids
+			f.LastUpdatedAtVersionSequence = &tablepb.DataFragment_InlineLastUpdatedAtVersions{
+				InlineLastUpdatedAtVersions: EncodeVersionRun(f.GetPhysicalRows(), version+1)}
+		case stable:
 			assignRowIDs(m, f, version+1)
 		}
 		m.Fragments = append(m.Fragments, f)
@@ -348,14 +368,14 @@ func (op *writeOp) applyDelete(m *tablepb.Manifest) error {
 			return err
 		}
 		if !bytes.Equal(now, was) && !sameFragment(f, was) {
-			return fmt.Errorf("%w: fragment %d was changed by a concurrent commit after version %d", ErrCommitConflict, f.GetId(), op.readVersion)
+			return fmt.Errorf("%w: fragment %d, which this %s changes, was changed by a concurrent commit after version %d", ErrCommitConflict, f.GetId(), op.kind, op.readVersion)
 		}
 		if u := op.updated[f.GetId()]; u != nil {
 			out = append(out, u)
 		}
 	}
 	if seen != len(op.changed) {
-		return fmt.Errorf("%w: a fragment this delete changes was removed after version %d", ErrCommitConflict, op.readVersion)
+		return fmt.Errorf("%w: a fragment this %s changes was removed after version %d", ErrCommitConflict, op.kind, op.readVersion)
 	}
 	m.Fragments = out
 	m.ReaderFeatureFlags |= FlagDeletionFiles
@@ -392,6 +412,18 @@ func writeTransaction(ctx context.Context, store *lanceio.Store, op *writeOp, re
 				t.Fragments = append(t.Fragments, f)
 			}
 		}
+	case opUpdate:
+		t.Op, t.ReadVersion, t.Modified = TxnUpdate, op.readVersion, op.modified
+		t.Fragments, t.NewFragments = nil, op.added
+		for id, f := range op.updated {
+			if f == nil {
+				t.DeletedIDs = append(t.DeletedIDs, id)
+			} else {
+				t.Fragments = append(t.Fragments, f)
+			}
+		}
+		slices.Sort(t.DeletedIDs)
+		slices.SortFunc(t.Fragments, func(a, b *tablepb.DataFragment) int { return cmp.Compare(a.GetId(), b.GetId()) })
 	}
 	data, err := t.Encode()
 	if err != nil {

@@ -18,9 +18,15 @@ const TransactionsDir = "_transactions"
 
 // Operation numbers of lance.table.Transaction's oneof (transaction.proto).
 const (
-	TxnAppend    = 100
-	TxnDelete    = 101
-	TxnOverwrite = 102
+	TxnAppend      = 100
+	TxnDelete      = 101
+	TxnOverwrite   = 102
+	TxnCreateIndex = 103
+	TxnRewrite     = 104
+	TxnMerge       = 105
+	TxnRestore     = 106
+	TxnUpdate      = 108
+	TxnProject     = 109
 )
 
 // Transaction is what a commit did, in the terms of Lance's
@@ -35,6 +41,10 @@ type Transaction struct {
 	Predicate      string   // Delete
 	Schema         []*filepb.Field
 	SchemaMetadata map[string][]byte
+	// Update: Fragments are the updated ones, DeletedIDs the removed,
+	// NewFragments the rewritten rows; Modified the SET columns' field ids.
+	NewFragments []*tablepb.DataFragment
+	Modified     []uint32
 }
 
 // NewUUID returns a random (version 4) UUID in its canonical text form.
@@ -71,6 +81,9 @@ func (t *Transaction) Encode() ([]byte, error) {
 func (t *Transaction) encodeOp() ([]byte, error) {
 	var b []byte
 	mo := proto.MarshalOptions{Deterministic: true}
+	if t.Op == TxnUpdate {
+		return t.encodeUpdate(mo)
+	}
 	for _, f := range t.Fragments {
 		fb, err := mo.Marshal(f)
 		if err != nil {
@@ -116,6 +129,44 @@ func (t *Transaction) encodeOp() ([]byte, error) {
 			b = protowire.AppendTag(b, 3, protowire.BytesType)
 			b = protowire.AppendBytes(b, e)
 		}
+	}
+	return b, nil
+}
+
+// encodeUpdate serializes Transaction.Update: removed_fragment_ids = 1,
+// updated_fragments = 2, new_fragments = 3,
+// fields_for_preserving_frag_bitmap = 6 (update_mode 7 stays
+// REWRITE_ROWS, the default, as Lance's update writes it).
+func (t *Transaction) encodeUpdate(mo proto.MarshalOptions) ([]byte, error) {
+	var b []byte
+	if len(t.DeletedIDs) > 0 {
+		var packed []byte
+		for _, id := range t.DeletedIDs {
+			packed = protowire.AppendVarint(packed, id)
+		}
+		b = protowire.AppendTag(b, 1, protowire.BytesType)
+		b = protowire.AppendBytes(b, packed)
+	}
+	for _, set := range []struct {
+		num   protowire.Number
+		frags []*tablepb.DataFragment
+	}{{2, t.Fragments}, {3, t.NewFragments}} {
+		for _, f := range set.frags {
+			fb, err := mo.Marshal(f)
+			if err != nil {
+				return nil, err
+			}
+			b = protowire.AppendTag(b, set.num, protowire.BytesType)
+			b = protowire.AppendBytes(b, fb)
+		}
+	}
+	if len(t.Modified) > 0 {
+		var packed []byte
+		for _, id := range t.Modified {
+			packed = protowire.AppendVarint(packed, uint64(id))
+		}
+		b = protowire.AppendTag(b, 6, protowire.BytesType)
+		b = protowire.AppendBytes(b, packed)
 	}
 	return b, nil
 }
