@@ -3,12 +3,12 @@ package dataset
 import (
 	"bytes"
 	"cmp"
-	"slices"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"path"
+	"slices"
 	"time"
 
 	"github.com/RoaringBitmap/roaring/v2"

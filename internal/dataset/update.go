@@ -16,8 +16,8 @@ import (
 	"github.com/lancego/lancego/expr"
 	"github.com/lancego/lancego/format"
 	"github.com/lancego/lancego/format/pb/tablepb"
-	"github.com/lancego/lancego/internal/filewriter"
 	"github.com/lancego/lancego/internal/fileread"
+	"github.com/lancego/lancego/internal/filewriter"
 )
 
 // Update sets columns of the rows where selects (every row when where is
