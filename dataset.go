@@ -23,7 +23,7 @@ import (
 // TakeWhere and TakeRowIDsWhere, CountRows and CountRowsWhere, Splits and
 // ScanSplit (distributed reads), Nearest (vector search). Metadata:
 // Schema, LanceSchema, Version, Versions, Fragments, NumFragments,
-// Indices, IndexMetadata, URL, Stats. Writes (Append, Overwrite, Delete)
+// Indices, IndexMetadata, URL, Stats. Writes (Append, Overwrite, Delete, Update)
 // commit a new version and return it; the receiver stays the version it
 // was. Close releases it.
 //
@@ -166,6 +166,23 @@ func (ds *Dataset) Overwrite(ctx context.Context, rdr array.RecordReader, opts .
 // nothing is committed and ds itself is returned.
 func (ds *Dataset) Delete(ctx context.Context, filter string, opts ...DatasetWriteOption) (*Dataset, error) {
 	return ds.next(ds.d.Delete(ctx, filter, dsWriteOpts(opts)...))
+}
+
+// Update sets columns of the rows where selects (every row when where
+// is empty) to SQL expressions over the row — set maps a column to its
+// expression, as pylance's update takes them ("x * 2", "'u'",
+// "lower(s)") — and commits the next version as Lance does: the new rows
+// go to new fragments, the old ones are deleted. With stable row ids the
+// rewritten rows keep their row ids and creation versions. It returns
+// the new version and the number of rows updated; with no matching row
+// nothing is committed and ds itself is returned. An update that loses
+// to a concurrent commit changing its fragments runs again on the latest
+// version (WithCommitRetries times), as Lance's does; then it fails with
+// ErrCommitConflict. Nested columns (st.a) cannot be set, as in Lance.
+func (ds *Dataset) Update(ctx context.Context, set map[string]string, where string, opts ...DatasetWriteOption) (*Dataset, uint64, error) {
+	d, n, err := ds.d.Update(ctx, set, where, dsWriteOpts(opts)...)
+	out, err := ds.next(d, err)
+	return out, n, err
 }
 
 // Schema returns the dataset's Arrow schema (with Lance field metadata).

@@ -51,6 +51,9 @@ const usage = `usage:
       overwrite without --version writes the dataset's own file version, as pylance does)
   lance delete DATASET --filter EXPR
       delete the rows EXPR (a SQL filter as Lance accepts it) selects and commit a new version
+  lance update DATASET --set "x = x * 2, s = 'u'" [--where EXPR]
+      set columns to SQL expressions in the rows EXPR selects (all without --where) and
+      commit a new version (rows rewritten to new fragments, as Lance does)
   lance bench-datasets [--only-append] [--append-rows N] [--rows N] [--rows-per-fragment N] [--reps N] [--rounds N] [--ops scan,filter] [--cold]
                        [--s3 [--latency 20ms] [--bandwidth-mbps 200] | --url URL --storage-options JSON]
       dataset reads against pylance (LANCE_PY): open, scan, takes of 100 and 10,000
@@ -117,6 +120,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return runConvert(ctx, args[1:], stdout, stderr)
 	case "delete":
 		return runDelete(ctx, args[1:], stdout, stderr)
+	case "update":
+		return runUpdate(ctx, args[1:], stdout, stderr)
 	case "count":
 		return runCount(ctx, args[1:], stdout, stderr)
 	case "search":

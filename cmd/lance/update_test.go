@@ -1,0 +1,86 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestParseSetList(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want string
+	}{
+		{"x = x * 2, s = 'u'", "map[s:'u' x:x * 2]"},
+		{"s = concat(s, ',', 'a=b')", "map[s:concat(s, ',', 'a=b')]"},
+		{"`Odd Name` = 1", "map[Odd Name:1]"},
+		{"b = (a >= 1)", "map[b:(a >= 1)]"},
+	} {
+		got, err := parseSetList(tc.in)
+		if err != nil || fmt.Sprint(got) != tc.want {
+			t.Errorf("parseSetList(%q) = %v, %v; want %s", tc.in, got, err, tc.want)
+		}
+	}
+	for _, bad := range []string{"x", "= 1", "x = ", "x >= 1", "x = 1, x = 2"} {
+		if _, err := parseSetList(bad); err == nil {
+			t.Errorf("parseSetList(%q) succeeded", bad)
+		}
+	}
+}
+
+// TestUpdateCommand updates through the CLI; pylance reads the result.
+func TestUpdateCommand(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	csvPath := filepath.Join(dir, "in.csv")
+	var b strings.Builder
+	b.WriteString("id,name\n")
+	for i := range 100 {
+		fmt.Fprintf(&b, "%d,n%d\n", i, i)
+	}
+	if err := os.WriteFile(csvPath, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ds := filepath.Join(dir, "ds")
+	for _, s := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"convert", csvPath, ds, "--dataset", "--max-rows-per-file", "40"}, "version 1: 100 rows"},
+		{[]string{"update", ds, "--set", "id = id + 1000, name = upper(name)", "--where", "id % 10 = 0"}, "updated 10 rows: version 2"},
+		{[]string{"update", ds, "--set", "name = 'x'", "--where", "id < 0"}, "no row matches; version 2 unchanged"},
+		{[]string{"count", ds, "--filter", "id >= 1000 AND name LIKE 'N%'"}, "10\n"},
+		{[]string{"count", ds}, "100\n"},
+	} {
+		var out, errb bytes.Buffer
+		if err := run(ctx, s.args, &out, &errb); err != nil {
+			t.Fatalf("%v: %v\n%s", s.args, err, errb.String())
+		}
+		if !strings.Contains(out.String(), s.want) {
+			t.Fatalf("%v: %q, want %q", s.args, out.String(), s.want)
+		}
+	}
+	var out bytes.Buffer
+	if err := run(ctx, []string{"update", ds, "--set", "nope = 1"}, &out, &out); err == nil || !strings.Contains(err.Error(), "nope") {
+		t.Fatalf("update of an unknown column: %v", err)
+	}
+	py := os.Getenv("LANCE_PY")
+	if py == "" {
+		t.Skip("no LANCE_PY")
+	}
+	script := `import sys, lance
+ds = lance.dataset(sys.argv[1])
+print(ds.version, ds.count_rows(), ds.count_rows("id >= 1000 AND name LIKE 'N%'"), sorted(ds.to_table(filter="id >= 1000").column("id").to_pylist())[:3])`
+	got, err := exec.Command(py, "-c", script, ds).CombinedOutput()
+	if err != nil {
+		t.Fatalf("pylance: %v\n%s", err, got)
+	}
+	if want := "2 100 10 [1000, 1010, 1020]"; strings.TrimSpace(string(got)) != want {
+		t.Fatalf("pylance reads %q, want %q", got, want)
+	}
+}
