@@ -47,9 +47,7 @@ func convertDataset(ctx context.Context, in *batchSource, dst string, f datasetF
 			if rec == nil {
 				return
 			}
-			ok := yield(rec, nil)
-			rec.Release()
-			if !ok {
+			if !yield(rec, nil) { // the reader owns rec now (it releases it on Next)
 				return
 			}
 		}

@@ -7,6 +7,9 @@ import (
 	"io"
 	"strings"
 
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+
 	lance "github.com/lancego/lancego"
 )
 
@@ -122,4 +125,73 @@ func assignmentAt(item string) int {
 		}
 	}
 	return -1
+}
+
+// runMergeInsert implements `lance merge-insert DATASET SRC --on id[,k2]
+// [--when-matched update-all|delete|fail|do-nothing]
+// [--when-not-matched insert-all|do-nothing]
+// [--when-not-matched-by-source delete|keep] [--from FORMAT]`: SRC is a
+// Lance, Arrow IPC, Parquet or CSV file (as convert reads them).
+func runMergeInsert(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("merge-insert", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	on := fs.String("on", "", "key columns, comma separated")
+	matched := fs.String("when-matched", "update-all", "update-all, delete, fail or do-nothing")
+	notMatched := fs.String("when-not-matched", "insert-all", "insert-all or do-nothing")
+	bySource := fs.String("when-not-matched-by-source", "keep", "keep or delete")
+	from := fs.String("from", "", "format of SRC: lance, ipc, parquet or csv (default: from its name and bytes)")
+	if err := fs.Parse(splitArgs(args, nil)); err != nil {
+		return err
+	}
+	if fs.NArg() != 2 || *on == "" {
+		return fmt.Errorf("merge-insert needs DATASET, SRC and --on KEY[,KEY]")
+	}
+	o := lance.MergeInsertOptions{On: strings.Split(*on, ",")}
+	var ok bool
+	if o.WhenMatched, ok = map[string]lance.WhenMatched{"update-all": lance.MatchedUpdateAll, "delete": lance.MatchedDelete,
+		"fail": lance.MatchedFail, "do-nothing": lance.MatchedDoNothing}[*matched]; !ok {
+		return fmt.Errorf("merge-insert: --when-matched %q (want update-all, delete, fail or do-nothing)", *matched)
+	}
+	if o.WhenNotMatched, ok = map[string]lance.WhenNotMatched{"insert-all": lance.NotMatchedInsertAll, "do-nothing": lance.NotMatchedDoNothing}[*notMatched]; !ok {
+		return fmt.Errorf("merge-insert: --when-not-matched %q (want insert-all or do-nothing)", *notMatched)
+	}
+	if o.WhenNotMatchedBySource, ok = map[string]lance.WhenNotMatchedBySource{"keep": lance.NotMatchedBySourceKeep, "delete": lance.NotMatchedBySourceDelete}[*bySource]; !ok {
+		return fmt.Errorf("merge-insert: --when-not-matched-by-source %q (want keep or delete)", *bySource)
+	}
+	in, err := openSource(ctx, fs.Arg(1), *from, 8192)
+	if err != nil {
+		return err
+	}
+	defer in.close()
+	rdr := array.ReaderFromIter(in.schema, func(yield func(arrow.RecordBatch, error) bool) {
+		for {
+			rec, err := in.next(ctx)
+			if err != nil || rec == nil {
+				if err != nil {
+					yield(nil, err)
+				}
+				return
+			}
+			if !yield(rec, nil) { // the reader owns rec now (it releases it on Next)
+				return
+			}
+		}
+	})
+	defer rdr.Release()
+	ds, err := lance.OpenDataset(ctx, fs.Arg(0))
+	if err != nil {
+		return err
+	}
+	defer ds.Close()
+	out, st, err := ds.MergeInsert(ctx, rdr, o)
+	if err != nil {
+		return err
+	}
+	if out == ds {
+		fmt.Fprintf(stdout, "nothing to merge; version %d unchanged\n", ds.Version())
+		return nil
+	}
+	defer out.Close()
+	fmt.Fprintf(stdout, "inserted %d, updated %d, deleted %d rows: version %d\n", st.Inserted, st.Updated, st.Deleted, out.Version())
+	return nil
 }

@@ -84,3 +84,47 @@ print(ds.version, ds.count_rows(), ds.count_rows("id >= 1000 AND name LIKE 'N%'"
 		t.Fatalf("pylance reads %q, want %q", got, want)
 	}
 }
+
+// TestMergeInsertCommand upserts a CSV into a dataset made from a CSV.
+func TestMergeInsertCommand(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	write := func(name string, ids []int, prefix string) string {
+		var b strings.Builder
+		b.WriteString("id,name\n")
+		for _, i := range ids {
+			fmt.Fprintf(&b, "%d,%s%d\n", i, prefix, i)
+		}
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	base := write("base.csv", []int{0, 1, 2, 3, 4, 5}, "n")
+	upd := write("upd.csv", []int{4, 5, 6, 7}, "u")
+	ds := filepath.Join(dir, "ds")
+	for _, s := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"convert", base, ds, "--dataset"}, "version 1: 6 rows"},
+		{[]string{"merge-insert", ds, upd, "--on", "id"}, "inserted 2, updated 2, deleted 0 rows: version 2"},
+		{[]string{"count", ds, "--filter", "name LIKE 'u%'"}, "4\n"},
+		{[]string{"merge-insert", ds, upd, "--on", "id", "--when-matched", "do-nothing", "--when-not-matched", "do-nothing"}, "nothing to merge; version 2 unchanged"},
+		{[]string{"merge-insert", ds, upd, "--on", "id", "--when-matched", "do-nothing", "--when-not-matched-by-source", "delete"}, "inserted 0, updated 0, deleted 4 rows: version 3"},
+		{[]string{"count", ds}, "4\n"},
+	} {
+		var out, errb bytes.Buffer
+		if err := run(ctx, s.args, &out, &errb); err != nil {
+			t.Fatalf("%v: %v\n%s", s.args, err, errb.String())
+		}
+		if !strings.Contains(out.String(), s.want) {
+			t.Fatalf("%v: %q, want %q", s.args, out.String(), s.want)
+		}
+	}
+	var out bytes.Buffer
+	if err := run(ctx, []string{"merge-insert", ds, upd, "--on", "id", "--when-matched", "fail"}, &out, &out); err == nil {
+		t.Fatal("--when-matched fail with matching rows succeeded")
+	}
+}
