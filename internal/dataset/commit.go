@@ -42,10 +42,12 @@ const (
 	opRestore // a new version equal to an older one (restore.go)
 	opProject // schema-only change: drop or rename columns (schema_evolve.go)
 	opMerge   // new columns: data files added to every fragment (schema_evolve.go)
+	opReserve // fragment ids reserved for a compaction task (compact.go)
+	opRewrite // compacted fragments replacing old ones (compact.go)
 )
 
 func (k opKind) String() string {
-	return [...]string{"create", "append", "overwrite", "delete", "update", "restore", "project", "merge"}[k]
+	return [...]string{"create", "append", "overwrite", "delete", "update", "restore", "project", "merge", "reserve-fragments", "compaction"}[k]
 }
 
 // writeOp is one dataset write waiting to be committed: what it adds and
@@ -69,6 +71,14 @@ type writeOp struct {
 	// modified: an update's SET columns (field ids), which Lance records
 	// as fields_for_preserving_frag_bitmap.
 	modified []uint32
+	// Compaction: the groups a rewrite replaces; reserved says their new
+	// fragments carry ids reserved before; reserve is the number of ids a
+	// ReserveFragments commit reserves, reservedMax the max_fragment_id
+	// it committed.
+	groups      []rewriteGroup
+	reserved    bool
+	reserve     uint32
+	reservedMax uint64
 	// storage is the data storage version of the dataset written to, which
 	// an append records in manifests that have none (Lance does).
 	storage string
@@ -286,6 +296,17 @@ func (op *writeOp) buildManifest(cur *latest) (*tablepb.Manifest, error) {
 		if err := op.applyDelete(m); err != nil {
 			return nil, err
 		}
+	case opReserve:
+		nextID += uint64(op.reserve)
+		op.reservedMax = nextID - 1
+		if len(m.Fragments) == 0 && m.MaxFragmentId == nil && nextID > 0 {
+			mx := uint32(nextID - 1)
+			m.MaxFragmentId = &mx
+		}
+	case opRewrite:
+		if err := op.applyRewrite(m, &nextID); err != nil {
+			return nil, err
+		}
 	}
 	return op.finish(m, cur.version, nextID), nil
 }
@@ -412,6 +433,10 @@ func writeTransaction(ctx context.Context, store *lanceio.Store, op *writeOp, re
 				t.Fragments = append(t.Fragments, f)
 			}
 		}
+	case opReserve:
+		t.Op, t.Fragments, t.Reserve = TxnReserveFragments, nil, op.reserve
+	case opRewrite:
+		t.Op, t.ReadVersion, t.Fragments, t.Groups = TxnRewrite, op.readVersion, nil, op.groups
 	case opUpdate:
 		t.Op, t.ReadVersion, t.Modified = TxnUpdate, op.readVersion, op.modified
 		t.Fragments, t.NewFragments = nil, op.added

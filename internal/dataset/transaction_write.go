@@ -18,15 +18,16 @@ const TransactionsDir = "_transactions"
 
 // Operation numbers of lance.table.Transaction's oneof (transaction.proto).
 const (
-	TxnAppend      = 100
-	TxnDelete      = 101
-	TxnOverwrite   = 102
-	TxnCreateIndex = 103
-	TxnRewrite     = 104
-	TxnMerge       = 105
-	TxnRestore     = 106
-	TxnUpdate      = 108
-	TxnProject     = 109
+	TxnAppend           = 100
+	TxnDelete           = 101
+	TxnOverwrite        = 102
+	TxnCreateIndex      = 103
+	TxnRewrite          = 104
+	TxnMerge            = 105
+	TxnRestore          = 106
+	TxnReserveFragments = 107
+	TxnUpdate           = 108
+	TxnProject          = 109
 )
 
 // Transaction is what a commit did, in the terms of Lance's
@@ -45,6 +46,9 @@ type Transaction struct {
 	// NewFragments the rewritten rows; Modified the SET columns' field ids.
 	NewFragments []*tablepb.DataFragment
 	Modified     []uint32
+	// ReserveFragments: how many ids; Rewrite: the groups replaced.
+	Reserve uint32
+	Groups  []rewriteGroup
 }
 
 // NewUUID returns a random (version 4) UUID in its canonical text form.
@@ -81,8 +85,13 @@ func (t *Transaction) Encode() ([]byte, error) {
 func (t *Transaction) encodeOp() ([]byte, error) {
 	var b []byte
 	mo := proto.MarshalOptions{Deterministic: true}
-	if t.Op == TxnUpdate {
+	switch t.Op {
+	case TxnUpdate:
 		return t.encodeUpdate(mo)
+	case TxnReserveFragments: // num_fragments = 1
+		return protowire.AppendVarint(protowire.AppendTag(nil, 1, protowire.VarintType), uint64(t.Reserve)), nil
+	case TxnRewrite:
+		return t.encodeRewrite(mo)
 	}
 	for _, f := range t.Fragments {
 		fb, err := mo.Marshal(f)
@@ -167,6 +176,32 @@ func (t *Transaction) encodeUpdate(mo proto.MarshalOptions) ([]byte, error) {
 		}
 		b = protowire.AppendTag(b, 6, protowire.BytesType)
 		b = protowire.AppendBytes(b, packed)
+	}
+	return b, nil
+}
+
+// encodeRewrite serializes Transaction.Rewrite as Lance's compaction
+// writes it: only groups = 3, each RewriteGroup {old_fragments = 1,
+// new_fragments = 2}.
+func (t *Transaction) encodeRewrite(mo proto.MarshalOptions) ([]byte, error) {
+	var b []byte
+	for _, g := range t.Groups {
+		var gb []byte
+		for _, set := range []struct {
+			num   protowire.Number
+			frags []*tablepb.DataFragment
+		}{{1, g.old}, {2, g.new}} {
+			for _, f := range set.frags {
+				fb, err := mo.Marshal(f)
+				if err != nil {
+					return nil, err
+				}
+				gb = protowire.AppendTag(gb, set.num, protowire.BytesType)
+				gb = protowire.AppendBytes(gb, fb)
+			}
+		}
+		b = protowire.AppendTag(b, 3, protowire.BytesType)
+		b = protowire.AppendBytes(b, gb)
 	}
 	return b, nil
 }

@@ -216,6 +216,14 @@ func decodeVersionRun(b []byte) (*rowidspb.U64Segment, uint64, error) {
 // createdAtVersions returns the created-at version of the row at each
 // address (fragment id << 32 | offset), from the fragments' sequences.
 func (ds *Dataset) createdAtVersions(ctx context.Context, addrs []uint64) ([]uint64, error) {
+	return ds.rowVersions(ctx, addrs, false)
+}
+
+// rowVersions returns the created-at (last false) or last-updated-at
+// version of the row at each address; a fragment without the sequence
+// gives 1, and without a last-updated one its created-at versions, as
+// Lance defaults them.
+func (ds *Dataset) rowVersions(ctx context.Context, addrs []uint64, last bool) ([]uint64, error) {
 	runs := map[uint64]*versionRuns{}
 	out := make([]uint64, len(addrs))
 	for i, a := range addrs {
@@ -223,7 +231,7 @@ func (ds *Dataset) createdAtVersions(ctx context.Context, addrs []uint64) ([]uin
 		r, ok := runs[id]
 		if !ok {
 			var err error
-			if r, err = ds.fragmentCreatedAt(ctx, id); err != nil {
+			if r, err = ds.fragmentVersions(ctx, id, last); err != nil {
 				return nil, err
 			}
 			runs[id] = r
@@ -236,7 +244,7 @@ func (ds *Dataset) createdAtVersions(ctx context.Context, addrs []uint64) ([]uin
 	return out, nil
 }
 
-func (ds *Dataset) fragmentCreatedAt(ctx context.Context, id uint64) (*versionRuns, error) {
+func (ds *Dataset) fragmentVersions(ctx context.Context, id uint64, last bool) (*versionRuns, error) {
 	i, ok := ds.byID[id]
 	if !ok {
 		return nil, corruptf("row address of unknown fragment %d", id)
@@ -245,11 +253,14 @@ func (ds *Dataset) fragmentCreatedAt(ctx context.Context, id uint64) (*versionRu
 	if err := proto.Unmarshal(ds.frags[i].ref.Raw(), &f); err != nil {
 		return nil, corruptf("fragment %d: %v", id, err)
 	}
-	raw := f.GetInlineCreatedAtVersions()
-	if x := f.GetExternalCreatedAtVersions(); x != nil {
+	raw, x := f.GetInlineCreatedAtVersions(), f.GetExternalCreatedAtVersions()
+	if last && (f.GetInlineLastUpdatedAtVersions() != nil || f.GetExternalLastUpdatedAtVersions() != nil) {
+		raw, x = f.GetInlineLastUpdatedAtVersions(), f.GetExternalLastUpdatedAtVersions()
+	}
+	if x != nil {
 		b, err := ds.readRange(ctx, x.GetPath(), x.GetOffset(), x.GetSize())
 		if err != nil {
-			return nil, fmt.Errorf("fragment %d created-at versions: %w", id, err)
+			return nil, fmt.Errorf("fragment %d row versions: %w", id, err)
 		}
 		raw = b
 	}
