@@ -57,6 +57,8 @@ const usage = `usage:
   lance merge-insert DATASET SRC --on KEY[,KEY] [--when-matched update-all|delete|fail|do-nothing]
                      [--when-not-matched insert-all|do-nothing] [--when-not-matched-by-source keep|delete]
       upsert the rows of SRC (a Lance, Arrow IPC, Parquet or CSV file with the dataset's schema)
+  lance compact DATASET [--target-rows-per-fragment N] [--materialize-deletions-threshold F]
+      merge small fragments and drop deleted rows, as pylance's optimize.compact_files
   lance bench-datasets [--only-append] [--append-rows N] [--rows N] [--rows-per-fragment N] [--reps N] [--rounds N] [--ops scan,filter] [--cold]
                        [--s3 [--latency 20ms] [--bandwidth-mbps 200] | --url URL --storage-options JSON]
       dataset reads against pylance (LANCE_PY): open, scan, takes of 100 and 10,000
@@ -127,6 +129,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return runUpdate(ctx, args[1:], stdout, stderr)
 	case "merge-insert":
 		return runMergeInsert(ctx, args[1:], stdout, stderr)
+	case "compact":
+		return runCompact(ctx, args[1:], stdout, stderr)
 	case "count":
 		return runCount(ctx, args[1:], stdout, stderr)
 	case "search":

@@ -195,3 +195,36 @@ func runMergeInsert(ctx context.Context, args []string, stdout, stderr io.Writer
 	fmt.Fprintf(stdout, "inserted %d, updated %d, deleted %d rows: version %d\n", st.Inserted, st.Updated, st.Deleted, out.Version())
 	return nil
 }
+
+// runCompact implements `lance compact DATASET
+// [--target-rows-per-fragment N] [--materialize-deletions-threshold F]`.
+func runCompact(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("compact", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	target := fs.Uint64("target-rows-per-fragment", 1<<20, "merge fragments with fewer rows into runs of at least this many")
+	threshold := fs.Float64("materialize-deletions-threshold", 0.1, "rewrite fragments whose deleted share is above this (1: never)")
+	fs.Int("max-rows-per-group", 1024, "accepted for pylance compatibility (Lance 2.x files have no row groups)")
+	if err := fs.Parse(splitArgs(args, nil)); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		return fmt.Errorf("compact takes one DATASET")
+	}
+	ds, err := lance.OpenDataset(ctx, fs.Arg(0))
+	if err != nil {
+		return err
+	}
+	defer ds.Close()
+	out, st, err := ds.Compact(ctx, lance.CompactOptions{TargetRowsPerFragment: *target, MaterializeDeletionsThreshold: float32(*threshold)})
+	if err != nil {
+		return err
+	}
+	if out == ds {
+		fmt.Fprintf(stdout, "nothing to compact; version %d unchanged\n", ds.Version())
+		return nil
+	}
+	defer out.Close()
+	fmt.Fprintf(stdout, "compacted %d fragments (%d files) into %d (%d files): version %d has %d fragments\n",
+		st.FragmentsRemoved, st.FilesRemoved, st.FragmentsAdded, st.FilesAdded, out.Version(), out.NumFragments())
+	return nil
+}

@@ -128,3 +128,66 @@ func TestMergeInsertCommand(t *testing.T) {
 		t.Fatal("--when-matched fail with matching rows succeeded")
 	}
 }
+
+// TestCompactCommand compacts 12 single-fragment appends and a delete;
+// pylance reads the result.
+func TestCompactCommand(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	ds := filepath.Join(dir, "ds")
+	for i := range 12 {
+		var b strings.Builder
+		b.WriteString("id,name\n")
+		for j := range 10 {
+			fmt.Fprintf(&b, "%d,n%d\n", i*10+j, j)
+		}
+		p := filepath.Join(dir, fmt.Sprintf("p%d.csv", i))
+		if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		mode := "append"
+		if i == 0 {
+			mode = "create"
+		}
+		var out bytes.Buffer
+		if err := run(ctx, []string{"convert", p, ds, "--dataset", "--mode", mode}, &out, &out); err != nil {
+			t.Fatalf("%v: %s", err, out.String())
+		}
+	}
+	for _, s := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"delete", ds, "--filter", "id % 3 = 0"}, "version 13"},
+		{[]string{"compact", ds}, "compacted 12 fragments (24 files) into 1 (1 files): version 15 has 1 fragments"},
+		{[]string{"compact", ds}, "nothing to compact; version 15 unchanged"},
+		{[]string{"count", ds}, "80\n"},
+	} {
+		var out, errb bytes.Buffer
+		if err := run(ctx, s.args, &out, &errb); err != nil {
+			t.Fatalf("%v: %v\n%s", s.args, err, errb.String())
+		}
+		if !strings.Contains(out.String(), s.want) {
+			t.Fatalf("%v: %q, want %q", s.args, out.String(), s.want)
+		}
+	}
+	py := os.Getenv("LANCE_PY")
+	if py == "" {
+		t.Skip("no LANCE_PY")
+	}
+	got, err := exec.Command(py, "-c", `import sys, lance
+ds = lance.dataset(sys.argv[1])
+print(ds.version, len(ds.get_fragments()), ds.count_rows(), sum(ds.to_table().column("id").to_pylist()))`, ds).CombinedOutput()
+	if err != nil {
+		t.Fatalf("pylance: %v\n%s", err, got)
+	}
+	sum := 0
+	for i := range 120 {
+		if i%3 != 0 {
+			sum += i
+		}
+	}
+	if want := fmt.Sprintf("15 1 80 %d", sum); strings.TrimSpace(string(got)) != want {
+		t.Fatalf("pylance reads %q, want %q", got, want)
+	}
+}

@@ -71,3 +71,39 @@ func (ds *Dataset) MergeInsert(ctx context.Context, src array.RecordReader, o Me
 	out, err := ds.next(d, err)
 	return out, MergeInsertStats{Inserted: st.Inserted, Updated: st.Updated, Deleted: st.Deleted}, err
 }
+
+// CompactOptions are the options of Compact; zero fields take pylance's
+// defaults.
+type CompactOptions struct {
+	// TargetRowsPerFragment: fragments with fewer rows are merged with
+	// their neighbours into runs of at least this many rows. Zero means
+	// 1,048,576.
+	TargetRowsPerFragment uint64
+	// MaterializeDeletionsThreshold: a fragment whose deleted share is
+	// above it is rewritten without its deleted rows. Zero means 0.1; 1
+	// or more turns this off.
+	MaterializeDeletionsThreshold float32
+}
+
+// CompactStats are pylance's CompactionMetrics: fragments and files
+// removed and added.
+type CompactStats struct {
+	FragmentsRemoved, FragmentsAdded, FilesRemoved, FilesAdded int
+}
+
+// Compact rewrites small fragments, and fragments with many deleted
+// rows, into fewer larger ones, as pylance's optimize.compact_files
+// does: Lance's plan (runs of adjacent candidates, a lone small fragment
+// left alone), deleted rows dropped, stable row ids and row versions
+// kept; one ReserveFragments commit takes the new fragments' ids and one
+// Rewrite commit replaces the old fragments, so the result is two
+// versions on, as with pylance. Fragments covered by an index are not
+// compacted yet: when the plan needs them it fails with ErrUnsupported.
+// With nothing to do nothing is committed and ds itself is returned.
+func (ds *Dataset) Compact(ctx context.Context, o CompactOptions, opts ...DatasetWriteOption) (*Dataset, CompactStats, error) {
+	d, st, err := ds.d.Compact(ctx, dataset.CompactOptions{TargetRowsPerFragment: o.TargetRowsPerFragment,
+		MaterializeDeletionsThreshold: o.MaterializeDeletionsThreshold}, dsWriteOpts(opts)...)
+	out, err := ds.next(d, err)
+	return out, CompactStats{FragmentsRemoved: st.FragmentsRemoved, FragmentsAdded: st.FragmentsAdded,
+		FilesRemoved: st.FilesRemoved, FilesAdded: st.FilesAdded}, err
+}
