@@ -161,8 +161,9 @@ func (ds *Dataset) Overwrite(ctx context.Context, rdr array.RecordReader, opts .
 // a scan) and commits the next version: deletion files for fragments that
 // keep rows, fragments that lose every row dropped. Fragments whose zone
 // seeds prove the filter false are not read. A concurrent delete or
-// removal of a fragment this delete changes makes it fail with
-// ErrCommitConflict; concurrent appends are kept. With no matching row
+// removal of a fragment this delete changes makes it run again on the
+// latest version (WithCommitRetries times, as Lance's delete retries),
+// then fail with ErrCommitConflict; concurrent appends are kept. With no matching row
 // nothing is committed and ds itself is returned.
 func (ds *Dataset) Delete(ctx context.Context, filter string, opts ...DatasetWriteOption) (*Dataset, error) {
 	return ds.next(ds.d.Delete(ctx, filter, dsWriteOpts(opts)...))

@@ -480,14 +480,25 @@ func assignRowIDs(m *tablepb.Manifest, f *tablepb.DataFragment, version uint64) 
 // a scan) and commits the next version: deletion files for fragments that keep
 // rows, fragments that lose every row dropped. Fragments whose zone seeds
 // prove the filter false are not read. A concurrent delete or removal of
-// a fragment this delete changes makes it fail with ErrCommitConflict;
-// concurrent appends are kept. With no matching row nothing is committed
+// a fragment this delete changes makes it re-run (below), then fail with
+// ErrCommitConflict; concurrent appends are kept. With no matching row nothing is committed
 // and ds is returned.
+//
+// As in Lance, a delete that loses to a concurrent commit changing its
+// fragments runs again on the latest version (WithCommitRetries times).
 func (ds *Dataset) Delete(ctx context.Context, filter string, opts ...DatasetWriteOption) (*Dataset, error) {
 	c, err := newWriteConfig(opts)
 	if err != nil {
 		return nil, err
 	}
+	out, _, err := retryOnConflict(ctx, ds, c.retries, func(cur *Dataset) (*Dataset, struct{}, error) {
+		d, err := cur.deleteOnce(ctx, c, filter)
+		return d, struct{}{}, err
+	})
+	return out, err
+}
+
+func (ds *Dataset) deleteOnce(ctx context.Context, c *dsWriteConfig, filter string) (*Dataset, error) {
 	if !ds.store.CanPutIfAbsent() && c.lock == nil {
 		return nil, fmt.Errorf("lance: delete from %s: %w: the store cannot write conditionally; pass WithCommitLock", ds.url, ErrUnsupported)
 	}

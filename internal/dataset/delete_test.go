@@ -20,7 +20,8 @@ import (
 )
 
 // TestDatasetDeleteConflicts: a delete rebases over an append, but two
-// deletes of the same fragment from one version conflict; a store
+// deletes of the same fragment from one version conflict (and the second
+// runs again on the latest version, unless retries are off); a store
 // without conditional writes refuses to write.
 func TestDatasetDeleteConflicts(t *testing.T) {
 	ctx := context.Background()
@@ -49,7 +50,7 @@ func TestDatasetDeleteConflicts(t *testing.T) {
 	if d1.Version() != 3 || len(readRows(t, d1)) != 205 {
 		t.Fatalf("delete rebased on the append: version %d, %d rows", d1.Version(), len(readRows(t, d1)))
 	}
-	if _, err := ds.Delete(ctx, "a = 7"); !errors.Is(err, ErrCommitConflict) {
+	if _, err := ds.Delete(ctx, "a = 7", WithCommitRetries(0)); !errors.Is(err, ErrCommitConflict) {
 		t.Fatalf("second delete of fragment 0 from version 1: %v, want ErrCommitConflict", err)
 	}
 	if d2, err := ds.Delete(ctx, "a = 150"); err != nil {
@@ -59,6 +60,15 @@ func TestDatasetDeleteConflicts(t *testing.T) {
 			t.Fatalf("after two compatible deletes: %d rows", len(readRows(t, d2)))
 		}
 		d2.Close()
+	}
+	// with retries (the default), as Lance's: run again on the latest version
+	if d3, err := ds.Delete(ctx, "a = 7"); err != nil {
+		t.Fatalf("retried delete of fragment 0 from version 1: %v", err)
+	} else {
+		if d3.Version() != 5 || len(readRows(t, d3)) != 203 {
+			t.Fatalf("retried delete: version %d, %d rows", d3.Version(), len(readRows(t, d3)))
+		}
+		d3.Close()
 	}
 	rdr, _ = rowsReader(t, mem, 0, 10, 10)
 	defer rdr.Release()

@@ -67,7 +67,9 @@ type MergeInsertStats struct {
 // with a NULL key match nothing. Several source rows matching one target
 // row is an error, as in pylance. The source is held in memory (the
 // dataset is scanned once, reading only the key columns). With nothing
-// to change nothing is committed and ds itself is returned.
+// to change nothing is committed and ds itself is returned. Like Lance's,
+// a merge-insert that loses to a concurrent commit changing its
+// fragments runs again on the latest version (WithCommitRetries times).
 func (ds *Dataset) MergeInsert(ctx context.Context, src array.RecordReader, o MergeInsertOptions, opts ...DatasetWriteOption) (*Dataset, MergeInsertStats, error) {
 	var st MergeInsertStats
 	fail := func(err error) (*Dataset, MergeInsertStats, error) {
@@ -86,13 +88,10 @@ func (ds *Dataset) MergeInsert(ctx context.Context, src array.RecordReader, o Me
 	if err := sameSchema(src.Schema(), ds.arrow); err != nil {
 		return fail(fmt.Errorf("source: %w", err))
 	}
-	keyCols := make([]int, len(o.On))
-	for i, k := range o.On {
-		idx := ds.arrow.FieldIndices(k)
-		if len(idx) != 1 {
+	for _, k := range o.On {
+		if len(ds.arrow.FieldIndices(k)) != 1 {
 			return fail(fmt.Errorf("%w: key column %q does not exist in the dataset", ErrInvalidArgument, k))
 		}
-		keyCols[i] = idx[0]
 	}
 	source, err := readSource(src)
 	defer func() {
@@ -102,6 +101,30 @@ func (ds *Dataset) MergeInsert(ctx context.Context, src array.RecordReader, o Me
 	}()
 	if err != nil {
 		return fail(fmt.Errorf("source: %w", err))
+	}
+	return retryOnConflict(ctx, ds, c.retries, func(cur *Dataset) (*Dataset, MergeInsertStats, error) {
+		return cur.mergeOnce(ctx, c, source, o)
+	})
+}
+
+// mergeOnce is one attempt of MergeInsert on ds.
+func (ds *Dataset) mergeOnce(ctx context.Context, c *dsWriteConfig, source []arrow.RecordBatch, o MergeInsertOptions) (*Dataset, MergeInsertStats, error) {
+	var st MergeInsertStats
+	fail := func(err error) (*Dataset, MergeInsertStats, error) {
+		return nil, st, fmt.Errorf("lance: merge-insert into %s: %w", ds.url, err)
+	}
+	if len(source) > 0 { // a concurrent overwrite may have changed the schema
+		if err := sameSchema(source[0].Schema(), ds.arrow); err != nil {
+			return fail(fmt.Errorf("source: %w", err))
+		}
+	}
+	keyCols := make([]int, len(o.On))
+	for i, k := range o.On {
+		idx := ds.arrow.FieldIndices(k)
+		if len(idx) != 1 {
+			return fail(fmt.Errorf("%w: key column %q does not exist in the dataset", ErrInvalidArgument, k))
+		}
+		keyCols[i] = idx[0]
 	}
 	keys := map[string]int{} // key → global source row (-1: several)
 	var total int

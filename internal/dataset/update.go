@@ -40,25 +40,38 @@ func (ds *Dataset) Update(ctx context.Context, set map[string]string, where stri
 	if err != nil {
 		return nil, 0, err
 	}
+	return retryOnConflict(ctx, ds, c.retries, func(cur *Dataset) (*Dataset, uint64, error) {
+		return cur.updateOnce(ctx, set, where, opts)
+	})
+}
+
+// retryOnConflict runs op on ds and, while it fails with
+// ErrCommitConflict, again on the latest version (up to retries more
+// times, with backoff), as Lance's execute_with_retry re-runs updates,
+// deletes and merge-inserts. Versions it opened along the way are
+// closed, except the one returned.
+func retryOnConflict[T any](ctx context.Context, ds *Dataset, retries int, op func(*Dataset) (*Dataset, T, error)) (*Dataset, T, error) {
 	cur := ds
 	for attempt := 0; ; attempt++ {
-		out, n, err := cur.updateOnce(ctx, set, where, opts)
-		if err == nil || !errors.Is(err, ErrCommitConflict) || attempt >= c.retries {
+		out, v, err := op(cur)
+		if err == nil || !errors.Is(err, ErrCommitConflict) || attempt >= retries {
 			if cur != ds && out != cur {
 				cur.Close()
 			}
-			return out, n, err
+			return out, v, err
 		}
 		latest, lerr := ds.reopen(ctx, 0)
 		if cur != ds {
 			cur.Close()
 		}
 		if lerr != nil {
-			return nil, 0, lerr
+			var zero T
+			return nil, zero, lerr
 		}
 		cur = latest
 		if err := sleepBackoff(ctx, attempt); err != nil {
-			return nil, 0, err
+			var zero T
+			return nil, zero, err
 		}
 	}
 }
