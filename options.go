@@ -107,3 +107,9 @@ func WithCache(cache *searchcache.Cache) Option { return readOpt(fileread.WithCa
 // Opening a given version lists nothing: it reads the manifest directly.
 // A version the dataset does not have fails with ErrVersionNotFound.
 func WithVersion(v uint64) Option { return readOpt(dataset.WithVersion(v)) }
+
+// WithTag makes OpenDataset open the version tag name refers to (one read
+// of _refs/tags/{name}.json, then the manifest; pylance's
+// lance.dataset(uri, version="name")). A missing tag fails with
+// ErrTagNotFound; WithTag and WithVersion together with ErrInvalidArgument.
+func WithTag(name string) Option { return readOpt(dataset.WithTag(name)) }

@@ -51,6 +51,15 @@ const usage = `usage:
       overwrite without --version writes the dataset's own file version, as pylance does)
   lance delete DATASET --filter EXPR
       delete the rows EXPR (a SQL filter as Lance accepts it) selects and commit a new version
+  lance tag create|update DATASET NAME [--version V]   lance tag list DATASET [--json]
+  lance tag delete DATASET NAME
+      tags as pylance keeps them (_refs/tags/NAME.json); V defaults to the latest version
+  lance restore DATASET --version V | --tag T
+      commit a new version equal to version V (or the tagged one)
+  lance cleanup DATASET [--older-than 14d] [--retain-versions N] [--delete-unverified] [--ignore-tagged] [--json]
+      remove versions older than the age (Go duration, or 7d, 2w; 0: all but the latest) and
+      the files only they reference, as pylance's cleanup_old_versions; never the latest or a
+      tagged version (a tagged old version fails the cleanup unless --ignore-tagged)
   lance update DATASET --set "x = x * 2, s = 'u'" [--where EXPR]
       set columns to SQL expressions in the rows EXPR selects (all without --where) and
       commit a new version (rows rewritten to new fragments, as Lance does)
@@ -125,6 +134,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return runConvert(ctx, args[1:], stdout, stderr)
 	case "delete":
 		return runDelete(ctx, args[1:], stdout, stderr)
+	case "tag":
+		return runTag(ctx, args[1:], stdout, stderr)
+	case "restore":
+		return runRestore(ctx, args[1:], stdout, stderr)
+	case "cleanup":
+		return runCleanup(ctx, args[1:], stdout, stderr)
 	case "update":
 		return runUpdate(ctx, args[1:], stdout, stderr)
 	case "merge-insert":

@@ -82,6 +82,8 @@ type writeOp struct {
 	// storage is the data storage version of the dataset written to, which
 	// an append records in manifests that have none (Lance does).
 	storage string
+	// restore is the version a Restore commits again (restore.go).
+	restore *restoreSource
 }
 
 // latest is the newest committed version of a dataset.
@@ -171,6 +173,7 @@ func commit(ctx context.Context, store *lanceio.Store, c *dsWriteConfig, op *wri
 		}
 		if err == nil {
 			writeHint(ctx, store, next.GetVersion())
+			autoCleanup(ctx, store, next, cur.version) // cleanup.go
 			return next.GetVersion(), nil
 		}
 		removeKeys(ctx, store, []string{txnKey})
@@ -271,6 +274,9 @@ func (op *writeOp) buildManifest(cur *latest) (*tablepb.Manifest, error) {
 	}
 	if err := checkWriterFlags(cur.man); err != nil {
 		return nil, err
+	}
+	if op.kind == opRestore {
+		return op.restoreManifest(cur) // restore.go
 	}
 	m := proto.Clone(cur.man).(*tablepb.Manifest)
 	nextID := nextFragmentID(m)
@@ -435,6 +441,8 @@ func writeTransaction(ctx context.Context, store *lanceio.Store, op *writeOp, re
 		}
 	case opReserve:
 		t.Op, t.Fragments, t.Reserve = TxnReserveFragments, nil, op.reserve
+	case opRestore:
+		t.Op, t.Fragments, t.RestoreVersion = TxnRestore, nil, op.restore.version
 	case opRewrite:
 		t.Op, t.ReadVersion, t.Fragments, t.Groups = TxnRewrite, op.readVersion, nil, op.groups
 	case opUpdate:

@@ -166,6 +166,9 @@ func (ds *Dataset) fixPhysicalRows(ctx context.Context) error {
 
 // open finds and reads the manifest and builds the schema.
 func (ds *Dataset) open(ctx context.Context) error {
+	if err := ds.resolveTag(ctx); err != nil { // tags.go
+		return err
+	}
 	key, v, err := ds.findManifest(ctx, ds.cfg.Version)
 	if err != nil {
 		return err

@@ -24,6 +24,16 @@ var (
 // existing dataset), or when its retries ran out.
 var ErrCommitConflict = errors.New("lance: commit conflict")
 
+// Errors of tags (tags.go): creating a tag that exists, naming one that
+// does not (DeleteTag, UpdateTag, WithTag).
+var (
+	ErrTagExists   = errors.New("lance: tag already exists")
+	ErrTagNotFound = errors.New("lance: tag not found")
+	// ErrTaggedVersions: a cleanup would remove tagged versions (pylance's
+	// error_if_tagged_old_versions).
+	ErrTaggedVersions = errors.New("lance: cleanup of tagged versions")
+)
+
 // Errors shared with the other packages (errors.Is matches across them).
 var (
 	// ErrInvalidArgument reports a bad argument (an unknown column, a row

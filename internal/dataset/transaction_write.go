@@ -49,6 +49,8 @@ type Transaction struct {
 	// ReserveFragments: how many ids; Rewrite: the groups replaced.
 	Reserve uint32
 	Groups  []rewriteGroup
+	// Restore: the version restored.
+	RestoreVersion uint64
 }
 
 // NewUUID returns a random (version 4) UUID in its canonical text form.
@@ -92,6 +94,8 @@ func (t *Transaction) encodeOp() ([]byte, error) {
 		return protowire.AppendVarint(protowire.AppendTag(nil, 1, protowire.VarintType), uint64(t.Reserve)), nil
 	case TxnRewrite:
 		return t.encodeRewrite(mo)
+	case TxnRestore: // version = 1
+		return protowire.AppendVarint(protowire.AppendTag(nil, 1, protowire.VarintType), t.RestoreVersion), nil
 	}
 	for _, f := range t.Fragments {
 		fb, err := mo.Marshal(f)

@@ -87,6 +87,9 @@ func appendIndexSection(b []byte, entries []indexEntry) []byte {
 // overwrite have none (pylance's overwrite drops every index, system
 // ones included).
 func (op *writeOp) indicesAfter(cur *latest) ([]indexEntry, error) {
+	if op.kind == opRestore {
+		return op.restore.indices, nil // the restored version's (restore.go)
+	}
 	if op.kind == opCreate || op.kind == opOverwrite || len(cur.indices) == 0 {
 		return nil, nil
 	}

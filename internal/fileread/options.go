@@ -24,6 +24,7 @@ type Config struct {
 	Limiter   *scheduler.Limiter   // WithLimiter
 	Cache     *searchcache.Cache   // WithCache; nil: the file's own
 	Version   uint64               // OpenDataset: the version to open, 0 = latest
+	Tag       string               // OpenDataset: the tag whose version to open (WithTag)
 }
 
 // DefaultSmallPageSize is the size up to which a page is fetched whole
