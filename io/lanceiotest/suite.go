@@ -59,6 +59,7 @@ func RunObjectSuite(t *testing.T, h Harness) {
 	t.Run("ChangedAfterOpen", s.testChangedAfterOpen)
 	t.Run("Views", s.testViews)
 	t.Run("List", s.testList)
+	t.Run("ListAll", s.testListAll)
 }
 
 type suite struct {
