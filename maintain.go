@@ -3,6 +3,7 @@ package lance
 import (
 	"context"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"github.com/lancego/lancego/internal/dataset"
@@ -106,4 +107,49 @@ func (ds *Dataset) Compact(ctx context.Context, o CompactOptions, opts ...Datase
 	out, err := ds.next(d, err)
 	return out, CompactStats{FragmentsRemoved: st.FragmentsRemoved, FragmentsAdded: st.FragmentsAdded,
 		FilesRemoved: st.FilesRemoved, FilesAdded: st.FilesAdded}, err
+}
+
+// ColumnAlteration is one change AlterColumns makes to an existing column
+// (pylance's alter_columns entries): at least one of Rename, Nullable,
+// DataType.
+type ColumnAlteration struct {
+	// Path names the column: "x", or "st.a" for a struct field.
+	Path string
+	// Rename, when set, is the column's new name (its path keeps the
+	// parents: renaming "st.a" to "b" makes "st.b").
+	Rename *string
+	// Nullable, when set, makes the column nullable (true) or not (false:
+	// refused with ErrInvalidArgument when a live row holds a null).
+	Nullable *bool
+	// DataType, when set, would cast the column to another type; it is
+	// refused with ErrUnsupported for now (a cast rewrites the column's
+	// data, which this writer does not do yet).
+	DataType arrow.DataType
+}
+
+// DropColumns removes columns (top-level names or struct field paths
+// "st.a"; a struct left without fields goes too) and commits the next
+// version, as pylance's drop_columns does: no data is rewritten, data
+// files holding only dropped fields leave their fragments, indices over a
+// dropped field are removed. Dropping every column, or a column the
+// dataset does not have, fails with ErrInvalidArgument and commits
+// nothing. Like Lance's Project, it rebases over concurrent appends,
+// deletes, updates, compactions and new indices, and fails with
+// ErrCommitConflict over concurrent schema changes, overwrites and
+// restores.
+func (ds *Dataset) DropColumns(ctx context.Context, names []string, opts ...DatasetWriteOption) (*Dataset, error) {
+	return ds.next(ds.d.DropColumns(ctx, names, dsWriteOpts(opts)...))
+}
+
+// AlterColumns renames columns and changes their nullability, all in one
+// new version committed as pylance's alter_columns commits it (a Project:
+// field ids, data and indices kept). A name already in use, a missing
+// column or a non-nullable column with nulls fails with
+// ErrInvalidArgument; concurrency as DropColumns.
+func (ds *Dataset) AlterColumns(ctx context.Context, alts []ColumnAlteration, opts ...DatasetWriteOption) (*Dataset, error) {
+	in := make([]dataset.ColumnAlteration, len(alts))
+	for i, a := range alts {
+		in[i] = dataset.ColumnAlteration(a)
+	}
+	return ds.next(ds.d.AlterColumns(ctx, in, dsWriteOpts(opts)...))
 }

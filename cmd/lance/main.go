@@ -60,6 +60,10 @@ const usage = `usage:
       remove versions older than the age (Go duration, or 7d, 2w; 0: all but the latest) and
       the files only they reference, as pylance's cleanup_old_versions; never the latest or a
       tagged version (a tagged old version fails the cleanup unless --ignore-tagged)
+  lance drop-columns DATASET --columns a[,st.b]
+      drop columns (or struct fields) as pylance's drop_columns: no data rewritten
+  lance alter-columns DATASET [--rename old:new[,...]] [--nullable a[,...]] [--not-null a[,...]]
+      rename columns and change their nullability as pylance's alter_columns
   lance update DATASET --set "x = x * 2, s = 'u'" [--where EXPR]
       set columns to SQL expressions in the rows EXPR selects (all without --where) and
       commit a new version (rows rewritten to new fragments, as Lance does)
@@ -138,6 +142,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return runTag(ctx, args[1:], stdout, stderr)
 	case "restore":
 		return runRestore(ctx, args[1:], stdout, stderr)
+	case "drop-columns":
+		return runDropColumns(ctx, args[1:], stdout, stderr)
+	case "alter-columns":
+		return runAlterColumns(ctx, args[1:], stdout, stderr)
 	case "cleanup":
 		return runCleanup(ctx, args[1:], stdout, stderr)
 	case "update":

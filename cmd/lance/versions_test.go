@@ -63,3 +63,41 @@ func TestTagRestoreCleanupCommands(t *testing.T) {
 		}
 	}
 }
+
+// TestSchemaCommands drops and alters columns through the CLI.
+func TestSchemaCommands(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	csvPath := filepath.Join(dir, "in.csv")
+	if err := os.WriteFile(csvPath, []byte("id,name,x\n1,a,10\n2,b,20\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ds := filepath.Join(dir, "ds")
+	for _, s := range []struct {
+		args []string
+		want string
+		fail bool
+	}{
+		{args: []string{"convert", csvPath, ds, "--dataset"}, want: "version 1: 2 rows"},
+		{args: []string{"drop-columns", ds, "--columns", "x"}, want: "dropped x: version 2"},
+		{args: []string{"drop-columns", ds, "--columns", "nope"}, want: "nope does not exist", fail: true},
+		{args: []string{"alter-columns", ds, "--rename", "name:label", "--not-null", "id"}, want: "altered 2 columns: version 3"},
+		{args: []string{"alter-columns", ds, "--rename", "name"}, want: "want old:new", fail: true},
+		{args: []string{"cat", ds, "--format", "csv"}, want: "id,label\n1,a\n2,b\n"},
+	} {
+		var out, errb bytes.Buffer
+		err := run(ctx, s.args, &out, &errb)
+		got := out.String()
+		if s.fail {
+			if err == nil {
+				t.Fatalf("%v succeeded: %s", s.args, got)
+			}
+			got = err.Error()
+		} else if err != nil {
+			t.Fatalf("%v: %v\n%s", s.args, err, errb.String())
+		}
+		if !strings.Contains(got, s.want) {
+			t.Fatalf("%v: %q, want %q", s.args, got, s.want)
+		}
+	}
+}

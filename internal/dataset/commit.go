@@ -154,6 +154,9 @@ func commit(ctx context.Context, store *lanceio.Store, c *dsWriteConfig, op *wri
 		if err != nil {
 			return 0, err
 		}
+		if err := op.checkConcurrent(ctx, store, cur); err != nil { // schema_evolve.go
+			return 0, err
+		}
 		next, idx, err := op.build(cur)
 		if err != nil {
 			return 0, err
@@ -302,6 +305,8 @@ func (op *writeOp) buildManifest(cur *latest) (*tablepb.Manifest, error) {
 		if err := op.applyDelete(m); err != nil {
 			return nil, err
 		}
+	case opProject:
+		op.applySchemaOp(m) // schema_evolve.go
 	case opReserve:
 		nextID += uint64(op.reserve)
 		op.reservedMax = nextID - 1
@@ -443,6 +448,8 @@ func writeTransaction(ctx context.Context, store *lanceio.Store, op *writeOp, re
 		t.Op, t.Fragments, t.Reserve = TxnReserveFragments, nil, op.reserve
 	case opRestore:
 		t.Op, t.Fragments, t.RestoreVersion = TxnRestore, nil, op.restore.version
+	case opProject:
+		t.Op, t.Fragments, t.Schema, t.ReadVersion = TxnProject, nil, op.fields, op.readVersion
 	case opRewrite:
 		t.Op, t.ReadVersion, t.Fragments, t.Groups = TxnRewrite, op.readVersion, nil, op.groups
 	case opUpdate:

@@ -95,12 +95,15 @@ type fileColumns struct {
 	// types are the dataset schema's types of the fields (the file's may
 	// order or lack struct children otherwise: see conform)
 	types []arrow.DataType
+	// relabel are the file's types with struct children renamed as the
+	// dataset names their ids (nil: none renamed; schema_ids.go)
+	relabel []arrow.DataType
 }
 
 // conformed returns column j of fc as the dataset schema types it (a new
 // reference).
 func (ds *Dataset) conformed(fc *fileColumns, j int, a arrow.Array) (arrow.Array, error) {
-	b, err := conform(ds.allocator(), a, fc.types[j], fc.names[j])
+	b, err := conformRelabelled(ds.allocator(), a, fc.relabel[j], fc.types[j], fc.names[j])
 	if err != nil {
 		return nil, fmt.Errorf("lance: %s: %w", fc.file.URL(), err)
 	}
@@ -142,6 +145,7 @@ func (ds *Dataset) columnsOf(ctx context.Context, m *Fragment, fields []int) ([]
 			fc.pos, fc.cols = append(fc.pos, pos), append(fc.cols, col)
 			fc.names = append(fc.names, fc.file.Schema().Field(col).Name)
 			fc.types = append(fc.types, ds.arrow.Field(fi).Type)
+			fc.relabel = append(fc.relabel, relabelByID(fc.file, col, df, top))
 			break
 		}
 	}

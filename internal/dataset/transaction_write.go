@@ -96,6 +96,15 @@ func (t *Transaction) encodeOp() ([]byte, error) {
 		return t.encodeRewrite(mo)
 	case TxnRestore: // version = 1
 		return protowire.AppendVarint(protowire.AppendTag(nil, 1, protowire.VarintType), t.RestoreVersion), nil
+	case TxnProject: // schema = 1
+		for _, f := range t.Schema {
+			fb, err := mo.Marshal(f)
+			if err != nil {
+				return nil, err
+			}
+			b = protowire.AppendBytes(protowire.AppendTag(b, 1, protowire.BytesType), fb)
+		}
+		return b, nil
 	}
 	for _, f := range t.Fragments {
 		fb, err := mo.Marshal(f)

@@ -96,6 +96,9 @@ func (op *writeOp) indicesAfter(cur *latest) ([]indexEntry, error) {
 	if err := checkIndexBitmaps(cur); err != nil {
 		return nil, err
 	}
+	if op.kind == opProject {
+		return retainIndices(cur.indices, op.fields), nil // schema_evolve.go
+	}
 	return cur.indices, nil
 }
 

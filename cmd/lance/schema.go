@@ -1,0 +1,110 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	lance "github.com/lancego/lancego"
+)
+
+// runDropColumns implements `lance drop-columns DATASET --columns a,st.b`.
+func runDropColumns(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("drop-columns", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	cols := fs.String("columns", "", "comma-separated columns to drop (st.a for a struct field)")
+	if err := fs.Parse(splitArgs(args, nil)); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 || *cols == "" {
+		return fmt.Errorf("drop-columns needs DATASET and --columns a[,b...]")
+	}
+	ds, err := lance.OpenDataset(ctx, fs.Arg(0))
+	if err != nil {
+		return err
+	}
+	defer ds.Close()
+	names := splitList(*cols)
+	out, err := ds.DropColumns(ctx, names)
+	if err != nil {
+		return err
+	}
+	defer out.Close()
+	fmt.Fprintf(stdout, "dropped %s: version %d\n", strings.Join(names, ", "), out.Version())
+	return nil
+}
+
+// runAlterColumns implements `lance alter-columns DATASET [--rename
+// old:new[,...]] [--nullable a[,...]] [--not-null a[,...]]`.
+func runAlterColumns(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("alter-columns", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	rename := fs.String("rename", "", "comma-separated old:new renames (st.a:b renames a struct field)")
+	nullable := fs.String("nullable", "", "comma-separated columns to make nullable")
+	notNull := fs.String("not-null", "", "comma-separated columns to make non-nullable (refused if one holds a null)")
+	if err := fs.Parse(splitArgs(args, nil)); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 || *rename == "" && *nullable == "" && *notNull == "" {
+		return fmt.Errorf("alter-columns needs DATASET and at least one of --rename old:new, --nullable COL, --not-null COL")
+	}
+	alts, err := parseAlterations(*rename, *nullable, *notNull)
+	if err != nil {
+		return err
+	}
+	ds, err := lance.OpenDataset(ctx, fs.Arg(0))
+	if err != nil {
+		return err
+	}
+	defer ds.Close()
+	out, err := ds.AlterColumns(ctx, alts)
+	if err != nil {
+		return err
+	}
+	defer out.Close()
+	fmt.Fprintf(stdout, "altered %d columns: version %d\n", len(alts), out.Version())
+	return nil
+}
+
+// parseAlterations turns the alter-columns flags into alterations, one
+// per column path.
+func parseAlterations(rename, nullable, notNull string) ([]lance.ColumnAlteration, error) {
+	var alts []lance.ColumnAlteration
+	at := map[string]int{}
+	get := func(path string) *lance.ColumnAlteration {
+		i, ok := at[path]
+		if !ok {
+			i = len(alts)
+			at[path] = i
+			alts = append(alts, lance.ColumnAlteration{Path: path})
+		}
+		return &alts[i]
+	}
+	for _, r := range splitList(rename) {
+		old, nw, ok := strings.Cut(r, ":")
+		if !ok || old == "" || nw == "" {
+			return nil, fmt.Errorf("--rename %q: want old:new", r)
+		}
+		a := get(old)
+		if a.Rename != nil {
+			return nil, fmt.Errorf("--rename: column %s renamed twice", old)
+		}
+		a.Rename = &nw
+	}
+	for _, set := range []struct {
+		list string
+		val  bool
+	}{{nullable, true}, {notNull, false}} {
+		for _, c := range splitList(set.list) {
+			a := get(c)
+			if a.Nullable != nil {
+				return nil, fmt.Errorf("column %s in both --nullable and --not-null", c)
+			}
+			v := set.val
+			a.Nullable = &v
+		}
+	}
+	return alts, nil
+}
