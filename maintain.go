@@ -153,3 +153,35 @@ func (ds *Dataset) AlterColumns(ctx context.Context, alts []ColumnAlteration, op
 	}
 	return ds.next(ds.d.AlterColumns(ctx, in, dsWriteOpts(opts)...))
 }
+
+// NewColumn is one column AddColumns computes: its name and a SQL
+// expression over the dataset's columns (pylance's add_columns({name:
+// expr})).
+type NewColumn struct {
+	Name string
+	Expr string
+}
+
+// AddColumns adds columns computed from SQL expressions over existing
+// columns (the filter dialect's expressions; the column type is the
+// expression's) and commits the next version, as pylance's add_columns
+// does: one new data file per fragment holding the new columns for every
+// row (deleted rows too), one Merge commit; indices kept. A name in use
+// (or given twice), or an expression that does not bind, fails with
+// ErrInvalidArgument and commits nothing. A Merge fails with
+// ErrCommitConflict over any concurrent commit but new indices.
+func (ds *Dataset) AddColumns(ctx context.Context, cols []NewColumn, opts ...DatasetWriteOption) (*Dataset, error) {
+	in := make([]dataset.NewColumn, len(cols))
+	for i, c := range cols {
+		in[i] = dataset.NewColumn(c)
+	}
+	return ds.next(ds.d.AddColumns(ctx, in, dsWriteOpts(opts)...))
+}
+
+// AddNullColumns adds nullable, all-null columns of the given names and
+// types without writing any data (pylance's add_columns with pyarrow
+// fields: a Merge commit of the schema alone). A non-nullable field or a
+// name in use fails with ErrInvalidArgument.
+func (ds *Dataset) AddNullColumns(ctx context.Context, fields []arrow.Field, opts ...DatasetWriteOption) (*Dataset, error) {
+	return ds.next(ds.d.AddNullColumns(ctx, fields, dsWriteOpts(opts)...))
+}

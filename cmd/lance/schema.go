@@ -7,7 +7,10 @@ import (
 	"io"
 	"strings"
 
+	"github.com/apache/arrow-go/v18/arrow"
+
 	lance "github.com/lancego/lancego"
+	"github.com/lancego/lancego/expr"
 )
 
 // runDropColumns implements `lance drop-columns DATASET --columns a,st.b`.
@@ -107,4 +110,74 @@ func parseAlterations(rename, nullable, notNull string) ([]lance.ColumnAlteratio
 		}
 	}
 	return alts, nil
+}
+
+// runAddColumns implements `lance add-columns DATASET [--expr "z = x +
+// id, w = ..."] [--null "name:TYPE,..."]`.
+func runAddColumns(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("add-columns", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	exprs := fs.String("expr", "", `new columns from SQL expressions: "z = x + id, w = upper(s)"`)
+	nulls := fs.String("null", "", `new all-null columns: "name:TYPE,..." (SQL types: int, bigint, double, string, ...)`)
+	if err := fs.Parse(splitArgs(args, nil)); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 || (*exprs == "") == (*nulls == "") {
+		return fmt.Errorf("add-columns needs DATASET and one of --expr \"col = EXPR, ...\" or --null \"col:TYPE, ...\"")
+	}
+	ds, err := lance.OpenDataset(ctx, fs.Arg(0))
+	if err != nil {
+		return err
+	}
+	defer ds.Close()
+	var out *lance.Dataset
+	var names []string
+	if *exprs != "" {
+		list, err := parseAssignments("--expr", *exprs)
+		if err != nil {
+			return err
+		}
+		cols := make([]lance.NewColumn, len(list))
+		for i, a := range list {
+			cols[i], names = lance.NewColumn{Name: a[0], Expr: a[1]}, append(names, a[0])
+		}
+		out, err = ds.AddColumns(ctx, cols)
+		if err != nil {
+			return err
+		}
+	} else {
+		fields, err := parseNullColumns(*nulls)
+		if err != nil {
+			return err
+		}
+		for _, f := range fields {
+			names = append(names, f.Name)
+		}
+		if out, err = ds.AddNullColumns(ctx, fields); err != nil {
+			return err
+		}
+	}
+	defer out.Close()
+	fmt.Fprintf(stdout, "added %s: version %d\n", strings.Join(names, ", "), out.Version())
+	return nil
+}
+
+// parseNullColumns parses "name:TYPE,..." with the SQL type names CAST
+// accepts.
+func parseNullColumns(s string) ([]arrow.Field, error) {
+	var out []arrow.Field
+	for _, item := range splitTopLevel(s, ',') {
+		name, typ, ok := strings.Cut(strings.TrimSpace(item), ":")
+		name, typ = strings.TrimSpace(name), strings.TrimSpace(typ)
+		if !ok || name == "" || typ == "" {
+			return nil, fmt.Errorf("--null %q: want name:TYPE", item)
+		}
+		e, err := expr.Parse("CAST(NULL AS " + typ + ")")
+		c, isCast := e.(*expr.Cast)
+		if err != nil || !isCast || c.Type == nil {
+			return nil, fmt.Errorf("--null %q: unknown type %q", item, typ)
+		}
+		out = append(out, arrow.Field{Name: name, Type: c.Type, Nullable: true})
+	}
+	return out, nil
 }

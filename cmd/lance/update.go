@@ -52,11 +52,26 @@ func runUpdate(ctx context.Context, args []string, stdout, stderr io.Writer) err
 // the commas and the first '=' outside quotes, backticks and brackets
 // ('=' of <=, >=, != and == is not an assignment).
 func parseSetList(s string) (map[string]string, error) {
-	out := map[string]string{}
+	list, err := parseAssignments("--set", s)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]string, len(list))
+	for _, a := range list {
+		out[a[0]] = a[1]
+	}
+	return out, nil
+}
+
+// parseAssignments parses "col = EXPR, col2 = EXPR2" in order (flag
+// names the option in errors); a column assigned twice is an error.
+func parseAssignments(flag, s string) ([][2]string, error) {
+	var out [][2]string
+	seen := map[string]bool{}
 	for _, item := range splitTopLevel(s, ',') {
 		eq := assignmentAt(item)
 		if eq < 0 {
-			return nil, fmt.Errorf("--set %q: want col = EXPR", strings.TrimSpace(item))
+			return nil, fmt.Errorf("%s %q: want col = EXPR", flag, strings.TrimSpace(item))
 		}
 		col := strings.TrimSpace(item[:eq])
 		if len(col) >= 2 && col[0] == '`' && col[len(col)-1] == '`' {
@@ -64,12 +79,13 @@ func parseSetList(s string) (map[string]string, error) {
 		}
 		val := strings.TrimSpace(item[eq+1:])
 		if col == "" || val == "" {
-			return nil, fmt.Errorf("--set %q: want col = EXPR", strings.TrimSpace(item))
+			return nil, fmt.Errorf("%s %q: want col = EXPR", flag, strings.TrimSpace(item))
 		}
-		if _, dup := out[col]; dup {
-			return nil, fmt.Errorf("--set: column %q set twice", col)
+		if seen[col] {
+			return nil, fmt.Errorf("%s: column %q set twice", flag, col)
 		}
-		out[col] = val
+		seen[col] = true
+		out = append(out, [2]string{col, val})
 	}
 	return out, nil
 }

@@ -83,7 +83,11 @@ func TestSchemaCommands(t *testing.T) {
 		{args: []string{"drop-columns", ds, "--columns", "nope"}, want: "nope does not exist", fail: true},
 		{args: []string{"alter-columns", ds, "--rename", "name:label", "--not-null", "id"}, want: "altered 2 columns: version 3"},
 		{args: []string{"alter-columns", ds, "--rename", "name"}, want: "want old:new", fail: true},
-		{args: []string{"cat", ds, "--format", "csv"}, want: "id,label\n1,a\n2,b\n"},
+		{args: []string{"add-columns", ds, "--expr", "twice = id * 2, tag = concat(label, '!')"}, want: "added twice, tag: version 4"},
+		{args: []string{"add-columns", ds, "--null", "z:int, w:string"}, want: "added z, w: version 5"},
+		{args: []string{"add-columns", ds, "--null", "q:nosuchtype"}, want: "unknown type", fail: true},
+		{args: []string{"add-columns", ds, "--expr", "id = 1"}, want: "already exists", fail: true},
+		{args: []string{"cat", ds, "--format", "csv"}, want: "id,label,twice,tag,z,w\n1,a,2,a!,null,null\n2,b,4,b!,null,null\n"},
 	} {
 		var out, errb bytes.Buffer
 		err := run(ctx, s.args, &out, &errb)

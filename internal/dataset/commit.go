@@ -84,6 +84,10 @@ type writeOp struct {
 	storage string
 	// restore is the version a Restore commits again (restore.go).
 	restore *restoreSource
+	// Merge (add_columns.go): each fragment's new data file by fragment
+	// id, and the fragments of the last build.
+	newFiles map[uint64]*tablepb.DataFile
+	merged   []*tablepb.DataFragment
 }
 
 // latest is the newest committed version of a dataset.
@@ -307,6 +311,10 @@ func (op *writeOp) buildManifest(cur *latest) (*tablepb.Manifest, error) {
 		}
 	case opProject:
 		op.applySchemaOp(m) // schema_evolve.go
+	case opMerge:
+		if err := op.applyMerge(m); err != nil { // add_columns.go
+			return nil, err
+		}
 	case opReserve:
 		nextID += uint64(op.reserve)
 		op.reservedMax = nextID - 1
@@ -450,6 +458,9 @@ func writeTransaction(ctx context.Context, store *lanceio.Store, op *writeOp, re
 		t.Op, t.Fragments, t.RestoreVersion = TxnRestore, nil, op.restore.version
 	case opProject:
 		t.Op, t.Fragments, t.Schema, t.ReadVersion = TxnProject, nil, op.fields, op.readVersion
+	case opMerge:
+		t.Op, t.Fragments, t.Schema, t.ReadVersion = TxnMerge, op.merged, op.fields, op.readVersion
+		t.SchemaMetadata = op.schemaMeta
 	case opRewrite:
 		t.Op, t.ReadVersion, t.Fragments, t.Groups = TxnRewrite, op.readVersion, nil, op.groups
 	case opUpdate:

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 )
 
@@ -167,5 +168,74 @@ func TestProjectConcurrency(t *testing.T) {
 	}
 	if _, err := stale.DropColumns(ctx, []string{"a"}); !errors.Is(err, ErrCommitConflict) {
 		t.Fatalf("drop over a concurrent drop: %v, want ErrCommitConflict", err)
+	}
+}
+
+const addColumnsPy = `
+import lance, json, sys, pyarrow as pa
+uri, mode = sys.argv[1], sys.argv[2]
+ds = lance.dataset(uri)
+if mode == "exprs":
+    ds.add_columns(json.loads(sys.argv[3]))
+elif mode == "nulls":
+    ds.add_columns([pa.field("z", pa.int32()), pa.field("zs", pa.string())])
+`
+
+// TestAddColumnsMatchesPylance adds columns from SQL expressions (over
+// a dataset with deletions, a struct and BTREE indices) and all-null
+// columns with us and, on a copy, with pylance: the same schema, rows,
+// indices, data files and transaction; then pylance appends to ours.
+func TestAddColumnsMatchesPylance(t *testing.T) {
+	if datasetPython() == "" {
+		t.Skip("no LANCE_PY")
+	}
+	ctx := context.Background()
+	dir := filepath.Join(t.TempDir(), "ds")
+	twin := filepath.Join(t.TempDir(), "twin")
+	runPython(t, evolvePy, dir, "create")
+	runPython(t, evolvePy, dir, "step", `["drop", ["x"]]`) // a dropped id, so new ids follow data files' ids
+	copyTreeCP(t, dir, twin)
+	cols := []NewColumn{{"w", "id * 2"}, {"u", "concat(s, '-', CAST(id AS STRING))"}, {"k", "st.a + id > 100"}}
+	exprs := `{"w": "id * 2", "u": "concat(s, '-', CAST(id AS STRING))", "k": "st.a + id > 100"}`
+	for _, step := range []string{"exprs", "nulls"} {
+		ds, err := OpenDataset(ctx, dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var next *Dataset
+		if step == "exprs" {
+			next, err = ds.AddColumns(ctx, cols)
+		} else {
+			next, err = ds.AddNullColumns(ctx, []arrow.Field{{Name: "z", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
+				{Name: "zs", Type: arrow.BinaryTypes.String, Nullable: true}})
+		}
+		ds.Close()
+		if err != nil {
+			t.Fatalf("%s: %v", step, err)
+		}
+		next.Close()
+		runPython(t, addColumnsPy, twin, step, exprs)
+		theirs := runPython(t, evolvePy, twin, "read")
+		ours := runPython(t, evolvePy, dir, "read")
+		if string(ours) != string(theirs) {
+			t.Fatalf("%s\n ours:   %.2500s\n pylance: %.2500s", step, ours, theirs)
+		}
+	}
+	ds, err := OpenDataset(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ds.Close()
+	for _, c := range []struct {
+		cols []NewColumn
+		want error
+	}{
+		{[]NewColumn{{"id", "1"}}, ErrInvalidArgument},
+		{[]NewColumn{{"q", "nope + 1"}}, ErrInvalidArgument},
+		{[]NewColumn{{"q", "1"}, {"q", "2"}}, ErrInvalidArgument},
+	} {
+		if _, err := ds.AddColumns(ctx, c.cols); !errors.Is(err, c.want) {
+			t.Errorf("AddColumns(%v): %v, want %v", c.cols, err, c.want)
+		}
 	}
 }

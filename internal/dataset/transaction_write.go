@@ -128,7 +128,7 @@ func (t *Transaction) encodeOp() ([]byte, error) {
 			b = protowire.AppendTag(b, 3, protowire.BytesType)
 			b = protowire.AppendString(b, t.Predicate)
 		}
-	case TxnOverwrite:
+	case TxnOverwrite, TxnMerge: // fragments = 1, schema = 2, schema_metadata = 3 in both
 		for _, f := range t.Schema {
 			fb, err := mo.Marshal(f)
 			if err != nil {
@@ -150,6 +150,9 @@ func (t *Transaction) encodeOp() ([]byte, error) {
 			e = protowire.AppendBytes(e, t.SchemaMetadata[k])
 			b = protowire.AppendTag(b, 3, protowire.BytesType)
 			b = protowire.AppendBytes(b, e)
+		}
+		if t.Op == TxnMerge { // preserves_nullability = 4: only nullable fields are added
+			b = protowire.AppendVarint(protowire.AppendTag(b, 4, protowire.VarintType), 1)
 		}
 	}
 	return b, nil

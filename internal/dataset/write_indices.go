@@ -96,7 +96,7 @@ func (op *writeOp) indicesAfter(cur *latest) ([]indexEntry, error) {
 	if err := checkIndexBitmaps(cur); err != nil {
 		return nil, err
 	}
-	if op.kind == opProject {
+	if op.kind == opProject || op.kind == opMerge {
 		return retainIndices(cur.indices, op.fields), nil // schema_evolve.go
 	}
 	return cur.indices, nil
