@@ -185,3 +185,13 @@ func (ds *Dataset) AddColumns(ctx context.Context, cols []NewColumn, opts ...Dat
 func (ds *Dataset) AddNullColumns(ctx context.Context, fields []arrow.Field, opts ...DatasetWriteOption) (*Dataset, error) {
 	return ds.next(ds.d.AddNullColumns(ctx, fields, dsWriteOpts(opts)...))
 }
+
+// AddColumnsFrom adds the columns of rdr, whose rows line up with the
+// dataset's live rows in scan order, as pylance's add_columns(reader)
+// does: each fragment gets a data file of its physical rows (deleted rows
+// null), read from rdr one fragment's rows at a time; one Merge commit. A
+// reader with fewer or more rows than the dataset, or a column name in
+// use, fails with ErrInvalidArgument and commits nothing.
+func (ds *Dataset) AddColumnsFrom(ctx context.Context, rdr array.RecordReader, opts ...DatasetWriteOption) (*Dataset, error) {
+	return ds.next(ds.d.AddColumnsFrom(ctx, rdr, dsWriteOpts(opts)...))
+}

@@ -60,9 +60,9 @@ const usage = `usage:
       remove versions older than the age (Go duration, or 7d, 2w; 0: all but the latest) and
       the files only they reference, as pylance's cleanup_old_versions; never the latest or a
       tagged version (a tagged old version fails the cleanup unless --ignore-tagged)
-  lance add-columns DATASET --expr "z = x + id[, w = upper(s)]" | --null "z:int[,...]"
-      add columns from SQL expressions (a data file per fragment) or all-null ones (no data)
-      as pylance's add_columns
+  lance add-columns DATASET --expr "z = x + id[, w = upper(s)]" | --null "z:int[,...]" | --from FILE
+      add columns from SQL expressions (a data file per fragment), all-null ones (no data) or
+      a file whose rows line up with the live rows, as pylance's add_columns
   lance drop-columns DATASET --columns a[,st.b]
       drop columns (or struct fields) as pylance's drop_columns: no data rewritten
   lance alter-columns DATASET [--rename old:new[,...]] [--nullable a[,...]] [--not-null a[,...]]

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 
 	lance "github.com/lancego/lancego"
 	"github.com/lancego/lancego/expr"
@@ -119,11 +120,18 @@ func runAddColumns(ctx context.Context, args []string, stdout, stderr io.Writer)
 	fs.SetOutput(stderr)
 	exprs := fs.String("expr", "", `new columns from SQL expressions: "z = x + id, w = upper(s)"`)
 	nulls := fs.String("null", "", `new all-null columns: "name:TYPE,..." (SQL types: int, bigint, double, string, ...)`)
+	from := fs.String("from", "", "new columns from a file (Parquet, CSV, JSON, Arrow IPC, Lance) whose rows line up with the dataset's live rows")
 	if err := fs.Parse(splitArgs(args, nil)); err != nil {
 		return err
 	}
-	if fs.NArg() != 1 || (*exprs == "") == (*nulls == "") {
-		return fmt.Errorf("add-columns needs DATASET and one of --expr \"col = EXPR, ...\" or --null \"col:TYPE, ...\"")
+	given := 0
+	for _, f := range []string{*exprs, *nulls, *from} {
+		if f != "" {
+			given++
+		}
+	}
+	if fs.NArg() != 1 || given != 1 {
+		return fmt.Errorf("add-columns needs DATASET and one of --expr \"col = EXPR, ...\", --null \"col:TYPE, ...\" or --from FILE")
 	}
 	ds, err := lance.OpenDataset(ctx, fs.Arg(0))
 	if err != nil {
@@ -132,7 +140,35 @@ func runAddColumns(ctx context.Context, args []string, stdout, stderr io.Writer)
 	defer ds.Close()
 	var out *lance.Dataset
 	var names []string
-	if *exprs != "" {
+	switch {
+	case *from != "":
+		in, err := openSource(ctx, *from, "", 8192)
+		if err != nil {
+			return err
+		}
+		defer in.close()
+		rdr := array.ReaderFromIter(in.schema, func(yield func(arrow.RecordBatch, error) bool) {
+			for {
+				rec, err := in.next(ctx)
+				if err != nil || rec == nil {
+					if err != nil {
+						yield(nil, err)
+					}
+					return
+				}
+				if !yield(rec, nil) {
+					return
+				}
+			}
+		})
+		defer rdr.Release()
+		for _, f := range in.schema.Fields() {
+			names = append(names, f.Name)
+		}
+		if out, err = ds.AddColumnsFrom(ctx, rdr); err != nil {
+			return err
+		}
+	case *exprs != "":
 		list, err := parseAssignments("--expr", *exprs)
 		if err != nil {
 			return err
@@ -145,7 +181,7 @@ func runAddColumns(ctx context.Context, args []string, stdout, stderr io.Writer)
 		if err != nil {
 			return err
 		}
-	} else {
+	default:
 		fields, err := parseNullColumns(*nulls)
 		if err != nil {
 			return err

@@ -72,6 +72,13 @@ func TestSchemaCommands(t *testing.T) {
 	if err := os.WriteFile(csvPath, []byte("id,name,x\n1,a,10\n2,b,20\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	extra, short := filepath.Join(dir, "extra.csv"), filepath.Join(dir, "short.csv")
+	if err := os.WriteFile(extra, []byte("more\nm1\nm2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(short, []byte("less\nl1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	ds := filepath.Join(dir, "ds")
 	for _, s := range []struct {
 		args []string
@@ -87,7 +94,9 @@ func TestSchemaCommands(t *testing.T) {
 		{args: []string{"add-columns", ds, "--null", "z:int, w:string"}, want: "added z, w: version 5"},
 		{args: []string{"add-columns", ds, "--null", "q:nosuchtype"}, want: "unknown type", fail: true},
 		{args: []string{"add-columns", ds, "--expr", "id = 1"}, want: "already exists", fail: true},
-		{args: []string{"cat", ds, "--format", "csv"}, want: "id,label,twice,tag,z,w\n1,a,2,a!,null,null\n2,b,4,b!,null,null\n"},
+		{args: []string{"add-columns", ds, "--from", extra}, want: "added more: version 6"},
+		{args: []string{"add-columns", ds, "--from", short}, want: "ended after 1 rows", fail: true},
+		{args: []string{"cat", ds, "--format", "csv"}, want: "id,label,twice,tag,z,w,more\n1,a,2,a!,null,null,m1\n2,b,4,b!,null,null,m2\n"},
 	} {
 		var out, errb bytes.Buffer
 		err := run(ctx, s.args, &out, &errb)

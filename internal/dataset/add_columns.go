@@ -78,7 +78,22 @@ func (ds *Dataset) AddNullColumns(ctx context.Context, fields []arrow.Field, opt
 	return ds.addColumns(ctx, fields, nil, opts)
 }
 
+// fillColumns writes the new columns of fragment i (m) to w.
+type fillColumns func(ctx context.Context, w *filewriter.File, schema *arrow.Schema, i int, m *Fragment) error
+
 func (ds *Dataset) addColumns(ctx context.Context, add []arrow.Field, vals []*expr.Compiled, opts []DatasetWriteOption) (*Dataset, error) {
+	if vals == nil {
+		return ds.addColumnsWith(ctx, add, nil, nil, opts)
+	}
+	return ds.addColumnsWith(ctx, add, func(ctx context.Context, w *filewriter.File, schema *arrow.Schema, i int, m *Fragment) error {
+		return ds.evalColumns(ctx, w, schema, vals, i, m)
+	}, nil, opts)
+}
+
+// addColumnsWith adds the columns add: with fill nil all null (no data),
+// else each fragment's data file written by fill; done, when set, is
+// checked once every fragment is written, before the commit.
+func (ds *Dataset) addColumnsWith(ctx context.Context, add []arrow.Field, fill fillColumns, done func() error, opts []DatasetWriteOption) (*Dataset, error) {
 	fail := func(err error) (*Dataset, error) {
 		return nil, fmt.Errorf("lance: add columns to %s: %w", ds.url, err)
 	}
@@ -122,27 +137,35 @@ func (ds *Dataset) addColumns(ctx context.Context, add []arrow.Field, vals []*ex
 	shiftIDs(newFields, leaves, base+1)
 	op.fields = append(cloneFields(ds.man.Fields), newFields...)
 	op.newFiles = map[uint64]*tablepb.DataFile{}
-	if vals != nil {
-		var keys []string
-		for i := range ds.frags {
-			df, key, err := ds.writeColumnsFile(ctx, c, i, schema, vals, fv, leaves)
-			if key != "" {
-				keys = append(keys, key)
-			}
-			if err != nil {
-				removeKeys(context.WithoutCancel(ctx), ds.store, keys)
-				return fail(err)
-			}
-			op.newFiles[ds.frags[i].ref.ID] = df
-		}
-		v, err := commit(ctx, ds.store, c, op)
-		if err != nil {
-			removeKeys(context.WithoutCancel(ctx), ds.store, keys)
-			return nil, fmt.Errorf("lance: commit %s: %w", ds.url, err)
-		}
-		return ds.reopen(ctx, v)
+	if fill == nil {
+		return ds.commitSchemaOp(ctx, op, opts)
 	}
-	return ds.commitSchemaOp(ctx, op, opts)
+	var keys []string
+	abandon := func(err error) (*Dataset, error) {
+		removeKeys(context.WithoutCancel(ctx), ds.store, keys)
+		return fail(err)
+	}
+	for i := range ds.frags {
+		df, key, err := ds.writeColumnsFile(ctx, c, i, schema, fv, leaves, fill)
+		if key != "" {
+			keys = append(keys, key)
+		}
+		if err != nil {
+			return abandon(err)
+		}
+		op.newFiles[ds.frags[i].ref.ID] = df
+	}
+	if done != nil {
+		if err := done(); err != nil {
+			return abandon(err)
+		}
+	}
+	v, err := commit(ctx, ds.store, c, op)
+	if err != nil {
+		removeKeys(context.WithoutCancel(ctx), ds.store, keys)
+		return nil, fmt.Errorf("lance: commit %s: %w", ds.url, err)
+	}
+	return ds.reopen(ctx, v)
 }
 
 // shiftIDs renumbers fields built from 0 to start at first.
@@ -182,10 +205,10 @@ func (ds *Dataset) maxFieldID() (int32, error) {
 }
 
 // writeColumnsFile writes the data file of the new columns of fragment
-// i: the values of vals over every physical row. It returns the file's
-// manifest entry and its key (set once the file is created).
-func (ds *Dataset) writeColumnsFile(ctx context.Context, c *dsWriteConfig, i int, schema *arrow.Schema, vals []*expr.Compiled,
-	fv format.Version, leaves []int32) (*tablepb.DataFile, string, error) {
+// i with fill. It returns the file's manifest entry and its key (set once
+// the file is created).
+func (ds *Dataset) writeColumnsFile(ctx context.Context, c *dsWriteConfig, i int, schema *arrow.Schema,
+	fv format.Version, leaves []int32, fill fillColumns) (*tablepb.DataFile, string, error) {
 	m, err := ds.fragment(i)
 	if err != nil {
 		return nil, "", err
@@ -199,38 +222,9 @@ func (ds *Dataset) writeColumnsFile(ctx context.Context, c *dsWriteConfig, i int
 	opts := append(append([]filewriter.Option(nil), c.file...), filewriter.WithObjectCreator(create), filewriter.WithLocalCreate())
 	w, err := filewriter.Create(ctx, ds.store.URL(key), schema, opts...)
 	if err != nil {
-		return nil, "", err
+		return nil, "", fmt.Errorf("fragment %d: %w", m.ID, err)
 	}
-	all := make([]int, ds.arrow.NumFields())
-	for j := range all {
-		all[j] = j
-	}
-	p := ds.newProjection(all, false, false, false)
-	var werr error
-	emit := func(rec arrow.RecordBatch) bool {
-		defer rec.Release()
-		werr = writeEvaluated(ctx, w, schema, vals, rec)
-		return werr == nil
-	}
-	r := fragRange{idx: i, lo: 0, hi: m.PhysicalRows}
-	whole := func(lo, hi uint64) []fileread.RowRange { return []fileread.RowRange{{From: lo, To: hi}} }
-	ok := true
-	if m.PhysicalRows > 0 {
-		if err := ds.prepareFragments(ctx, all, false, []int{i}); err != nil {
-			w.Abort()
-			return nil, "", err
-		}
-		ok = ds.scanSelected(ctx, r, p, addColumnsBatch, whole, emit, func(_ arrow.RecordBatch, e error) bool {
-			err = e
-			return false
-		})
-	}
-	switch {
-	case werr != nil:
-		err = werr
-	case !ok && err == nil:
-		err = fmt.Errorf("fragment %d: scan stopped", m.ID)
-	}
+	err = fill(ctx, w, schema, i, m)
 	if err == nil {
 		err = w.Close(ctx)
 	}
@@ -244,6 +238,40 @@ func (ds *Dataset) writeColumnsFile(ctx context.Context, c *dsWriteConfig, i int
 	}
 	return &tablepb.DataFile{Path: name, Fields: leaves, ColumnIndices: cols,
 		FileMajorVersion: uint32(fv.Major()), FileMinorVersion: uint32(fv.Minor()), FileSizeBytes: w.Stats().Bytes}, key, nil
+}
+
+// evalColumns writes vals evaluated over every physical row of fragment
+// i to w.
+func (ds *Dataset) evalColumns(ctx context.Context, w *filewriter.File, schema *arrow.Schema, vals []*expr.Compiled, i int, m *Fragment) error {
+	if m.PhysicalRows == 0 {
+		return nil
+	}
+	all := make([]int, ds.arrow.NumFields())
+	for j := range all {
+		all[j] = j
+	}
+	if err := ds.prepareFragments(ctx, all, false, []int{i}); err != nil {
+		return err
+	}
+	var werr, serr error
+	emit := func(rec arrow.RecordBatch) bool {
+		defer rec.Release()
+		werr = writeEvaluated(ctx, w, schema, vals, rec)
+		return werr == nil
+	}
+	whole := func(lo, hi uint64) []fileread.RowRange { return []fileread.RowRange{{From: lo, To: hi}} }
+	r := fragRange{idx: i, lo: 0, hi: m.PhysicalRows}
+	ok := ds.scanSelected(ctx, r, ds.newProjection(all, false, false, false), addColumnsBatch, whole, emit,
+		func(_ arrow.RecordBatch, e error) bool { serr = e; return false })
+	switch {
+	case werr != nil:
+		return werr
+	case serr != nil:
+		return serr
+	case !ok:
+		return fmt.Errorf("scan stopped")
+	}
+	return nil
 }
 
 // writeEvaluated evaluates vals over rec and writes the columns to w.

@@ -4,10 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 )
 
@@ -237,5 +239,73 @@ func TestAddColumnsMatchesPylance(t *testing.T) {
 		if _, err := ds.AddColumns(ctx, c.cols); !errors.Is(err, c.want) {
 			t.Errorf("AddColumns(%v): %v, want %v", c.cols, err, c.want)
 		}
+	}
+}
+
+const addReaderPy = `
+import lance, sys, pyarrow as pa
+uri, n = sys.argv[1], int(sys.argv[2])
+ds = lance.dataset(uri)
+schema = pa.schema([("r", pa.int64()), ("rs", pa.string())])
+batches = [pa.record_batch([pa.array(range(lo, min(n, lo + 64)), pa.int64()),
+                            pa.array(["r%d" % i for i in range(lo, min(n, lo + 64))])], schema=schema)
+           for lo in range(0, n, 64)]
+ds.add_columns(pa.RecordBatchReader.from_batches(schema, batches))
+`
+
+// TestAddColumnsFromMatchesPylance adds the columns of a reader aligned
+// with the live rows (deleted rows get nulls) with us and with pylance on
+// a copy; readers of the wrong length are refused.
+func TestAddColumnsFromMatchesPylance(t *testing.T) {
+	if datasetPython() == "" {
+		t.Skip("no LANCE_PY")
+	}
+	ctx := context.Background()
+	dir := filepath.Join(t.TempDir(), "ds")
+	twin := filepath.Join(t.TempDir(), "twin")
+	runPython(t, evolvePy, dir, "create")
+	copyTreeCP(t, dir, twin)
+	mem := memory.NewGoAllocator()
+	reader := func(n int) array.RecordReader {
+		schema := arrow.NewSchema([]arrow.Field{{Name: "r", Type: arrow.PrimitiveTypes.Int64, Nullable: true},
+			{Name: "rs", Type: arrow.BinaryTypes.String, Nullable: true}}, nil)
+		var recs []arrow.RecordBatch
+		for lo := 0; lo < n; lo += 50 {
+			b := array.NewRecordBuilder(mem, schema)
+			for i := lo; i < min(n, lo+50); i++ {
+				b.Field(0).(*array.Int64Builder).Append(int64(i))
+				b.Field(1).(*array.StringBuilder).Append(fmt.Sprintf("r%d", i))
+			}
+			recs = append(recs, b.NewRecordBatch())
+			b.Release()
+		}
+		rdr, err := array.NewRecordReader(schema, recs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rdr
+	}
+	ds, err := OpenDataset(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ds.Close()
+	for _, n := range []int{269, 271} {
+		if _, err := ds.AddColumnsFrom(ctx, reader(n)); !errors.Is(err, ErrInvalidArgument) {
+			t.Errorf("a reader of %d rows for 270: %v, want ErrInvalidArgument", n, err)
+		}
+	}
+	next, err := ds.AddColumnsFrom(ctx, reader(270))
+	if err != nil {
+		t.Fatal(err)
+	}
+	next.Close()
+	runPython(t, addReaderPy, twin, "270")
+	ours, theirs := runPython(t, evolvePy, dir, "read"), runPython(t, evolvePy, twin, "read")
+	if string(ours) != string(theirs) {
+		t.Fatalf("\n ours:   %.2500s\n pylance: %.2500s", ours, theirs)
+	}
+	if left := fileList(t, filepath.Join(dir, "data")); len(left) != 6 {
+		t.Errorf("data files after two refused and one added reader: %v (want 3 + 3)", left)
 	}
 }
