@@ -80,6 +80,9 @@ func Schema(name string) *arrow.Schema {
 		}
 		return arrow.NewSchema(fields, nil)
 	}
+	if name == ColumnsDataset {
+		return columnsSchema()
+	}
 	if name == VectorDataset {
 		return arrow.NewSchema([]arrow.Field{
 			{Name: "emb", Type: arrow.FixedSizeListOf(EmbeddingDim, arrow.PrimitiveTypes.Float32)},
@@ -177,7 +180,10 @@ func arrowBytes(d arrow.ArrayData) int64 {
 type generator struct {
 	rng    *rand.Rand
 	sorted int64
-	words  []string
+	// ts and walk are the running timestamp and price (in cents) of
+	// ColumnsDataset.
+	ts, walk int64
+	words    []string
 	// vocab holds each dictionary column's distinct values.
 	vocab map[string][]string
 }
@@ -219,6 +225,9 @@ func (g *generator) batch(schema *arrow.Schema, start, n int) arrow.RecordBatch 
 }
 
 func (g *generator) fill(col string, b array.Builder, n int) {
+	if g.fillColumn(col, b, n) {
+		return
+	}
 	switch col {
 	case "i64_sorted":
 		ib := b.(*array.Int64Builder)

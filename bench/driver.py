@@ -54,6 +54,32 @@ def op_write(op):
     return {"seconds": runs[-1], "runs": runs, "rows": table.num_rows, "bytes": os.path.getsize(out)}
 
 
+def op_write_columns(op):
+    """Writes each named column of the IPC table alone, warmups + reps
+    times per column in this process, and returns each column's timed
+    runs and file size."""
+    table = ipc.open_file(op["ipc"]).read_all()
+    out = op["out"]
+    res = {}
+    for col in op["columns"]:
+        t = table.select([col])
+        batches = t.to_batches()
+        runs = []
+        for i in range(op.get("warmups", 0) + op.get("reps", 1)):
+            if os.path.exists(out):
+                os.remove(out)
+            t0 = now()
+            w = LanceFileWriter(out, t.schema, version=op.get("version", "2.1"))
+            for b in batches:
+                w.write_batch(b)
+            w.close()
+            if i >= op.get("warmups", 0):
+                runs.append(now() - t0)
+        res[col] = {"runs": runs, "bytes": os.path.getsize(out)}
+        os.remove(out)
+    return res
+
+
 def drain(results):
     rows = 0
     for b in results.to_batches():
@@ -188,7 +214,7 @@ def bisect(starts, i):
     return lo
 
 
-OPS = {"write": op_write, "scan": op_scan, "take": op_take, "open": op_open,
+OPS = {"write": op_write, "write_columns": op_write_columns, "scan": op_scan, "take": op_take, "open": op_open,
        "pq_scan": op_pq_scan, "pq_take": op_pq_take}
 
 

@@ -50,6 +50,10 @@ type Measure struct {
 	// TmpfsSeconds is the median write to a tmpfs folder, where fsync
 	// costs nothing: Seconds - TmpfsSeconds is what durability costs.
 	TmpfsSeconds float64 `json:"tmpfs_seconds,omitempty"`
+	// SyncedSeconds is our median write with Close's fsync of the file
+	// and folder (the default) where Seconds is without it (writecols):
+	// the difference is what durability costs.
+	SyncedSeconds float64 `json:"synced_seconds,omitempty"`
 	// PeakHeapBytes is the peak live heap above the start of the run
 	// (lancego scans in the memory check only).
 	PeakHeapBytes int64 `json:"peak_heap_bytes,omitempty"`

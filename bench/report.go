@@ -321,6 +321,10 @@ func tmpfsCell(o, p Measure) string {
 // fsyncCell is what our disk write costs over the tmpfs one (fsync of the
 // file and folder, which pylance does not do), as a share of the median.
 func fsyncCell(o Measure) string {
+	if o.SyncedSeconds > 0 {
+		d := o.SyncedSeconds - o.Seconds
+		return fmt.Sprintf("%.3g s (synced %.3g s)", d, o.SyncedSeconds)
+	}
 	if o.TmpfsSeconds == 0 {
 		return "–"
 	}

@@ -182,6 +182,8 @@ func summaryKey(wl string) string {
 		return "open"
 	case strings.HasPrefix(wl, "s3/open/"):
 		return "open_s3"
+	case strings.HasPrefix(wl, "write/columns@"):
+		return "write_column_min"
 	case strings.HasPrefix(wl, "write/"):
 		return "write"
 	case strings.HasPrefix(wl, "v20/scan/"):

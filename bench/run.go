@@ -49,7 +49,7 @@ type Config struct {
 	// readers, the proxy and (with S3Env.ServerPID) the server. Empty runs
 	// the proxy in this process and reports pylance's client CPU only.
 	ProxyExe string
-	// Only, when non-empty, runs just these steps (memcpy, write, open,
+	// Only, when non-empty, runs just these steps (memcpy, write, writecols, open,
 	// scan, take, memory, filter, v20, v23, dict, takecol, codecs, s3,
 	// datasets); the table and vectors data sets are always made (dict
 	// makes its own), and
@@ -196,7 +196,7 @@ func Run(ctx context.Context, cfg Config) (*Results, error) {
 		name string
 		fn   func(context.Context) error
 	}{
-		{"memcpy", r.memcpy}, {"data", r.datasets}, {"write", r.writes}, {"open", r.opens},
+		{"memcpy", r.memcpy}, {"data", r.datasets}, {"write", r.writes}, {"writecols", r.writeColumns}, {"open", r.opens},
 		{"scan", r.scans}, {"take", r.takes}, {"memory", r.memory}, {"filter", r.filter}, {"v20", r.v20}, {"v23", r.v23}, {"dict", r.dict}, {"takecol", r.takecols}, {"codecs", r.codecs}, {"s3", r.objectStore},
 		{"datasets", r.datasetWorkloads},
 	}

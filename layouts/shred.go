@@ -66,11 +66,16 @@ type Shredded struct {
 	Rep    []uint16 // nil when the page has no list layer
 	Def    []uint16 // nil when nothing is null or empty
 	Leaf   arrow.Array
-	// idx holds the leaf slot of each visible entry, -1 for a null slot
-	// whose null comes from an enclosing struct.
-	Idx     []int
-	NumRows int
-	NumNull int // visible entries that are null (def != 0)
+	// Idx holds the leaf slot of each visible entry, -1 for a null slot
+	// whose null comes from an enclosing struct; nil when Dense.
+	Idx []int
+	// Dense marks DenseN visible entries that are the leaf slots DenseLo,
+	// DenseLo+1, ... in order, none null (Idx is then nil: Slots makes it
+	// when a consumer needs it, and the common all-valid page never does).
+	Dense           bool
+	DenseLo, DenseN int
+	NumRows         int
+	NumNull         int // visible entries that are null (def != 0)
 	// FSL is, for a leaf below a fixed-size list of structs, the layer
 	// set read as the schema's (DenseFSLSet: the list's item layer as a
 	// LayerFSL); nil otherwise. Such a page has NumRows items (rows ×
@@ -78,7 +83,7 @@ type Shredded struct {
 	FSL *LayerSet
 }
 
-// numItems is the number of level entries.
+// NumItems is the number of level entries.
 func (s *Shredded) NumItems() int {
 	if s.Rep != nil {
 		return len(s.Rep)
@@ -86,7 +91,32 @@ func (s *Shredded) NumItems() int {
 	if s.Def != nil {
 		return len(s.Def)
 	}
+	return s.NumSlots()
+}
+
+// NumSlots is the number of visible entries.
+func (s *Shredded) NumSlots() int {
+	if s.Dense {
+		return s.DenseN
+	}
 	return len(s.Idx)
+}
+
+// Slots returns the leaf slot of every visible entry (Idx), made from
+// sc's identity when Dense.
+func (s *Shredded) Slots(sc ShredScratch) []int {
+	if s.Dense {
+		if sc == nil {
+			sc = plainScratch{}
+		}
+		return sc.Identity(s.DenseLo, s.DenseLo+s.DenseN)
+	}
+	return s.Idx
+}
+
+// setDense marks the entries as the leaf slots lo, ..., hi-1.
+func (s *Shredded) setDense(lo, hi int) {
+	s.Idx, s.Dense, s.DenseLo, s.DenseN = nil, true, lo, hi-lo
 }
 
 // shredder walks the arrays of one leaf path.
@@ -101,6 +131,12 @@ type shredder struct {
 	// so those repeat as layers of their own (sparse pages only).
 	repFSL bool
 	out    *Shredded
+	lay    []walkLayer // per layer, for the walk (shred_walk.go)
+	// the fast path's dense leaf slots [denseLo, denseHi) while dense
+	// (shred_lists.go), and the scratch its slots come from
+	dense            bool
+	denseLo, denseHi int
+	sc               ShredScratch
 }
 
 // Shred flattens one leaf column out of top (a whole top-level column):
@@ -133,6 +169,9 @@ func Shred(top arrow.Array, child []int, sc ShredScratch) (*Shredded, error) {
 	}
 	if s.structOnlyPath() {
 		return shredStructs(s, sc)
+	}
+	if s.listsPath() {
+		return s.shredLists(top.Len(), sc)
 	}
 	for i := 0; i < top.Len(); i++ {
 		s.scan(0, i)
@@ -168,7 +207,7 @@ func shredFlat(top arrow.Array, sc ShredScratch) (*Shredded, error) {
 	}
 	out.Set = set
 	if !set.NeedsDef() {
-		out.Idx = sc.Identity(0, n)
+		out.setDense(0, n)
 		return out, nil
 	}
 	out.Idx = sc.IntsCap(n)
@@ -292,7 +331,7 @@ func shredList[T int32 | int64](top arrow.Array, offs []T, child arrow.Array, sc
 		}
 	}
 	if run {
-		out.Idx = sc.Identity(int(offs[0]), int(offs[n]))
+		out.setDense(int(offs[0]), int(offs[n]))
 	}
 	return out, nil
 }
@@ -330,6 +369,7 @@ func newShredder(top arrow.Array, child []int) (*shredder, error) {
 		}
 	}
 	s.out.Leaf = s.arrays[n-1]
+	s.resolveLayers()
 	return s, s.multiples()
 }
 
@@ -417,55 +457,6 @@ func (s *shredder) fslSet() error {
 	return nil
 }
 
-// scan records which layers hold nulls or empty lists (pass 1).
-func (s *shredder) scan(k, i int) {
-	a := s.arrays[k]
-	if a.IsNull(i) {
-		s.hasNull[k] = true
-		s.scanUnderNull(k, i)
-		return
-	}
-	if s.list[k] || s.dim[k] > 0 {
-		start, end := a.(array.ListLike).ValueOffsets(i)
-		if start == end {
-			s.hasEmpty[k] = true
-		}
-		for j := start; j < end; j++ {
-			s.scan(k+1, int(j))
-		}
-		return
-	}
-	if k+1 < len(s.arrays) {
-		s.scan(k+1, i)
-	}
-}
-
-// scanUnderNull: below a null struct slot i of layer k, a child slot whose
-// own null bit is set makes its layer nullable too, as Lance decides
-// layers from each array's null bits (pylance 14.0.2 writes
-// struct<list> whose only list nulls sit under null structs with a
-// NULLABLE_LIST layer, struct<int32> likewise with NULLABLE_ITEM leaves).
-// Nothing under a null list slot is looked at.
-// Below a null fixed-size list of structs every child slot is looked at
-// (Lance repeats the list's null level over them, and takes each layer's
-// kind from its whole array's null bits).
-func (s *shredder) scanUnderNull(k, i int) {
-	if s.list[k] || k+1 >= len(s.arrays) {
-		return
-	}
-	lo, hi := i, i+1
-	if s.dim[k] > 0 {
-		start, end := s.arrays[k].(array.ListLike).ValueOffsets(i)
-		lo, hi = int(start), int(end)
-	}
-	for j := lo; j < hi; j++ {
-		if s.arrays[k+1].IsNull(j) {
-			s.hasNull[k+1] = true
-		}
-		s.scanUnderNull(k+1, j)
-	}
-}
-
 // pbLayers converts the scan flags into layers, inner-most first.
 func (s *shredder) pbLayers() []pb.RepDefLayer {
 	out := make([]pb.RepDefLayer, 0, len(s.arrays))
@@ -487,87 +478,4 @@ func (s *shredder) pbLayers() []pb.RepDefLayer {
 		}
 	}
 	return out
-}
-
-// visit emits the entries of slot i of layer k (pass 2).
-func (s *shredder) visit(k, i int, rep uint16) {
-	a, L := s.arrays[k], s.out.Set.Layers[k]
-	if a.IsNull(i) && s.repFSL {
-		s.emitNull(k, L.NullCode, rep)
-		return
-	}
-	if a.IsNull(i) {
-		for range s.mult[k] { // a null above a fixed-size list repeats per item
-			s.emit(rep, L.NullCode, -1)
-		}
-		return
-	}
-	if s.dim[k] > 0 {
-		start, end := a.(array.ListLike).ValueOffsets(i)
-		for j := start; j < end; j++ {
-			r := rep
-			if s.repFSL && j > start {
-				r = L.RepNumber - 1
-			}
-			s.visit(k+1, int(j), r)
-		}
-		return
-	}
-	if s.list[k] {
-		start, end := a.(array.ListLike).ValueOffsets(i)
-		if start == end {
-			s.emit(rep, L.EmptyCode, -1)
-			return
-		}
-		for j := start; j < end; j++ {
-			r := rep
-			if j > start {
-				r = L.RepNumber - 1
-			}
-			s.visit(k+1, int(j), r)
-		}
-		return
-	}
-	if k+1 < len(s.arrays) {
-		s.visit(k+1, i, rep)
-		return
-	}
-	s.emit(rep, 0, i)
-}
-
-// emitNull emits the entries of a slot of layer k below (or at) a null
-// whose code is code, when fixed-size lists repeat (repFSL): every
-// fixed-size list still owns its dimension entries, the first one
-// continuing rep; a list or the leaf takes one entry.
-func (s *shredder) emitNull(k int, code, rep uint16) {
-	switch {
-	case s.dim[k] > 0:
-		inner := s.out.Set.Layers[k].RepNumber - 1
-		s.emitNull(k+1, code, rep)
-		for range s.dim[k] - 1 {
-			s.emitNull(k+1, code, inner)
-		}
-	case s.list[k] || k+1 == len(s.arrays):
-		s.emit(rep, code, -1)
-	default:
-		s.emitNull(k+1, code, rep)
-	}
-}
-
-// emit appends one level entry; visible entries get a value slot.
-func (s *shredder) emit(rep, def uint16, slot int) {
-	o := s.out
-	if o.Rep != nil {
-		o.Rep = append(o.Rep, rep)
-	}
-	if o.Def != nil {
-		o.Def = append(o.Def, def)
-	}
-	if def <= o.Set.MaxVisibleDef {
-		if def != 0 {
-			o.NumNull++
-			slot = -1
-		}
-		o.Idx = append(o.Idx, slot)
-	}
 }

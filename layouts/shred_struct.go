@@ -35,7 +35,7 @@ func shredStructs(s *shredder, sc ShredScratch) (*Shredded, error) {
 	}
 	out := s.out
 	if !set.NeedsDef() {
-		out.Idx = sc.Identity(0, n)
+		out.setDense(0, n)
 		return out, nil
 	}
 	out.Idx = sc.IntsCap(n)

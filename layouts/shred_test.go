@@ -54,8 +54,8 @@ func checkShredUnravel(t *testing.T, name string, col arrow.Array) {
 		t.Fatalf("%s: %v\nrep %v\ndef %v", name, err, s.Rep, s.Def)
 	}
 	// visible entries: one per leaf slot, pointing at the leaf's own slot
-	if got.Leaf().Len != len(s.Idx) {
-		t.Fatalf("%s: %d leaf slots, %d visible entries", name, got.Leaf().Len, len(s.Idx))
+	if got.Leaf().Len != s.NumSlots() {
+		t.Fatalf("%s: %d leaf slots, %d visible entries", name, got.Leaf().Len, s.NumSlots())
 	}
 }
 

@@ -30,7 +30,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	noS3 := fs.Bool("no-s3", false, "skip the object-store runs")
 	noMmap := fs.Bool("no-mmap", false, "read local files with pread only, never through a memory map")
 	noSigned := fs.Bool("no-signed-reads", false, "send every S3 read through the AWS SDK, not a presigned URL")
-	only := fs.String("only", "", "comma-separated steps to run: memcpy,write,open,scan,take,memory,filter,v20,v23,dict,takecol,codecs,s3,datasets (default all)")
+	only := fs.String("only", "", "comma-separated steps to run: memcpy,write,writecols,open,scan,take,memory,filter,v20,v23,dict,takecol,codecs,s3,datasets (default all)")
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the whole run")
 	check := fs.Bool("check", false, "fail when object-store round trips (takes, scans) or bytes miss their gates (CI; docs/benchmarks.md)")
 	if err := fs.Parse(splitArgs(args, map[string]bool{"quick": true, "json": true, "no-s3": true, "no-mmap": true, "no-signed-reads": true, "check": true})); err != nil {

@@ -39,7 +39,7 @@ func encodeBlobV1(s *shredded, l *wleaf, cfg *writerConfig) (*encodedPage, error
 	if s.Rep != nil {
 		return nil, fmt.Errorf("%w: legacy blob inside a list", lerr.ErrUnsupportedType)
 	}
-	v, err := gatherValues(s.Leaf, s.Idx, s.sc)
+	v, err := gatherShredded(s)
 	if err != nil {
 		return nil, err
 	}
@@ -65,7 +65,7 @@ func encodeBlobV1(s *shredded, l *wleaf, cfg *writerConfig) (*encodedPage, error
 			binary.LittleEndian.PutUint64(rows.Data[16*j:], p)
 			binary.LittleEndian.PutUint64(rows.Data[16*j+8:], size)
 		}
-		inner := &shredded{Shredded: layouts.Shredded{Layers: []pb.RepDefLayer{pb.RepDefLayer_REPDEF_ALL_VALID_ITEM}, NumRows: v.N, Idx: s.Idx}, sc: s.sc}
+		inner := &shredded{Shredded: layouts.Shredded{Layers: []pb.RepDefLayer{pb.RepDefLayer_REPDEF_ALL_VALID_ITEM}, NumRows: v.N, Idx: s.slots()}, sc: s.sc}
 		codec := codecs.PackedStructEncoder{FlatEncoder: codecs.FlatEncoder{Bits: 128}, Widths: []uint64{64, 64}}
 		page, err := encodeMiniBlock(inner, rows, codec, cfg.version, int(l.params.miniblockValues))
 		if err != nil {
@@ -90,8 +90,8 @@ func encodeBlobV2(s *shredded, _ *wleaf, _ *writerConfig) (*encodedPage, error) 
 	}
 	data, uri := st.Field(0), st.Field(1).(*array.String)
 	var ext [][]byte
-	ref := make([]int, len(s.Idx))
-	for j, i := range s.Idx {
+	ref := make([]int, s.NumSlots())
+	for j, i := range s.slots() {
 		ref[j] = -1
 		if i < 0 || st.IsNull(i) {
 			continue

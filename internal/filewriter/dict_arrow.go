@@ -2,6 +2,7 @@ package filewriter
 
 import (
 	"fmt"
+	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -55,8 +56,8 @@ func encodeDictionaryLeaf(s *shredded, l *wleaf, cfg *writerConfig) (*encodedPag
 
 // encodeMaterialized writes the values a dictionary column stands for.
 func encodeMaterialized(s *shredded, d *array.Dictionary, l *wleaf, cfg *writerConfig) (*encodedPage, error) {
-	slots := make([]int, len(s.Idx))
-	for j, i := range s.Idx {
+	slots := make([]int, s.NumSlots())
+	for j, i := range s.slots() {
 		slots[j] = -1
 		if i >= 0 && d.IsValid(i) {
 			slots[j] = d.GetValueIndex(i)
@@ -80,21 +81,105 @@ func dictKeys(s *shredded, d *array.Dictionary) (*values, error) {
 		return nil, err
 	}
 	n := uint64(d.Dictionary().Len())
-	ind := &values{Values: codecs.Values{Kind: valFixed, N: len(s.Idx), Bits: 8 * w,
-		Valid: validSlots(d, s.Idx, s.sc), Data: make([]byte, len(s.Idx)*w)}, sc: s.sc, indices: true}
-	for j, i := range s.Idx {
-		if i < 0 {
-			continue
-		}
-		copy(ind.Data[j*w:(j+1)*w], src[i*w:])
-		if ind.Valid != nil && !ind.Valid[j] {
-			continue
-		}
-		if k, ok := keyAt(src, i, w, isSignedKey(kt)); !ok || k >= n {
-			return nil, fmt.Errorf("%w: dictionary key %d outside the %d values", lerr.ErrInvalidArgument, int64(k), n)
-		}
+	ind := &values{Values: codecs.Values{Kind: valFixed, N: s.NumSlots(), Bits: 8 * w,
+		Data: make([]byte, s.NumSlots()*w)}, sc: s.sc, indices: true}
+	var k int64
+	bad := false
+	if s.Dense { // every entry a valid key, in order
+		copy(ind.Data, src[s.DenseLo*w:(s.DenseLo+s.DenseN)*w])
+		k, bad = checkKeys(ind.Data, w, isSignedKey(kt), n)
+	} else {
+		ind.Valid = validSlots(d, s.Idx, s.sc)
+		k, bad = gatherKeys(ind.Data, src, s.Idx, ind.Valid, w, isSignedKey(kt), n)
+	}
+	if bad {
+		return nil, fmt.Errorf("%w: dictionary key %d outside the %d values", lerr.ErrInvalidArgument, k, n)
 	}
 	return ind, nil
+}
+
+// gatherKeys copies the w-byte keys of src at idx into dst (entry j at
+// j*w, the key under a null entry too, as Lance keeps it; entries
+// without a slot stay 0) and returns the first valid key (valid nil: all
+// are) outside [0, n), sign-extended when signed, with true. Loops per
+// key width, no call per key: a dictionary column's keys are most of its
+// write.
+func gatherKeys(dst, src []byte, idx []int, valid []bool, w int, signed bool, n uint64) (int64, bool) {
+	if contiguous(idx) {
+		copy(dst, src[idx[0]*w:(idx[0]+len(idx))*w])
+	} else {
+		for j, i := range idx {
+			if i >= 0 {
+				copy(dst[j*w:(j+1)*w], src[i*w:(i+1)*w])
+			}
+		}
+	}
+	if valid == nil {
+		return checkKeys(dst, w, signed, n)
+	}
+	for j, ok := range valid {
+		if !ok {
+			continue
+		}
+		if k := keyValue(dst[j*w:], w, signed); k < 0 || uint64(k) >= n {
+			return k, true
+		}
+	}
+	return 0, false
+}
+
+// checkKeys returns the first w-byte key of b (our own buffer: aligned)
+// outside [0, n) with true.
+func checkKeys(b []byte, w int, signed bool, n uint64) (int64, bool) {
+	var bad int
+	switch {
+	case w == 1 && signed:
+		bad = firstOutside[int8](b, n)
+	case w == 1:
+		bad = firstOutside[uint8](b, n)
+	case w == 2 && signed:
+		bad = firstOutside[int16](b, n)
+	case w == 2:
+		bad = firstOutside[uint16](b, n)
+	case w == 4 && signed:
+		bad = firstOutside[int32](b, n)
+	case w == 4:
+		bad = firstOutside[uint32](b, n)
+	case signed:
+		bad = firstOutside[int64](b, n)
+	default:
+		bad = firstOutside[uint64](b, n)
+	}
+	if bad < 0 {
+		return 0, false
+	}
+	return keyValue(b[bad*w:], w, signed), true
+}
+
+// firstOutside returns the index of the first key of b, read as T (the
+// host is little-endian, as Arrow buffers are), outside [0, n), or -1. A
+// negative key, sign-extended, is above every n as a uint64.
+func firstOutside[T int8 | uint8 | int16 | uint16 | int32 | uint32 | int64 | uint64](b []byte, n uint64) int {
+	var z T
+	w := int(unsafe.Sizeof(z))
+	if len(b) < w {
+		return -1
+	}
+	for i, k := range unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(b))), len(b)/w) {
+		if uint64(int64(k)) >= n {
+			return i
+		}
+	}
+	return -1
+}
+
+// keyValue is the w-byte key at the start of b as an integer.
+func keyValue(b []byte, w int, signed bool) int64 {
+	k := lebits.Uint(b, w)
+	if signed && w < 8 && k>>(8*w-1) != 0 {
+		return int64(k) - int64(1)<<(8*w)
+	}
+	return int64(k)
 }
 
 // In Arrow a dictionary entry is null when its key is null or when the

@@ -68,20 +68,40 @@ func levelRLE(levels []uint16, w int, v format.Version) (levelCodec, bool) {
 
 // levelRunEntries counts the runs of equal levels when runs are split at
 // 255, 65535 and 2^32-1 values (the run-length widths of 8, 16, 32 bits).
+// It has no branch on the data (runs of nested levels are short and of
+// any length, which a branch mispredicts): r8 and r16 count the current
+// run's length within its last 255- or 65535-value piece, and a piece
+// that fills starts another entry.
 func levelRunEntries(levels []uint16) [3]int {
-	var e [3]int
-	for i := 0; i < len(levels); {
-		j := i + 1
-		for j < len(levels) && levels[j] == levels[i] {
-			j++
-		}
-		n := j - i
-		e[0] += (n + 254) / 255
-		e[1] += (n + 65534) / 65535
-		e[2]++ // a page holds fewer than 2^32-1 levels
-		i = j
+	if len(levels) == 0 {
+		return [3]int{}
 	}
-	return e
+	e8, e16, runs := 1, 1, 1
+	r8, r16 := 1, 1
+	prev := levels[0]
+	for _, x := range levels[1:] {
+		same := b2i(x == prev)
+		prev = x
+		runs += 1 - same
+		e8 += 1 - same
+		e16 += 1 - same
+		r8, r16 = r8*same+1, r16*same+1
+		full8, full16 := b2i(r8 > 255), b2i(r16 > 65535)
+		e8 += full8
+		e16 += full16
+		r8 -= 255 * full8
+		r16 -= 65535 * full16
+	}
+	return [3]int{e8, e16, runs} // a page holds fewer than 2^32-1 levels
+}
+
+// b2i is 1 for true (compiled to a flag move, not a branch).
+func b2i(b bool) int {
+	var i int
+	if b {
+		i = 1
+	}
+	return i
 }
 
 // levelPackedBytes is Lance's estimate of n u16 levels bit-packed at width

@@ -27,3 +27,12 @@ func shred(top arrow.Array, l *wleaf, sc *leafScratch) (*shredded, error) {
 	}
 	return &shredded{Shredded: *s, sc: sc}, nil
 }
+
+// slots returns the leaf slot of every visible entry, from the Writer's
+// shared identity when the entries are dense (layouts.Shredded.Dense).
+func (s *shredded) slots() []int {
+	if s.Dense {
+		return s.sc.identity(s.DenseLo, s.DenseLo+s.DenseN)
+	}
+	return s.Idx
+}

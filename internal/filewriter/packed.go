@@ -20,7 +20,7 @@ func encodePacked(s *shredded, l *wleaf, cfg *writerConfig) (*encodedPage, error
 	var kids []*values
 	variable := false
 	for i := 0; i < st.NumField(); i++ {
-		v, err := gatherValues(st.Field(i), s.Idx, s.sc)
+		v, err := gatherValues(st.Field(i), s.slots(), s.sc)
 		if err != nil {
 			return nil, err
 		}
@@ -38,8 +38,8 @@ func encodePacked(s *shredded, l *wleaf, cfg *writerConfig) (*encodedPage, error
 	for _, w := range widths {
 		total += int(w)
 	}
-	rows := &values{Values: codecs.Values{Kind: valFixed, N: len(s.Idx), Bits: total, Data: make([]byte, 0, len(s.Idx)*total/8)}}
-	for j := range s.Idx {
+	rows := &values{Values: codecs.Values{Kind: valFixed, N: s.NumSlots(), Bits: total, Data: make([]byte, 0, s.NumSlots()*total/8)}}
+	for j := range s.slots() {
 		for _, k := range kids {
 			w := k.Bits / 8
 			rows.Data = append(rows.Data, k.Data[j*w:(j+1)*w]...)

@@ -31,7 +31,7 @@ func encodeLeaf22(top arrow.Array, l *wleaf, cfg *writerConfig, sc *leafScratch)
 	if err != nil {
 		return nil, err
 	}
-	if len(s.Idx) == 0 || s.NumNull == len(s.Idx) {
+	if s.NumSlots() == 0 || s.NumNull == s.NumSlots() {
 		if cfg.version >= format.V2_3 {
 			return planarAllNull(s)
 		}
@@ -48,7 +48,7 @@ func encodeLeaf22(top arrow.Array, l *wleaf, cfg *writerConfig, sc *leafScratch)
 	case l.blob:
 		return encodeBlobV1(s, l, cfg)
 	}
-	v, err := gatherValues(s.Leaf, s.Idx, sc)
+	v, err := gatherShredded(s)
 	if err != nil {
 		return nil, err
 	}

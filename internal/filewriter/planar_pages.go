@@ -39,7 +39,7 @@ func slotRows(s *shredded, v *values) (*shredded, error) {
 		return nil, err
 	}
 	return &shredded{Shredded: layouts.Shredded{Layers: []pb.RepDefLayer{pb.RepDefLayer_REPDEF_ALL_VALID_ITEM},
-		Set: set, Leaf: s.Leaf, Idx: s.Idx, NumRows: v.N}, sc: s.sc}, nil
+		Set: set, Leaf: s.Leaf, Idx: s.slots(), NumRows: v.N}, sc: s.sc}, nil
 }
 
 // encodeSparseChunked makes the sparse page of s whose chunked value plane
@@ -67,7 +67,7 @@ func encodeSparseZipped(s *shredded, v *values, p encodingParams, cfg *writerCon
 		return nil, false, err
 	}
 	idx := make([]int, 0, v.N)
-	for j, i := range s.Idx {
+	for j, i := range s.slots() {
 		if i >= 0 && (v.Valid == nil || v.Valid[j]) {
 			idx = append(idx, i)
 		}
@@ -117,5 +117,5 @@ func denseOverBudget(s *shredded) bool {
 // or more) and more than half of its leaf slots are null (null and empty
 // lists have no leaf slot; a null struct's child slot is a null one).
 func mostlyNullWide(s *shredded, v *values) bool {
-	return 2*s.NumNull > len(s.Idx) && maxValueBytes(v) >= fullZipThreshold
+	return 2*s.NumNull > s.NumSlots() && maxValueBytes(v) >= fullZipThreshold
 }

@@ -2,6 +2,7 @@ package filewriter
 
 import (
 	"fmt"
+	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -73,9 +74,24 @@ func validSlots(leaf arrow.Array, idx []int, sc *leafScratch) []bool {
 	}
 	valid := sc.boolsZero(len(idx))
 	anyNull := false
-	for j, i := range idx {
-		valid[j] = i >= 0 && leaf.IsValid(i)
-		anyNull = anyNull || !valid[j]
+	bm, off := leaf.NullBitmapBytes(), leaf.Data().Offset()
+	switch {
+	case leaf.NullN() == 0:
+		for j, i := range idx {
+			valid[j] = i >= 0
+		}
+		anyNull = true // allSlots said so
+	case len(bm) > 0:
+		for j, i := range idx {
+			ok := i >= 0 && bm[(off+i)>>3]&(1<<((off+i)&7)) != 0
+			valid[j] = ok
+			anyNull = anyNull || !ok
+		}
+	default:
+		for j, i := range idx {
+			valid[j] = i >= 0 && leaf.IsValid(i)
+			anyNull = anyNull || !valid[j]
+		}
 	}
 	if !anyNull {
 		return nil
@@ -101,12 +117,40 @@ func gatherFixed(a arrow.Array, idx []int, width int) []byte {
 		return src[lo:hi:hi]
 	}
 	out := make([]byte, len(idx)*width)
-	for j, i := range idx {
-		if i >= 0 {
-			copy(out[j*width:(j+1)*width], src[i*width:])
+	switch width {
+	case 1:
+		gatherWords[uint8](out, src, idx)
+	case 2:
+		gatherWords[uint16](out, src, idx)
+	case 4:
+		gatherWords[uint32](out, src, idx)
+	case 8:
+		gatherWords[uint64](out, src, idx)
+	default:
+		for j, i := range idx {
+			if i >= 0 {
+				copy(out[j*width:(j+1)*width], src[i*width:])
+			}
 		}
 	}
 	return out
+}
+
+// gatherWords copies the T-sized values of src at idx (-1: left zero) to
+// out, one load and store per value instead of a copy call.
+func gatherWords[T uint8 | uint16 | uint32 | uint64](out, src []byte, idx []int) {
+	var z T
+	w := int(unsafe.Sizeof(z))
+	if len(idx) == 0 || len(src) < w {
+		return
+	}
+	o := unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(out))), len(idx))
+	s := unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(src))), len(src)/w)
+	for j, i := range idx {
+		if i >= 0 {
+			o[j] = s[i]
+		}
+	}
 }
 
 // contiguous reports idx == start, start+1, ... (non-empty, no -1).

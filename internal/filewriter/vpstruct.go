@@ -74,8 +74,8 @@ func encodeVPStruct(s *shredded, st *array.Struct, kids []*values, ver format.Ve
 			return nil, fmt.Errorf("%w: packed struct child of kind %d", lerr.ErrUnsupportedType, k.Kind)
 		}
 	}
-	rows := &values{Values: codecs.Values{Kind: valVariable, N: len(s.Idx), Offsets: make([]uint64, 1, len(s.Idx)+1), Valid: make([]bool, len(s.Idx))}}
-	for j, i := range s.Idx {
+	rows := &values{Values: codecs.Values{Kind: valVariable, N: s.NumSlots(), Offsets: make([]uint64, 1, s.NumSlots()+1), Valid: make([]bool, s.NumSlots())}}
+	for j, i := range s.slots() {
 		if i >= 0 && st.IsValid(i) {
 			rows.Valid[j] = true
 			rows.Data = appendPackedRow(rows.Data, kids, j)
