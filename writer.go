@@ -53,7 +53,7 @@ func (w *Writer) AddSchemaMetadata(key, value string) { w.w.AddSchemaMetadata(ke
 func (w *Writer) Stats() WriteStats { return writeStatsOf(w.w.Stats()) }
 
 func writeStatsOf(s filewriter.WriteStats) WriteStats {
-	return WriteStats{Rows: s.Rows, Bytes: s.Bytes, Pages: s.Pages, Encodings: s.Encodings}
+	return WriteStats{Rows: s.Rows, Bytes: s.Bytes, Pages: s.Pages, Encodings: s.Encodings, PeakBufferedBytes: s.PeakBufferedBytes}
 }
 
 // Abort discards the file and releases buffered data. It is safe to call
@@ -73,6 +73,12 @@ type WriteStats struct {
 	Pages int
 	// Encodings counts pages by structural layout and value codec.
 	Encodings map[string]int
+	// PeakBufferedBytes is the most Arrow input the Writer held at once
+	// (every column's buffered batches, just before a page flush): about
+	// the page budget (WithPageBudget) per top-level column plus one
+	// batch, however long the stream. Encoding a page needs about as much
+	// again while it runs.
+	PeakBufferedBytes int64
 }
 
 // ObjectWriter is the destination of a file being written: bytes are

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math/bits"
+	"slices"
 
 	pb "github.com/lancego/lancego/format/pb/encodings21pb"
 	"github.com/lancego/lancego/internal/lebits"
@@ -101,11 +102,19 @@ func EncodeRLE(values, lengths, src []byte, valueBits, lengthBits int, numValues
 		return values, lengths, fmt.Errorf("%w: rle: %d values need %d bytes, have %d", ErrCorrupt, numValues, numValues*vb, len(src))
 	}
 	maxRun := uint64(1)<<lengthBits - 1
+	word := vb == 1 || vb == 2 || vb == 4 || vb == 8
 	for i := uint64(0); i < numValues; {
 		v := src[i*vb : (i+1)*vb]
 		j := i + 1
-		for j < numValues && j-i < maxRun && string(src[j*vb:(j+1)*vb]) == string(v) {
-			j++
+		if word { // compare as integers: no call per value
+			x := lebits.Uint(v, int(vb))
+			for j < numValues && j-i < maxRun && lebits.Uint(src[j*vb:], int(vb)) == x {
+				j++
+			}
+		} else {
+			for j < numValues && j-i < maxRun && string(src[j*vb:(j+1)*vb]) == string(v) {
+				j++
+			}
 		}
 		values = append(values, v...)
 		lengths = appendUint(lengths, j-i, lengthBits)
@@ -148,25 +157,66 @@ func (c RLEEncoder) Name() string { return "rle" }
 func (c RLEEncoder) Next(v *Values, start, maxValues int) int {
 	left := v.N - start
 	n := min(maxValues, 4096)
-	if left <= n && c.size(v, start, v.N) <= MiniBlockFixedChunkBytes {
+	m := min(n, left)
+	// the window [start, start+k) fits when its runs are at most maxRuns;
+	// runs only grow with k, so one scan finds the longest that fits
+	maxRuns := MiniBlockFixedChunkBytes / (c.Bits/8 + 1)
+	fit := fittingPrefix(v, start, m, maxRuns)
+	if left <= n && fit == left {
 		return left
 	}
-	n = 1 << (bits.Len(uint(min(n, left))) - 1)
-	for n > 2 && c.size(v, start, start+n) > MiniBlockFixedChunkBytes {
+	n = 1 << (bits.Len(uint(m)) - 1)
+	for n > 2 && n > fit {
 		n /= 2
 	}
 	return n
 }
 
-// size is the encoded size of values [start, end).
-func (c RLEEncoder) size(v *Values, start, end int) int {
-	return CountRuns(v, start, end) * (c.Bits/8 + 1)
+// fittingPrefix returns the longest k <= m such that values [start,
+// start+k) hold at most maxRuns u8-length runs (CountRuns), scanning no
+// further than the first value past it.
+func fittingPrefix(v *Values, start, m, maxRuns int) int {
+	if m <= 0 {
+		return 0
+	}
+	if maxRuns < 1 {
+		return 0
+	}
+	w := v.Bits / 8
+	runs, length := 1, 1
+	for k := 1; k < m; k++ {
+		i := start + k
+		var same bool
+		switch w {
+		case 1, 2, 4, 8:
+			same = lebits.Uint(v.Data[i*w:], w) == lebits.Uint(v.Data[(i-1)*w:], w)
+		default:
+			same = string(v.Data[i*w:(i+1)*w]) == string(v.Data[(i-1)*w:i*w])
+		}
+		if length == 255 || !same {
+			runs++
+			length = 0
+			if runs > maxRuns {
+				return k
+			}
+		}
+		length++
+	}
+	return m
 }
 
-// Encode implements MiniBlockEncoder.
-func (c RLEEncoder) Encode(v *Values, start, end int, _ *[]byte) [][]byte {
-	w := c.Bits / 8
-	vals, lens, _ := EncodeRLE(nil, nil, v.Data[start*w:end*w], c.Bits, 8, uint64(end-start))
+// Encode implements MiniBlockEncoder: the run values and lengths go into
+// *tmp (a chunk has at most one run per value, so room for n values and n
+// lengths is made once and the runs never outgrow it).
+func (c RLEEncoder) Encode(v *Values, start, end int, tmp *[]byte) [][]byte {
+	w, n := c.Bits/8, end-start
+	if tmp == nil {
+		tmp = new([]byte)
+	}
+	at := len(*tmp)
+	*tmp = slices.Grow(*tmp, n*w+n)[:at+n*w+n]
+	vals, lens := (*tmp)[at:at:at+n*w], (*tmp)[at+n*w:at+n*w:at+n*w+n]
+	vals, lens, _ = EncodeRLE(vals, lens, v.Data[start*w:end*w], c.Bits, 8, uint64(n))
 	return [][]byte{vals, lens}
 }
 

@@ -33,6 +33,10 @@ type WriteStats struct {
 	Pages int
 	// Encodings counts pages by structural layout and value codec.
 	Encodings map[string]int
+	// PeakBufferedBytes is the most Arrow input the writer held at once
+	// (every column's buffered batches, just before a flush): bounded by
+	// about the page budget per top-level column plus one batch.
+	PeakBufferedBytes int64
 }
 
 // ObjectWriter is the destination of a file being written: bytes are

@@ -2,6 +2,7 @@ package filewriter
 
 import (
 	"math/bits"
+	"unsafe"
 
 	"github.com/lancego/lancego/codecs"
 	pb "github.com/lancego/lancego/format/pb/encodings21pb"
@@ -129,9 +130,35 @@ func (s *childSizes) add(b []byte, t int, gen *rleGeneral) {
 	if gen != nil {
 		s.general += len(gen.compress(b))
 	}
-	for j := 0; j+t/8 <= len(b); j += t / 8 {
-		s.or |= lebits.Uint(b[j:], t/8)
+	switch t {
+	case 8:
+		s.or |= orWords[uint8](b)
+	case 16:
+		s.or |= orWords[uint16](b)
+	case 32:
+		s.or |= orWords[uint32](b)
+	case 64:
+		s.or |= orWords[uint64](b)
+	default:
+		for j := 0; j+t/8 <= len(b); j += t / 8 {
+			s.or |= lebits.Uint(b[j:], t/8)
+		}
 	}
+}
+
+// orWords is the OR of the little-endian T words of b (a whole number of
+// them; the host is little-endian), one load per word.
+func orWords[T uint8 | uint16 | uint32 | uint64](b []byte) uint64 {
+	var z T
+	w := int(unsafe.Sizeof(z))
+	if len(b) < w {
+		return 0
+	}
+	var acc T
+	for _, x := range unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(b))), len(b)/w) {
+		acc |= x
+	}
+	return uint64(acc)
 }
 
 // candidates are the child's codecs with their sizes in Lance's order:

@@ -3,6 +3,7 @@ package filewriter
 import (
 	"fmt"
 	"math"
+	"math/bits"
 	"os"
 	"strconv"
 	"strings"
@@ -358,7 +359,7 @@ func chooseMiniCodec(v *values, p encodingParams, ver format.Version) miniCodec 
 	// weighs RLE at its children's size against bit-packing, except for
 	// dictionary indices (measured: 3000 keys in runs of 3 stay bit-packed).
 	var rle23 miniCodec
-	if ver >= format.V2_3 {
+	if ver >= format.V2_3 && rleChildrenMayWin(v, p, runs, rle, min(packed, flat)) {
 		var size int
 		rle23, size = chooseChildRLE(codecs.RLEEncoder{Bits: v.Bits}, v, int(p.miniblockValues), rleGeneralFor(v, p))
 		if !p.rleUserSet && !v.indices {
@@ -380,6 +381,40 @@ func chooseMiniCodec(v *values, p encodingParams, ver format.Version) miniCodec 
 		return codecs.InlineBitpackingEncoder{Bits: v.Bits}
 	}
 	return codecs.FlatEncoder{Bits: v.Bits}
+}
+
+// rleChildrenMayWin reports whether 2.3's RLE with stored children could
+// be the smallest codec of v (runs u8-length runs, rle their plain size,
+// best the smaller of bit-packing and flat), so that chooseChildRLE, which
+// chunks and encodes the whole page, is worth running. Without General
+// compression the children take at least the run values bit-packed at the
+// width of every value's OR (runs of them, however the chunks split runs)
+// plus a bit per run length: when that is not below best, and the plain
+// size is not either, RLE loses whatever chooseChildRLE finds.
+func rleChildrenMayWin(v *values, p encodingParams, runs, rle, best int) bool {
+	if p.compression == "lz4" || p.compression == "zstd" {
+		return true
+	}
+	if p.rleUserSet || v.indices { // only the plain size counts
+		return rle < best
+	}
+	w := max(bits.Len64(orValues(&v.Values)), 1)
+	floor := runs*w/8 + runs/8
+	return floor < best || rle < best
+}
+
+// orValues is the OR of v's fixed values (8, 16, 32 or 64 bits).
+func orValues(v *codecs.Values) uint64 {
+	b := v.Data[:v.N*v.Bits/8]
+	switch v.Bits {
+	case 8:
+		return orWords[uint8](b)
+	case 16:
+		return orWords[uint16](b)
+	case 32:
+		return orWords[uint32](b)
+	}
+	return orWords[uint64](b)
 }
 
 // chooseVariableCodec picks Variable (FSST when it pays off); at 2.3 the

@@ -42,6 +42,10 @@ type Stats struct {
 	Pages int
 	// Encodings counts pages by structural layout and value codec.
 	Encodings map[string]int
+	// PeakBufferedBytes is the most Arrow input the Writer held at once
+	// (every column's buffered batches, just before a flush): bounded by
+	// about the page budget per top-level column plus one batch.
+	PeakBufferedBytes int64
 }
 
 // Writer encodes and writes one file. New prepares it from the schema,
@@ -99,6 +103,7 @@ func (w *Writer) HasPools() bool { return w.pools != nil }
 // written once a top-level column has buffered the page budget.
 func (w *Writer) Buffer(ctx context.Context, rec arrow.RecordBatch) error {
 	var full []int
+	var held int64
 	for i, col := range rec.Columns() {
 		col.Retain()
 		w.pending[i] = append(w.pending[i], col)
@@ -107,6 +112,10 @@ func (w *Writer) Buffer(ctx context.Context, rec arrow.RecordBatch) error {
 			full = append(full, i)
 		}
 	}
+	for _, n := range w.pendLen {
+		held += n
+	}
+	w.stats.PeakBufferedBytes = max(w.stats.PeakBufferedBytes, held)
 	if err := w.flushTops(ctx, full); err != nil {
 		return err
 	}
