@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/bits"
 	"slices"
+	"unsafe"
 
 	pb "github.com/lancego/lancego/format/pb/encodings21pb"
 	"github.com/lancego/lancego/internal/lebits"
@@ -176,24 +177,24 @@ func (c RLEEncoder) Next(v *Values, start, maxValues int) int {
 // start+k) hold at most maxRuns u8-length runs (CountRuns), scanning no
 // further than the first value past it.
 func fittingPrefix(v *Values, start, m, maxRuns int) int {
-	if m <= 0 {
-		return 0
-	}
-	if maxRuns < 1 {
+	if m <= 0 || maxRuns < 1 {
 		return 0
 	}
 	w := v.Bits / 8
+	switch w {
+	case 1:
+		return fittingPrefixOf(leWords[uint8](v.Data[start:start+m]), maxRuns)
+	case 2:
+		return fittingPrefixOf(leWords[uint16](v.Data[start*2:(start+m)*2]), maxRuns)
+	case 4:
+		return fittingPrefixOf(leWords[uint32](v.Data[start*4:(start+m)*4]), maxRuns)
+	case 8:
+		return fittingPrefixOf(leWords[uint64](v.Data[start*8:(start+m)*8]), maxRuns)
+	}
 	runs, length := 1, 1
 	for k := 1; k < m; k++ {
 		i := start + k
-		var same bool
-		switch w {
-		case 1, 2, 4, 8:
-			same = lebits.Uint(v.Data[i*w:], w) == lebits.Uint(v.Data[(i-1)*w:], w)
-		default:
-			same = string(v.Data[i*w:(i+1)*w]) == string(v.Data[(i-1)*w:i*w])
-		}
-		if length == 255 || !same {
+		if length == 255 || string(v.Data[i*w:(i+1)*w]) != string(v.Data[(i-1)*w:i*w]) {
 			runs++
 			length = 0
 			if runs > maxRuns {
@@ -203,6 +204,33 @@ func fittingPrefix(v *Values, start, m, maxRuns int) int {
 		length++
 	}
 	return m
+}
+
+// fittingPrefixOf is fittingPrefix over words xs (m = len(xs) > 0).
+func fittingPrefixOf[T uint8 | uint16 | uint32 | uint64](xs []T, maxRuns int) int {
+	runs, length := 1, 1
+	for k := 1; k < len(xs); k++ {
+		if length == 255 || xs[k] != xs[k-1] {
+			runs++
+			length = 0
+			if runs > maxRuns {
+				return k
+			}
+		}
+		length++
+	}
+	return len(xs)
+}
+
+// leWords views b as little-endian T words (the host is little-endian,
+// as Lance's buffers are).
+func leWords[T uint8 | uint16 | uint32 | uint64](b []byte) []T {
+	var z T
+	w := int(unsafe.Sizeof(z))
+	if len(b) < w {
+		return nil
+	}
+	return unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(b))), len(b)/w)
 }
 
 // Encode implements MiniBlockEncoder: the run values and lengths go into

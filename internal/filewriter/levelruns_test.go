@@ -3,6 +3,8 @@ package filewriter
 import (
 	"math/rand/v2"
 	"testing"
+
+	"github.com/lancego/lancego/codecs"
 )
 
 // levelRunEntriesPlain is the run count levelRunEntries computes without
@@ -66,5 +68,46 @@ func BenchmarkLevelRunEntries(b *testing.B) {
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(lv)), "ns/level")
 		})
+	}
+}
+
+// TestRLEChunkStats checks the run statistics chooseChildRLE sizes
+// children from against the bytes codecs.EncodeRLE makes of the chunk.
+func TestRLEChunkStats(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, bitsPer := range []int{8, 16, 32, 64} {
+		for _, maxRun := range []int{1, 3, 300} {
+			w := bitsPer / 8
+			n := 5000
+			data := make([]byte, 0, n*w)
+			for len(data) < n*w {
+				x := rng.Uint64() % 1000
+				for range 1 + rng.IntN(maxRun) {
+					for b := range w {
+						data = append(data, byte(x>>(8*b)))
+					}
+				}
+			}
+			v := &codecs.Values{Kind: valFixed, N: n, Bits: bitsPer, Data: data[:n*w]}
+			for _, span := range [][2]int{{0, n}, {17, 4000}, {4999, 5000}} {
+				vals, lens, err := codecs.EncodeRLE(nil, nil, v.Data[span[0]*w:span[1]*w], bitsPer, 8, uint64(span[1]-span[0]))
+				if err != nil {
+					t.Fatal(err)
+				}
+				var orVal, orLen uint64
+				for j := 0; j < len(vals); j += w {
+					for b := range w {
+						orVal |= uint64(vals[j+b]) << (8 * b)
+					}
+				}
+				for _, l := range lens {
+					orLen |= uint64(l)
+				}
+				runs, gv, gl := rleChunkStats(v, span[0], span[1])
+				if runs != len(lens) || gv != orVal || gl != orLen {
+					t.Fatalf("%d bits, runs ≤ %d, %v: stats (%d, %x, %x), bytes say (%d, %x, %x)", bitsPer, maxRun, span, runs, gv, gl, len(lens), orVal, orLen)
+				}
+			}
+		}
 	}
 }

@@ -123,6 +123,33 @@ type childSizes struct {
 	or                   uint64
 }
 
+// addStats accounts one chunk's child of n t-bit words whose OR is or
+// (what add finds in the child's bytes, without General compression).
+func (s *childSizes) addStats(n, t int, or uint64) {
+	s.flat += n * t / 8
+	s.words += n
+	s.or |= or
+}
+
+// rleChunkStats returns what RLE with u8 run lengths makes of values
+// [start, end) (codecs.EncodeRLE's runs): the number of runs, the OR of
+// their values and the OR of their lengths.
+func rleChunkStats(v *codecs.Values, start, end int) (runs int, orVal, orLen uint64) {
+	w := v.Bits / 8
+	for i := start; i < end; {
+		x := lebits.Uint(v.Data[i*w:], w)
+		j := i + 1
+		for j < end && j-i < 255 && lebits.Uint(v.Data[j*w:], w) == x {
+			j++
+		}
+		runs++
+		orVal |= x
+		orLen |= uint64(j - i)
+		i = j
+	}
+	return runs, orVal, orLen
+}
+
 // add accounts one chunk's child buffer b of t-bit words.
 func (s *childSizes) add(b []byte, t int, gen *rleGeneral) {
 	s.flat += len(b)
@@ -206,6 +233,14 @@ func chooseChildRLE(rle codecs.RLEEncoder, v *values, maxValues int, gen *rleGen
 	var tmp []byte
 	for start := 0; start < v.N; {
 		n := rle.Next(&v.Values, start, maxValues)
+		if gen == nil { // the sizes need only the runs, not their bytes
+			runs, orVal, orLen := rleChunkStats(&v.Values, start, start+n)
+			vs.addStats(runs, rle.Bits, orVal)
+			rs.addStats(runs, 8, orLen)
+			vWords, rWords = append(vWords, runs), append(rWords, runs)
+			start += n
+			continue
+		}
 		tmp = tmp[:0]
 		bufs := rle.Encode(&v.Values, start, start+n, &tmp)
 		vs.add(bufs[0], rle.Bits, gen)
