@@ -121,16 +121,9 @@ func dictSeq(vals []uint64, width int) (*pb.CompressiveEncoding, []byte) {
 	if len(vals) < 4 {
 		return nil, nil
 	}
-	items := slices.Clone(vals)
-	slices.Sort(items)
-	items = slices.Compact(items)
-	if 2*len(items) > len(vals) || len(items) > 1<<31 {
+	items, idx := dictRanks(vals)
+	if items == nil {
 		return nil, nil
-	}
-	idx := make([]uint64, len(vals))
-	for i, v := range vals {
-		k, _ := slices.BinarySearch(items, v)
-		idx[i] = uint64(k)
 	}
 	ienc, ibuf := leafSeq(idx, 32)
 	tenc, tbuf := leafSeq(items, width)
@@ -139,6 +132,48 @@ func dictSeq(vals []uint64, width int) (*pb.CompressiveEncoding, []byte) {
 	payload = append(append(payload, ibuf...), tbuf...)
 	return &pb.CompressiveEncoding{Compression: &pb.CompressiveEncoding_Dictionary{Dictionary: &pb.Dictionary{
 		Indices: ienc, Items: tenc, NumDictionaryItems: uint32(len(items))}}}, payload
+}
+
+// dictRanks returns the distinct values of vals in increasing order and
+// each value's rank among them, or nil when more than half the values are
+// distinct. Small values (list counts, lengths) are ranked through a
+// table over [0, max] instead of a sort and a search per value.
+func dictRanks(vals []uint64) (items, idx []uint64) {
+	var top uint64
+	for _, v := range vals {
+		top = max(top, v)
+	}
+	idx = make([]uint64, len(vals))
+	if top < 1<<16 && int(top) < 4*len(vals) {
+		rank := make([]uint32, top+1) // 1 + rank of each present value
+		for _, v := range vals {
+			rank[v] = 1
+		}
+		for v, present := range rank {
+			if present != 0 {
+				items = append(items, uint64(v))
+				rank[v] = uint32(len(items))
+			}
+		}
+		if 2*len(items) > len(vals) {
+			return nil, nil
+		}
+		for i, v := range vals {
+			idx[i] = uint64(rank[v] - 1)
+		}
+		return items, idx
+	}
+	items = slices.Clone(vals)
+	slices.Sort(items)
+	items = slices.Compact(items)
+	if 2*len(items) > len(vals) || len(items) > 1<<31 {
+		return nil, nil
+	}
+	for i, v := range vals {
+		k, _ := slices.BinarySearch(items, v)
+		idx[i] = uint64(k)
+	}
+	return items, idx
 }
 
 // rleSeq builds Rle(Flat values, Flat u32 run lengths) framed as

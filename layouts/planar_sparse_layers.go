@@ -76,6 +76,12 @@ func slotValid(n *PathNode, i int) bool {
 
 // validitySet lists the node's null or valid slots, whichever is smaller.
 func validitySet(n *PathNode) (*pb23.SparseValiditySet, []byte, error) {
+	if n.Validity == nil {
+		// no null: the empty null set (Constant without a value) is smaller
+		// than any description of the valid ones, which need not be listed
+		ne, np, err := EncodePositions(nil)
+		return &pb23.SparseValiditySet{Meaning: pb23.SparseValiditySet_SPARSE_VALIDITY_NULL_POSITIONS, Positions: ne}, np, err
+	}
 	var nulls, valid []uint64
 	for i := 0; i < n.Len; i++ {
 		if slotValid(n, i) {
