@@ -47,6 +47,7 @@ func runCat(ctx context.Context, args []string, out io.Writer) error {
 	fs.BoolVar(&o.withRowID, "with-row-id", false, "dataset: append the _rowid column")
 	fs.BoolVar(&o.withRowAddr, "with-row-address", false, "dataset: append the _rowaddr column")
 	stats := fs.Bool("stats", false, "write I/O statistics to stderr as one JSON object")
+	width := fs.Int("max-width", defaultTableWidth, "table: cut longer values to this many characters, ending in …  (0: print them whole)")
 	bools := map[string]bool{"stats": true, "with-row-id": true, "with-row-address": true}
 	if err := fs.Parse(splitArgs(args, bools)); err != nil {
 		return err
@@ -72,6 +73,9 @@ func runCat(ctx context.Context, args []string, out io.Writer) error {
 	w, err := newRowWriter(o.format, out)
 	if err != nil {
 		return err
+	}
+	if tw, ok := w.(*textWriter); ok && tw.tw != nil {
+		tw.maxWidth = max(*width, 0)
 	}
 	if t.ds != nil {
 		if *stats {
@@ -192,7 +196,7 @@ func newRowWriter(format string, out io.Writer) (rowWriter, error) {
 	case "exact-json":
 		return &jsonWriter{out: out}, nil
 	case "table":
-		return &textWriter{tw: tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)}, nil
+		return &textWriter{tw: tabwriter.NewWriter(out, 0, 4, 2, ' ', 0), maxWidth: defaultTableWidth}, nil
 	case "csv":
 		return &textWriter{csv: csv.NewWriter(out)}, nil
 	}
@@ -235,11 +239,16 @@ type textWriter struct {
 	tw     *tabwriter.Writer
 	csv    *csv.Writer
 	header bool
+	// maxWidth cuts table cells to this many characters (0: whole).
+	maxWidth int
 }
 
 func (t *textWriter) row(cells []string) error {
 	if t.csv != nil {
 		return t.csv.Write(cells)
+	}
+	for i, c := range cells {
+		cells[i] = tableCell(c, t.maxWidth)
 	}
 	_, err := fmt.Fprintln(t.tw, strings.Join(cells, "\t"))
 	return err

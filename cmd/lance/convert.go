@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -330,15 +331,25 @@ func openCSV(src string, batch int) (*batchSource, error) {
 	return s, nil
 }
 
-// progress prints a progress line on stderr when it is a terminal.
+// progress prints a progress line on stderr when it is a terminal (and
+// nothing when stderr is piped or a file): "LABEL: N rows", at most five
+// times a second, erased when done.
 type progress struct {
-	out  io.Writer
-	on   bool
-	last time.Time
+	out   io.Writer
+	on    bool
+	label string
+	mu    sync.Mutex
+	last  time.Time
+	// base and cur: a total that starts again (each compaction task's
+	// writer counts its own rows) adds the finished count to base
+	base, cur int64
 }
 
 // newProgress enables the line only for a TTY stderr.
-func newProgress(w io.Writer) *progress {
+func newProgress(w io.Writer) *progress { return newLabeledProgress(w, "converting") }
+
+// newLabeledProgress is newProgress with the line's label.
+func newLabeledProgress(w io.Writer, label string) *progress {
 	f, ok := w.(*os.File)
 	on := false
 	if ok {
@@ -346,15 +357,30 @@ func newProgress(w io.Writer) *progress {
 			on = true
 		}
 	}
-	return &progress{out: w, on: on}
+	return &progress{out: w, on: on, label: label}
 }
 
+// update reports rows written so far by the current writer.
 func (p *progress) update(rows int64) {
-	if !p.on || time.Since(p.last) < 200*time.Millisecond {
+	if !p.on {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if rows < p.cur {
+		p.base += p.cur
+	}
+	p.cur = rows
+	if time.Since(p.last) < 200*time.Millisecond {
 		return
 	}
 	p.last = time.Now()
-	fmt.Fprintf(p.out, "\rconverting: %d rows", rows)
+	fmt.Fprintf(p.out, "\r%s: %d rows", p.label, p.base+p.cur)
+}
+
+// option reports a dataset write's rows on the line.
+func (p *progress) option() lance.DatasetWriteOption {
+	return lance.WithWriteProgress(func(rows uint64) { p.update(int64(rows)) })
 }
 
 func (p *progress) done() {

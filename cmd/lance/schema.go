@@ -165,7 +165,10 @@ func runAddColumns(ctx context.Context, args []string, stdout, stderr io.Writer)
 		for _, f := range in.schema.Fields() {
 			names = append(names, f.Name)
 		}
-		if out, err = ds.AddColumnsFrom(ctx, rdr); err != nil {
+		prog := newLabeledProgress(stderr, "adding columns")
+		out, err = ds.AddColumnsFrom(ctx, rdr, prog.option())
+		prog.done()
+		if err != nil {
 			return err
 		}
 	case *exprs != "":
@@ -177,7 +180,9 @@ func runAddColumns(ctx context.Context, args []string, stdout, stderr io.Writer)
 		for i, a := range list {
 			cols[i], names = lance.NewColumn{Name: a[0], Expr: a[1]}, append(names, a[0])
 		}
-		out, err = ds.AddColumns(ctx, cols)
+		prog := newLabeledProgress(stderr, "adding columns")
+		out, err = ds.AddColumns(ctx, cols, prog.option())
+		prog.done()
 		if err != nil {
 			return err
 		}

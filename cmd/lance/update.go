@@ -35,7 +35,9 @@ func runUpdate(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	defer ds.Close()
-	out, n, err := ds.Update(ctx, sets, *where)
+	prog := newLabeledProgress(stderr, "updating")
+	out, n, err := ds.Update(ctx, sets, *where, prog.option())
+	prog.done()
 	if err != nil {
 		return err
 	}
@@ -199,7 +201,9 @@ func runMergeInsert(ctx context.Context, args []string, stdout, stderr io.Writer
 		return err
 	}
 	defer ds.Close()
-	out, st, err := ds.MergeInsert(ctx, rdr, o)
+	prog := newLabeledProgress(stderr, "merging")
+	out, st, err := ds.MergeInsert(ctx, rdr, o, prog.option())
+	prog.done()
 	if err != nil {
 		return err
 	}
@@ -231,7 +235,9 @@ func runCompact(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	defer ds.Close()
-	out, st, err := ds.Compact(ctx, lance.CompactOptions{TargetRowsPerFragment: *target, MaterializeDeletionsThreshold: float32(*threshold)})
+	prog := newLabeledProgress(stderr, "compacting")
+	out, st, err := ds.Compact(ctx, lance.CompactOptions{TargetRowsPerFragment: *target, MaterializeDeletionsThreshold: float32(*threshold)}, prog.option())
+	prog.done()
 	if err != nil {
 		return err
 	}

@@ -145,6 +145,7 @@ func (ds *Dataset) addColumnsWith(ctx context.Context, add []arrow.Field, fill f
 		removeKeys(context.WithoutCancel(ctx), ds.store, keys)
 		return fail(err)
 	}
+	var rows uint64
 	for i := range ds.frags {
 		df, key, err := ds.writeColumnsFile(ctx, c, i, schema, fv, leaves, fill)
 		if key != "" {
@@ -154,6 +155,10 @@ func (ds *Dataset) addColumnsWith(ctx context.Context, add []arrow.Field, fill f
 			return abandon(err)
 		}
 		op.newFiles[ds.frags[i].ref.ID] = df
+		if c.progress != nil { // every physical row of the fragment got its values
+			rows += ds.frags[i].ref.PhysicalRows
+			c.progress(rows)
+		}
 	}
 	if done != nil {
 		if err := done(); err != nil {

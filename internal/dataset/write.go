@@ -120,7 +120,10 @@ func WithCommitRetries(n int) DatasetWriteOption {
 	}
 }
 
-// WithWriteProgress calls fn with the total rows written after each batch.
+// WithWriteProgress calls fn with the rows written so far: after each
+// batch of a write, an update's or merge-insert's rewrite and each of a
+// compaction's groups (whose counts start again per group), and after
+// each fragment of AddColumns/AddColumnsFrom (its physical rows).
 func WithWriteProgress(fn func(rows uint64)) DatasetWriteOption {
 	return func(c *dsWriteConfig) error {
 		c.progress = fn
