@@ -69,6 +69,11 @@ func (j *topJob) prepare(w *Writer) error {
 	}
 	j.col = arrs[0]
 	if len(arrs) > 1 {
+		if c, ok := concatFixed(arrs); ok {
+			j.col = c
+			j.owned = append(j.owned, c)
+			return nil
+		}
 		c, err := array.Concatenate(arrs, w.pools.allocator())
 		if err != nil {
 			return err
