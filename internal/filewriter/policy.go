@@ -352,14 +352,13 @@ func chooseMiniCodec(v *values, p encodingParams, ver format.Version) miniCodec 
 		return codecs.BSSEncoder{Bits: v.Bits}
 	}
 	flat := v.N * v.Bits / 8
-	packed := codecs.InlineBitpackedSize(&v.Values)
-	runs := codecs.CountRuns(&v.Values, 0, v.N)
+	packed, runs, or, _ := codecs.FixedStats(&v.Values) // 8-64 bits here
 	rle := runs * (v.Bits/8 + 1)
 	// 2.3: RLE's children are stored one by one (planar_rle.go); 14.0.2
 	// weighs RLE at its children's size against bit-packing, except for
 	// dictionary indices (measured: 3000 keys in runs of 3 stay bit-packed).
 	var rle23 miniCodec
-	if ver >= format.V2_3 && rleChildrenMayWin(v, p, runs, rle, min(packed, flat)) {
+	if ver >= format.V2_3 && rleChildrenMayWin(v, p, runs, rle, min(packed, flat), or) {
 		var size int
 		rle23, size = chooseChildRLE(codecs.RLEEncoder{Bits: v.Bits}, v, int(p.miniblockValues), rleGeneralFor(v, p))
 		if !p.rleUserSet && !v.indices {
@@ -385,36 +384,23 @@ func chooseMiniCodec(v *values, p encodingParams, ver format.Version) miniCodec 
 
 // rleChildrenMayWin reports whether 2.3's RLE with stored children could
 // be the smallest codec of v (runs u8-length runs, rle their plain size,
-// best the smaller of bit-packing and flat), so that chooseChildRLE, which
-// chunks and encodes the whole page, is worth running. Without General
+// best the smaller of bit-packing and flat, or the OR of every value), so
+// that chooseChildRLE, which chunks and encodes the whole page, is worth
+// running. Without General
 // compression the children take at least the run values bit-packed at the
 // width of every value's OR (runs of them, however the chunks split runs)
 // plus a bit per run length: when that is not below best, and the plain
 // size is not either, RLE loses whatever chooseChildRLE finds.
-func rleChildrenMayWin(v *values, p encodingParams, runs, rle, best int) bool {
+func rleChildrenMayWin(v *values, p encodingParams, runs, rle, best int, or uint64) bool {
 	if p.compression == "lz4" || p.compression == "zstd" {
 		return true
 	}
 	if p.rleUserSet || v.indices { // only the plain size counts
 		return rle < best
 	}
-	w := max(bits.Len64(orValues(&v.Values)), 1)
+	w := max(bits.Len64(or), 1)
 	floor := runs*w/8 + runs/8
 	return floor < best || rle < best
-}
-
-// orValues is the OR of v's fixed values (8, 16, 32 or 64 bits).
-func orValues(v *codecs.Values) uint64 {
-	b := v.Data[:v.N*v.Bits/8]
-	switch v.Bits {
-	case 8:
-		return orWords[uint8](b)
-	case 16:
-		return orWords[uint16](b)
-	case 32:
-		return orWords[uint32](b)
-	}
-	return orWords[uint64](b)
 }
 
 // chooseVariableCodec picks Variable (FSST when it pays off); at 2.3 the
