@@ -74,8 +74,13 @@ type Shredded struct {
 	// when a consumer needs it, and the common all-valid page never does).
 	Dense           bool
 	DenseLo, DenseN int
-	NumRows         int
-	NumNull         int // visible entries that are null (def != 0)
+	// DenseNulls, with Dense, lets some of those entries be null: entry j
+	// (slot DenseLo+j) is null where Def[j] != 0 (a flat nullable column;
+	// its null entries are visible and have no slot of their own, -1 in
+	// Slots).
+	DenseNulls bool
+	NumRows    int
+	NumNull    int // visible entries that are null (def != 0)
 	// FSL is, for a leaf below a fixed-size list of structs, the layer
 	// set read as the schema's (DenseFSLSet: the list's item layer as a
 	// LayerFSL); nil otherwise. Such a page has NumRows items (rows ×
@@ -109,9 +114,24 @@ func (s *Shredded) Slots(sc ShredScratch) []int {
 		if sc == nil {
 			sc = plainScratch{}
 		}
+		if s.DenseNulls {
+			return s.denseNullSlots(sc.IntsCap(s.DenseN))
+		}
 		return sc.Identity(s.DenseLo, s.DenseLo+s.DenseN)
 	}
 	return s.Idx
+}
+
+// denseNullSlots appends the slots of a DenseNulls range to idx.
+func (s *Shredded) denseNullSlots(idx []int) []int {
+	for j := 0; j < s.DenseN; j++ {
+		if s.Def[j] != 0 {
+			idx = append(idx, -1)
+		} else {
+			idx = append(idx, s.DenseLo+j)
+		}
+	}
+	return idx
 }
 
 // setDense marks the entries as the leaf slots lo, ..., hi-1.
@@ -210,11 +230,22 @@ func shredFlat(top arrow.Array, sc ShredScratch) (*Shredded, error) {
 		out.setDense(0, n)
 		return out, nil
 	}
-	out.Idx = sc.IntsCap(n)
 	out.Def = sc.U16sCap(n)[:n]
 	clear(out.Def)
 	code, visible := set.Layers[0].NullCode, set.Layers[0].NullCode <= set.MaxVisibleDef
 	bitmap, off := top.NullBitmapBytes(), top.Data().Offset()
+	if visible && len(bitmap) > 0 { // every row an entry, its slot its row
+		for i := 0; i < n; i++ {
+			if bitutil.BitIsNotSet(bitmap, off+i) {
+				out.Def[i] = code
+				out.NumNull++
+			}
+		}
+		out.setDense(0, n)
+		out.DenseNulls = true
+		return out, nil
+	}
+	out.Idx = sc.IntsCap(n)
 	for i := 0; i < n; i++ {
 		switch {
 		case len(bitmap) > 0 && bitutil.BitIsNotSet(bitmap, off+i), len(bitmap) == 0 && top.IsNull(i):

@@ -85,12 +85,13 @@ func dictKeys(s *shredded, d *array.Dictionary) (*values, error) {
 		Data: make([]byte, s.NumSlots()*w)}, sc: s.sc, indices: true}
 	var k int64
 	bad := false
-	if s.Dense { // every entry a valid key, in order
+	if s.Dense && !s.DenseNulls { // every entry a valid key, in order
 		copy(ind.Data, src[s.DenseLo*w:(s.DenseLo+s.DenseN)*w])
 		k, bad = checkKeys(ind.Data, w, isSignedKey(kt), n)
 	} else {
-		ind.Valid = validSlots(d, s.Idx, s.sc)
-		k, bad = gatherKeys(ind.Data, src, s.Idx, ind.Valid, w, isSignedKey(kt), n)
+		slots := s.slots()
+		ind.Valid = validSlots(d, slots, s.sc)
+		k, bad = gatherKeys(ind.Data, src, slots, ind.Valid, w, isSignedKey(kt), n)
 	}
 	if bad {
 		return nil, fmt.Errorf("%w: dictionary key %d outside the %d values", lerr.ErrInvalidArgument, k, n)

@@ -31,7 +31,14 @@ func shred(top arrow.Array, l *wleaf, sc *leafScratch) (*shredded, error) {
 // slots returns the leaf slot of every visible entry, from the Writer's
 // shared identity when the entries are dense (layouts.Shredded.Dense).
 func (s *shredded) slots() []int {
-	if s.Dense {
+	switch {
+	case s.Dense && s.DenseNulls:
+		var lend layouts.ShredScratch
+		if s.sc != nil {
+			lend = s.sc
+		}
+		return s.Shredded.Slots(lend)
+	case s.Dense:
 		return s.sc.identity(s.DenseLo, s.DenseLo+s.DenseN)
 	}
 	return s.Idx

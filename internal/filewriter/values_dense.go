@@ -5,6 +5,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"github.com/lancego/lancego/codecs"
+	"github.com/lancego/lancego/internal/uninit"
 )
 
 // gatherShredded collects the values of s's visible entries. Dense
@@ -19,6 +20,9 @@ func gatherShredded(s *shredded) (*values, error) {
 	lo, n := s.DenseLo, s.DenseN
 	if n == 0 {
 		return gatherValues(s.Leaf, nil, s.sc)
+	}
+	if s.DenseNulls {
+		return gatherDenseNulls(s)
 	}
 	v := &values{Values: codecs.Values{N: n}, sc: s.sc}
 	switch a := s.Leaf.(type) {
@@ -58,4 +62,32 @@ func denseOffsets[T int32 | int64](v *values, off []T, data []byte, lo, n int) {
 	// ValueBytes starts at the first offset of the array's own slice
 	first := off[0]
 	v.Data = data[base-first : off[lo+n]-first : off[lo+n]-first]
+}
+
+// gatherDenseNulls collects a flat nullable page (layouts.Shredded
+// DenseNulls: entry j is slot DenseLo+j, null where Def[j] != 0): fixed
+// values are copied whole and zeroed under the nulls, as gatherValues
+// leaves a null slot, without a slot list; other types take the slots.
+func gatherDenseNulls(s *shredded) (*values, error) {
+	dt, ok := s.Leaf.DataType().(arrow.FixedWidthDataType)
+	if !ok || dt.ID() == arrow.BOOL || dt.BitWidth()%8 != 0 || s.Leaf.DataType().ID() == arrow.DICTIONARY {
+		return gatherValues(s.Leaf, s.slots(), s.sc)
+	}
+	lo, n, w := s.DenseLo, s.DenseN, dt.BitWidth()/8
+	v := &values{Values: codecs.Values{N: n, Kind: valFixed, Bits: dt.BitWidth()}, sc: s.sc}
+	data := uninit.Bytes(n * w)
+	copy(data, fixedBytes(s.Leaf, w)[lo*w:(lo+n)*w])
+	valid := s.sc.boolsZero(n)
+	for j, d := range s.Def[:n] {
+		if d != 0 {
+			clear(data[j*w : (j+1)*w])
+		} else {
+			valid[j] = true
+		}
+	}
+	v.Data = data
+	if s.NumNull > 0 {
+		v.Valid = valid
+	}
+	return v, nil
 }
