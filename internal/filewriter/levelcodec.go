@@ -76,6 +76,9 @@ func levelRunEntries(levels []uint16) [3]int {
 	if len(levels) == 0 {
 		return [3]int{}
 	}
+	if runs, ok := shortLevelRuns(levels); ok {
+		return [3]int{runs, runs, runs}
+	}
 	e8, e16, runs := 1, 1, 1
 	r8, r16 := 1, 1
 	prev := levels[0]
@@ -93,6 +96,40 @@ func levelRunEntries(levels []uint16) [3]int {
 		r16 -= 65535 * full16
 	}
 	return [3]int{e8, e16, runs} // a page holds fewer than 2^32-1 levels
+}
+
+// shortLevelRuns counts the runs of equal levels four at a time (a word
+// of four u16 lanes against the same word one level on), reporting false
+// once 248 unchanged levels are seen in a row: only runs of more than 255
+// levels count differently at the 8- and 16-bit widths, and a page whose
+// runs may be that long goes through the exact count instead. A word with
+// a change resets the count, so up to 3 unchanged levels are missed at
+// each end of a run: a run of 256 still shows at least 249.
+func shortLevelRuns(levels []uint16) (int, bool) {
+	const lanes, high = 0x7fff7fff7fff7fff, 0x8000800080008000
+	n := len(levels)
+	changes, quiet := 0, 0
+	i := 0
+	for ; i+5 <= n; i += 4 {
+		a := uint64(levels[i]) | uint64(levels[i+1])<<16 | uint64(levels[i+2])<<32 | uint64(levels[i+3])<<48
+		b := uint64(levels[i+1]) | uint64(levels[i+2])<<16 | uint64(levels[i+3])<<32 | uint64(levels[i+4])<<48
+		x := a ^ b
+		c := bits.OnesCount64((x | ((x & lanes) + lanes)) & high) // lanes that differ
+		changes += c
+		quiet = (quiet + 4) * b2i(c == 0)
+		if quiet >= 248 {
+			return 0, false
+		}
+	}
+	for ; i+1 < n; i++ {
+		if levels[i+1] != levels[i] {
+			changes++
+			quiet = 0
+		} else if quiet++; quiet >= 248 {
+			return 0, false
+		}
+	}
+	return changes + 1, true
 }
 
 // b2i is 1 for true (compiled to a flag move, not a branch).

@@ -111,3 +111,26 @@ func TestRLEChunkStats(t *testing.T) {
 		}
 	}
 }
+
+// TestLevelRunEntriesLongRunAlignment puts one run of 249-258 levels at
+// every alignment against the four-level words among short runs, where
+// the word-parallel count must give way to the exact one.
+func TestLevelRunEntriesLongRunAlignment(t *testing.T) {
+	for long := 249; long <= 258; long++ {
+		for lead := 0; lead < 8; lead++ {
+			var lv []uint16
+			for i := range lead {
+				lv = append(lv, uint16(i%2+1))
+			}
+			for range long {
+				lv = append(lv, 0)
+			}
+			for i := range 9 {
+				lv = append(lv, uint16(i%2+1))
+			}
+			if got, want := levelRunEntries(lv), levelRunEntriesPlain(lv); got != want {
+				t.Fatalf("run of %d after %d: %v, want %v", long, lead, got, want)
+			}
+		}
+	}
+}
