@@ -25,7 +25,12 @@ const parallelConcatMin = 1 << 20
 // in parallel.
 func concatFixed(arrs []arrow.Array) (arrow.Array, bool) {
 	dt, ok := arrs[0].DataType().(arrow.FixedWidthDataType)
-	if !ok || dt.BitWidth()%8 != 0 || dt.ID() == arrow.BOOL || len(dt.Layout().Buffers) != 2 {
+	switch {
+	case !ok, dt.BitWidth()%8 != 0, len(dt.Layout().Buffers) != 2:
+		return nil, false
+	case dt.ID() == arrow.BOOL, dt.ID() == arrow.DICTIONARY, dt.ID() == arrow.EXTENSION:
+		// bit-packed; keys of a dictionary each batch holds its own of;
+		// storage behind another type
 		return nil, false
 	}
 	w := dt.BitWidth() / 8

@@ -70,7 +70,13 @@ func TestConcatFixed(t *testing.T) {
 	bb := array.NewBooleanBuilder(mem)
 	bb.AppendValues([]bool{true, false}, nil)
 	bools := bb.NewArray()
-	for _, in := range [][]arrow.Array{{withNull, withNull}, {bools, bools}, {mk(arrow.PrimitiveTypes.Int64, 2, 0), mk(arrow.PrimitiveTypes.Int16, 2, 0)}} {
+	db := array.NewDictionaryBuilder(mem, &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int16, ValueType: arrow.BinaryTypes.String}).(*array.BinaryDictionaryBuilder)
+	for _, s := range []string{"a", "b", "a"} {
+		_ = db.AppendString(s)
+	}
+	dict := db.NewArray()
+	for _, in := range [][]arrow.Array{{withNull, withNull}, {bools, bools}, {dict, dict},
+		{mk(arrow.PrimitiveTypes.Int64, 2, 0), mk(arrow.PrimitiveTypes.Int16, 2, 0)}} {
 		if _, ok := concatFixed(in); ok {
 			t.Fatalf("%s: not refused", in[0].DataType())
 		}
