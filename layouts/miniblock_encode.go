@@ -216,16 +216,24 @@ func (b *miniBuilder) fullFixedChunk(n int) bool {
 // of the previous chunk when this one starts a row.
 func (b *miniBuilder) addRepIndex(rep []uint16, last bool) {
 	maxRep := b.s.Set.MaxRep
-	var ends, partial uint64
+	var partial uint64
+	// row starts after the first level, counted without a branch per
+	// level (row starts fall anywhere), and the last one found from the end
+	starts := 0
+	for _, r := range rep {
+		starts += eqInt(r, maxRep)
+	}
 	lastStart := -1
-	for i, r := range rep {
-		if r == maxRep {
-			if i > 0 {
-				ends++
-			}
+	for i := len(rep) - 1; i >= 0; i-- {
+		if rep[i] == maxRep {
 			lastStart = i
+			break
 		}
 	}
+	if len(rep) > 0 {
+		starts -= eqInt(rep[0], maxRep)
+	}
+	ends := uint64(starts)
 	switch {
 	case last:
 		ends++
@@ -239,6 +247,15 @@ func (b *miniBuilder) addRepIndex(rep []uint16, last bool) {
 		b.repIndex[k-1][1] = 0
 	}
 	b.repIndex = append(b.repIndex, [2]uint64{ends, partial})
+}
+
+// eqInt is 1 when a == b (a flag move, not a branch).
+func eqInt(a, b uint16) int {
+	var i int
+	if a == b {
+		i = 1
+	}
+	return i
 }
 
 // page returns the finished page.
