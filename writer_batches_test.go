@@ -114,28 +114,36 @@ func TestWriterManyBatchesFixedWidth(t *testing.T) {
 			if err := w.Close(ctx); err != nil {
 				t.Fatalf("%s: %v", dt, err)
 			}
-			want, err := array.Concatenate(parts, mem)
-			if err != nil {
-				t.Fatal(err)
-			}
-			f, err := lance.Open(ctx, path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			rec, err := f.Take(ctx, seqRows(want.Len()), nil)
-			if err != nil {
-				t.Fatalf("%s: %v", dt, err)
-			}
-			if !array.Equal(rec.Column(0), want) {
-				t.Fatalf("%s (nulls %v, %s): values read back differ", dt, nulls, version)
-			}
-			rec.Release()
-			f.Close()
-			want.Release()
-			for _, a := range parts {
-				a.Release()
-			}
+			checkReadBack(t, path, parts, fmt.Sprintf("%s (nulls %v, %s)", dt, nulls, version))
 		}
+	}
+}
+
+// checkReadBack reads every row of the one-column file at path and fails
+// unless it is the concatenation of parts, which it releases.
+func checkReadBack(t *testing.T, path string, parts []arrow.Array, what string) {
+	t.Helper()
+	ctx := context.Background()
+	want, err := array.Concatenate(parts, memory.DefaultAllocator)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer want.Release()
+	for _, a := range parts {
+		a.Release()
+	}
+	f, err := lance.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rec, err := f.Take(ctx, seqRows(want.Len()), nil)
+	if err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+	defer rec.Release()
+	if !array.Equal(rec.Column(0), want) {
+		t.Fatalf("%s: values read back differ", what)
 	}
 }
 
@@ -260,27 +268,7 @@ func TestWriterManyBatchesNested(t *testing.T) {
 				if err := w.Close(ctx); err != nil {
 					t.Fatal(err)
 				}
-				want, err := array.Concatenate(parts, mem)
-				if err != nil {
-					t.Fatal(err)
-				}
-				f, err := lance.Open(ctx, path)
-				if err != nil {
-					t.Fatal(err)
-				}
-				rec, err := f.Take(ctx, seqRows(want.Len()), nil)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if !array.Equal(rec.Column(0), want) {
-					t.Fatalf("%s (nulls %v, %s): values read back differ", sh.dt, nulls, version)
-				}
-				rec.Release()
-				f.Close()
-				want.Release()
-				for _, a := range parts {
-					a.Release()
-				}
+				checkReadBack(t, path, parts, fmt.Sprintf("%s (nulls %v, %s)", sh.dt, nulls, version))
 			}
 		}
 	}

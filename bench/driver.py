@@ -34,24 +34,31 @@ def reader(op, columns=None):
     return LanceFileReader(op["path"], storage_options=op.get("storage_options"), columns=columns)
 
 
-def op_write(op):
-    """Writes the IPC table warmups + reps times in this process (the
-    warm-ups untimed: pylance's first writes in a process are 2-3x slower
-    than its later ones) and returns the timed runs."""
-    table = ipc.open_file(op["ipc"]).read_all()
-    out = op["out"]
+def timed_writes(table, out, op):
+    """Writes table to out with LanceFileWriter warmups + reps times and
+    returns the timed runs (the warm-ups untimed: pylance's first writes
+    in a process are 2-3x slower than its later ones)."""
+    batches = table.to_batches()
     runs = []
     for i in range(op.get("warmups", 0) + op.get("reps", 1)):
         if os.path.exists(out):
             os.remove(out)
         t0 = now()
         w = LanceFileWriter(out, table.schema, version=op.get("version", "2.1"))
-        for b in table.to_batches():
+        for b in batches:
             w.write_batch(b)
         w.close()
         if i >= op.get("warmups", 0):
             runs.append(now() - t0)
-    return {"seconds": runs[-1], "runs": runs, "rows": table.num_rows, "bytes": os.path.getsize(out)}
+    return runs
+
+
+def op_write(op):
+    """Writes the IPC table warmups + reps times in this process and
+    returns the timed runs."""
+    table = ipc.open_file(op["ipc"]).read_all()
+    runs = timed_writes(table, op["out"], op)
+    return {"seconds": runs[-1], "runs": runs, "rows": table.num_rows, "bytes": os.path.getsize(op["out"])}
 
 
 def op_write_columns(op):
@@ -62,19 +69,7 @@ def op_write_columns(op):
     out = op["out"]
     res = {}
     for col in op["columns"]:
-        t = table.select([col])
-        batches = t.to_batches()
-        runs = []
-        for i in range(op.get("warmups", 0) + op.get("reps", 1)):
-            if os.path.exists(out):
-                os.remove(out)
-            t0 = now()
-            w = LanceFileWriter(out, t.schema, version=op.get("version", "2.1"))
-            for b in batches:
-                w.write_batch(b)
-            w.close()
-            if i >= op.get("warmups", 0):
-                runs.append(now() - t0)
+        runs = timed_writes(table.select([col]), out, op)
         res[col] = {"runs": runs, "bytes": os.path.getsize(out)}
         os.remove(out)
     return res

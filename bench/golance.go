@@ -228,16 +228,24 @@ func OursWrite(ctx context.Context, d *Dataset, version string) (Measure, error)
 	return oursWriteRecords(ctx, d, recs, d.GoLancePath(), version)
 }
 
-// oursWriteRecords times one write of recs (already in memory) to path.
+// oursWriteRecords times one write of recs (already in memory) to path,
+// with the default Close (fsync).
 func oursWriteRecords(ctx context.Context, d *Dataset, recs []arrow.RecordBatch, path, version string) (Measure, error) {
+	m, err := oursWriteBatches(ctx, recs, Schema(d.Name), path, version, true)
+	m.Rows = d.Rows
+	return m, err
+}
+
+// oursWriteBatches times one write of recs to path (Create to Close).
+func oursWriteBatches(ctx context.Context, recs []arrow.RecordBatch, schema *arrow.Schema, path, version string, sync bool) (Measure, error) {
 	os.Remove(path)
 	t0 := time.Now()
-	w, err := lance.Create(ctx, path, Schema(d.Name), lance.WithFileVersion(version))
+	w, err := lance.Create(ctx, path, schema, lance.WithFileVersion(version), lance.WithSync(sync))
 	if err != nil {
 		return Measure{}, err
 	}
-	for _, r := range recs {
-		if err := w.Write(ctx, r); err != nil {
+	for _, rec := range recs {
+		if err := w.Write(ctx, rec); err != nil {
 			w.Abort()
 			return Measure{}, err
 		}
@@ -250,7 +258,7 @@ func oursWriteRecords(ctx context.Context, d *Dataset, recs []arrow.RecordBatch,
 	if err != nil {
 		return Measure{}, err
 	}
-	return Measure{Seconds: dt, Rows: d.Rows, FileBytes: fi.Size()}, nil
+	return Measure{Seconds: dt, FileBytes: fi.Size()}, nil
 }
 
 // heapSampler records the peak live heap while it runs.

@@ -6,12 +6,9 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-
-	lance "github.com/lancego/lancego"
 )
 
 // The writecols step (issue #40 item 1): each column of ColumnsDataset
@@ -152,29 +149,4 @@ func oursWriteColumn(ctx context.Context, recs []arrow.RecordBatch, ci int, path
 		}
 	}
 	return nil
-}
-
-// oursWriteBatches times one write of recs to path (Create to Close).
-func oursWriteBatches(ctx context.Context, recs []arrow.RecordBatch, schema *arrow.Schema, path, version string, sync bool) (Measure, error) {
-	os.Remove(path)
-	t0 := time.Now()
-	w, err := lance.Create(ctx, path, schema, lance.WithFileVersion(version), lance.WithSync(sync))
-	if err != nil {
-		return Measure{}, err
-	}
-	for _, rec := range recs {
-		if err := w.Write(ctx, rec); err != nil {
-			w.Abort()
-			return Measure{}, err
-		}
-	}
-	if err := w.Close(ctx); err != nil {
-		return Measure{}, err
-	}
-	dt := time.Since(t0).Seconds()
-	fi, err := os.Stat(path)
-	if err != nil {
-		return Measure{}, err
-	}
-	return Measure{Seconds: dt, FileBytes: fi.Size()}, nil
 }

@@ -3,6 +3,8 @@ package codecs
 import (
 	"math/bits"
 	"unsafe"
+
+	"github.com/lancego/lancego/internal/lebits"
 )
 
 // FixedStats returns in one pass over fixed values of 8, 16, 32 or 64
@@ -12,13 +14,13 @@ func FixedStats(v *Values) (packed, runs int, or uint64, ok bool) {
 	n := v.N
 	switch v.Bits {
 	case 8:
-		packed, runs, or = fixedStatsOf(leWords[uint8](v.Data[:n]))
+		packed, runs, or = fixedStatsOf(lebits.Words[uint8](v.Data[:n]))
 	case 16:
-		packed, runs, or = fixedStatsOf(leWords[uint16](v.Data[:2*n]))
+		packed, runs, or = fixedStatsOf(lebits.Words[uint16](v.Data[:2*n]))
 	case 32:
-		packed, runs, or = fixedStatsOf(leWords[uint32](v.Data[:4*n]))
+		packed, runs, or = fixedStatsOf(lebits.Words[uint32](v.Data[:4*n]))
 	case 64:
-		packed, runs, or = fixedStatsOf(leWords[uint64](v.Data[:8*n]))
+		packed, runs, or = fixedStatsOf(lebits.Words[uint64](v.Data[:8*n]))
 	default:
 		return 0, 0, 0, false
 	}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math/bits"
 	"slices"
-	"unsafe"
 
 	pb "github.com/lancego/lancego/format/pb/encodings21pb"
 	"github.com/lancego/lancego/internal/lebits"
@@ -183,13 +182,13 @@ func fittingPrefix(v *Values, start, m, maxRuns int) int {
 	w := v.Bits / 8
 	switch w {
 	case 1:
-		return fittingPrefixOf(leWords[uint8](v.Data[start:start+m]), maxRuns)
+		return fittingPrefixOf(lebits.Words[uint8](v.Data[start:start+m]), maxRuns)
 	case 2:
-		return fittingPrefixOf(leWords[uint16](v.Data[start*2:(start+m)*2]), maxRuns)
+		return fittingPrefixOf(lebits.Words[uint16](v.Data[start*2:(start+m)*2]), maxRuns)
 	case 4:
-		return fittingPrefixOf(leWords[uint32](v.Data[start*4:(start+m)*4]), maxRuns)
+		return fittingPrefixOf(lebits.Words[uint32](v.Data[start*4:(start+m)*4]), maxRuns)
 	case 8:
-		return fittingPrefixOf(leWords[uint64](v.Data[start*8:(start+m)*8]), maxRuns)
+		return fittingPrefixOf(lebits.Words[uint64](v.Data[start*8:(start+m)*8]), maxRuns)
 	}
 	runs, length := 1, 1
 	for k := 1; k < m; k++ {
@@ -220,17 +219,6 @@ func fittingPrefixOf[T uint8 | uint16 | uint32 | uint64](xs []T, maxRuns int) in
 		length++
 	}
 	return len(xs)
-}
-
-// leWords views b as little-endian T words (the host is little-endian,
-// as Lance's buffers are).
-func leWords[T uint8 | uint16 | uint32 | uint64](b []byte) []T {
-	var z T
-	w := int(unsafe.Sizeof(z))
-	if len(b) < w {
-		return nil
-	}
-	return unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(b))), len(b)/w)
 }
 
 // Encode implements MiniBlockEncoder: the run values and lengths go into

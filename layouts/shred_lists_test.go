@@ -68,16 +68,7 @@ func TestShredListsMatchesGeneral(t *testing.T) {
 func appendRandomNested(b array.Builder, rng *rand.Rand, mask int, pNull float64, depth int) {
 	null := mask&(1<<depth) != 0 && rng.Float64() < pNull
 	switch bb := b.(type) {
-	case *array.ListBuilder:
-		if null {
-			bb.AppendNull()
-			return
-		}
-		bb.Append(true)
-		for range rng.IntN(4) {
-			appendRandomNested(bb.ValueBuilder(), rng, mask, pNull, depth+1)
-		}
-	case *array.LargeListBuilder:
+	case array.ListLikeBuilder: // list and large list
 		if null {
 			bb.AppendNull()
 			return

@@ -50,16 +50,7 @@ func TestCatTableWidth(t *testing.T) {
 	b.Field(1).(*array.StringBuilder).AppendValues([]string{long, "two\nlines"}, nil)
 	rec := b.NewRecordBatch()
 	defer rec.Release()
-	w, err := lance.Create(ctx, path, schema)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Write(ctx, rec); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(ctx); err != nil {
-		t.Fatal(err)
-	}
+	writeBatch(t, path, rec)
 	var out bytes.Buffer
 	if err := run(ctx, []string{"cat", path}, &out, &out); err != nil {
 		t.Fatal(err)
@@ -106,16 +97,7 @@ func TestCatJSONLStreams(t *testing.T) {
 	}
 	rec := b.NewRecordBatch()
 	defer rec.Release()
-	w, err := lance.Create(ctx, path, schema)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Write(ctx, rec); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(ctx); err != nil {
-		t.Fatal(err)
-	}
+	writeBatch(t, path, rec)
 	var out countingWriter
 	if err := run(ctx, []string{"cat", path, "--format", "jsonl", "--batch-size", "10"}, &out, &out); err != nil {
 		t.Fatal(err)
@@ -151,5 +133,21 @@ func TestProgressLine(t *testing.T) {
 	p.done()
 	if s := out.String(); !strings.Contains(s, "compacting: 100 rows") || !strings.Contains(s, "compacting: 130 rows") || !strings.HasSuffix(s, "\r\033[K") {
 		t.Fatalf("progress line %q", s)
+	}
+}
+
+// writeBatch writes rec as the Lance file at path (default options).
+func writeBatch(t *testing.T, path string, rec arrow.RecordBatch) {
+	t.Helper()
+	ctx := context.Background()
+	w, err := lance.Create(ctx, path, rec.Schema())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Write(ctx, rec); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(ctx); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -19,7 +19,6 @@ import (
 // writePlain writes 1000 rows (x = row, y = x*0.5 with NaNs, s = name)
 // without zone seeds.
 func writePlain(t *testing.T) string {
-	ctx := context.Background()
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
 	schema := arrow.NewSchema([]arrow.Field{
@@ -45,16 +44,7 @@ func writePlain(t *testing.T) string {
 	rec := b.NewRecordBatch()
 	defer rec.Release()
 	path := filepath.Join(t.TempDir(), "plain.lance")
-	w, err := lance.Create(ctx, path, schema)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Write(ctx, rec); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(ctx); err != nil {
-		t.Fatal(err)
-	}
+	writeBatch(t, path, rec)
 	return path
 }
 

@@ -2,7 +2,6 @@ package filewriter
 
 import (
 	"fmt"
-	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -161,12 +160,7 @@ func checkKeys(b []byte, w int, signed bool, n uint64) (int64, bool) {
 // host is little-endian, as Arrow buffers are), outside [0, n), or -1. A
 // negative key, sign-extended, is above every n as a uint64.
 func firstOutside[T int8 | uint8 | int16 | uint16 | int32 | uint32 | int64 | uint64](b []byte, n uint64) int {
-	var z T
-	w := int(unsafe.Sizeof(z))
-	if len(b) < w {
-		return -1
-	}
-	for i, k := range unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(b))), len(b)/w) {
+	for i, k := range lebits.Words[T](b) {
 		if uint64(int64(k)) >= n {
 			return i
 		}

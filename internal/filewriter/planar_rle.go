@@ -2,7 +2,6 @@ package filewriter
 
 import (
 	"math/bits"
-	"unsafe"
 
 	"github.com/lancego/lancego/codecs"
 	pb "github.com/lancego/lancego/format/pb/encodings21pb"
@@ -176,13 +175,8 @@ func (s *childSizes) add(b []byte, t int, gen *rleGeneral) {
 // orWords is the OR of the little-endian T words of b (a whole number of
 // them; the host is little-endian), one load per word.
 func orWords[T uint8 | uint16 | uint32 | uint64](b []byte) uint64 {
-	var z T
-	w := int(unsafe.Sizeof(z))
-	if len(b) < w {
-		return 0
-	}
 	var acc T
-	for _, x := range unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(b))), len(b)/w) {
+	for _, x := range lebits.Words[T](b) {
 		acc |= x
 	}
 	return uint64(acc)

@@ -2,12 +2,12 @@ package filewriter
 
 import (
 	"fmt"
-	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/lancego/lancego/codecs"
+	"github.com/lancego/lancego/internal/lebits"
 	"github.com/lancego/lancego/internal/lerr"
 	"github.com/lancego/lancego/internal/uninit"
 )
@@ -139,13 +139,10 @@ func gatherFixed(a arrow.Array, idx []int, width int) []byte {
 // gatherWords copies the T-sized values of src at idx (-1: left zero) to
 // out, one load and store per value instead of a copy call.
 func gatherWords[T uint8 | uint16 | uint32 | uint64](out, src []byte, idx []int) {
-	var z T
-	w := int(unsafe.Sizeof(z))
-	if len(idx) == 0 || len(src) < w {
+	o, s := lebits.Words[T](out), lebits.Words[T](src)
+	if len(idx) == 0 || s == nil {
 		return
 	}
-	o := unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(out))), len(idx))
-	s := unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(src))), len(src)/w)
 	for j, i := range idx {
 		if i >= 0 {
 			o[j] = s[i]
