@@ -1,6 +1,7 @@
 package lance
 
 import (
+	"github.com/lancego/lancego/indices"
 	"github.com/lancego/lancego/internal/dataset"
 	"github.com/lancego/lancego/internal/fileread"
 	"github.com/lancego/lancego/internal/lerr"
@@ -54,3 +55,11 @@ var (
 // fragment another writer deleted from or removed, a create of an existing
 // dataset), or when its retries ran out.
 var ErrCommitConflict = dataset.ErrCommitConflict
+
+// Errors of index commits: CreateIndex with FailIfExists on a name in use
+// (pylance's replace=False) is ErrIndexExists; DropIndex of a name no
+// index has is ErrIndexNotFound.
+var (
+	ErrIndexExists   = dataset.ErrIndexExists
+	ErrIndexNotFound = indices.ErrNotFound
+)

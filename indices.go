@@ -1,6 +1,11 @@
 package lance
 
-import "github.com/lancego/lancego/indices"
+import (
+	"context"
+
+	"github.com/lancego/lancego/indices"
+	"github.com/lancego/lancego/internal/dataset"
+)
 
 // Index is one logical index of a dataset (the segments sharing a name),
 // as Dataset.Indices lists it: name, type, columns, segments with their
@@ -14,3 +19,57 @@ type IndexSegment = indices.Segment
 // IndexMetadata is one IndexMetadata entry of a manifest, as
 // Dataset.IndexMetadata decodes it (indices.IndexMetadata).
 type IndexMetadata = indices.IndexMetadata
+
+// IndexType names an index type, as Index.Type reports it
+// (indices.IndexType: "BTREE", "BITMAP", "IVF_PQ", ...).
+type IndexType = indices.IndexType
+
+// The index types CreateIndex builds.
+const (
+	IndexBTree  = indices.TypeBTree
+	IndexBitmap = indices.TypeBitmap
+)
+
+// IndexParams are the options of CreateIndex.
+type IndexParams struct {
+	// Name is the index's name; "<column>_idx" when empty (pylance's
+	// default).
+	Name string
+	// FailIfExists refuses to replace an index of the same name
+	// (ErrIndexExists; pylance's replace=False). By default the new index
+	// replaces it, as pylance's create_scalar_index does.
+	FailIfExists bool
+	// BTreeBatchSize is the rows per BTREE page (4096 when 0, as Lance).
+	BTreeBatchSize int
+}
+
+// CreateIndex builds an index of kind (IndexBTree or IndexBitmap; other
+// types are ErrUnsupported) on the top-level column over every fragment
+// of ds and commits it as the next version, as pylance 14.0.2's
+// create_scalar_index does: the same files, details message, index
+// version and CreateIndex transaction, so pylance lists it, plans with it
+// and answers from it, and so do this package's filtered scans, counts
+// and deletes. Deleted rows are left out; fragments appended later stay
+// unindexed (searched by scanning) until the index is rebuilt. An index
+// of the same name is replaced unless p.FailIfExists; a name used by an
+// index on another column is ErrInvalidArgument. The commit rebases over
+// concurrent appends and deletes and fails with ErrCommitConflict over a
+// concurrent compaction, update, overwrite or schema change, or another
+// commit of the same index name; the files of a build that is not
+// committed are removed. The returned Dataset is the new version.
+//
+// Supported column types: integers, floats, booleans, dates, times,
+// timestamps, strings and binary. The column is read once into memory
+// (values and an 8-byte id per row) and sorted there.
+func (ds *Dataset) CreateIndex(ctx context.Context, column string, kind IndexType, p IndexParams, opts ...DatasetWriteOption) (*Dataset, error) {
+	return ds.next(ds.d.CreateIndex(ctx, column, kind, dataset.IndexParams{Name: p.Name, FailIfExists: p.FailIfExists,
+		BTreeBatchSize: p.BTreeBatchSize}, dsWriteOpts(opts)...))
+}
+
+// DropIndex removes every segment of the index name and commits the next
+// version, as Lance's drop_index does (a CreateIndex transaction that
+// removes them). The index files stay until Cleanup removes the versions
+// that use them. An unknown name is ErrIndexNotFound.
+func (ds *Dataset) DropIndex(ctx context.Context, name string, opts ...DatasetWriteOption) (*Dataset, error) {
+	return ds.next(ds.d.DropIndex(ctx, name, dsWriteOpts(opts)...))
+}

@@ -7,6 +7,7 @@ package indices
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/RoaringBitmap/roaring/v2/roaring64"
@@ -190,4 +191,59 @@ func (b *Bitmap) IsNull(context.Context) (*roaring64.Bitmap, error) {
 		return roaring64.New(), nil
 	}
 	return b.rowsOf(0)
+}
+
+// BitmapDetailsTypeURL names BITMAP segments in IndexMetadata (an empty
+// BitmapIndexDetails message, as pylance 14.0.2 writes it).
+const BitmapDetailsTypeURL = "/lance.table.BitmapIndexDetails"
+
+// BuildBitmap writes a BITMAP segment of in through sink:
+// bitmap_page_lookup.lance with one row per distinct value (NULL first,
+// then ascending; floats in IEEE total order, -0 and +0 apart, as Lance
+// keys them) and the RowAddrTreeMap of the ids holding it; schema
+// metadata lance:index_stats = {"num_bitmaps":N}.
+func BuildBitmap(ctx context.Context, sink FileSink, in ScalarBuild) ([]IndexFile, error) {
+	if err := in.check(); err != nil {
+		return nil, err
+	}
+	mem := in.mem()
+	order, nulls, err := sortOrder(in.Values)
+	if err != nil {
+		return nil, err
+	}
+	starts := runStarts(in.Values, order, nulls)
+	firsts := make([]int32, len(starts))
+	bb := array.NewBinaryBuilder(mem, arrow.BinaryTypes.Binary)
+	defer bb.Release()
+	var ids []uint64
+	var buf []byte
+	for g, lo := range starts {
+		hi := len(order)
+		if g+1 < len(starts) {
+			hi = starts[g+1]
+		}
+		firsts[g] = order[lo]
+		ids = ids[:0]
+		for _, r := range order[lo:hi] {
+			ids = append(ids, in.IDs[r])
+		}
+		slices.Sort(ids)
+		if buf, err = AppendRowAddrTreeMap(buf[:0], slices.Compact(ids)); err != nil {
+			return nil, err
+		}
+		bb.Append(buf)
+	}
+	keys, err := takeRows(ctx, mem, in.Values, firsts)
+	if err != nil {
+		return nil, err
+	}
+	schema := arrow.NewSchema([]arrow.Field{
+		{Name: "keys", Type: in.Values.DataType(), Nullable: true},
+		{Name: "bitmaps", Type: arrow.BinaryTypes.Binary, Nullable: true},
+	}, metadataOf("lance:index_stats", fmt.Sprintf(`{"num_bitmaps":%d}`, len(starts))))
+	f, err := writeOneBatch(ctx, sink, BitmapFile, schema, []arrow.Array{keys, bb.NewArray()}, nil)
+	if err != nil {
+		return nil, err
+	}
+	return []IndexFile{f}, nil
 }

@@ -312,3 +312,81 @@ func concat(parts []arrow.Array) (arrow.Array, error) {
 	}
 	return array.Concatenate(parts, memoryAllocator())
 }
+
+// BTree index details, as pylance 14.0.2 records them in IndexMetadata
+// (an empty BTreeIndexDetails message).
+const (
+	BTreeDetailsTypeURL = "/lance.table.BTreeIndexDetails"
+	// DefaultBTreeBatchSize is the rows per page of page_data.lance.
+	DefaultBTreeBatchSize = 4096
+)
+
+// BuildBTree writes a BTREE segment of in through sink: page_data.lance
+// (the values sorted as Lance sorts them, with their ids) and
+// page_lookup.lance (per page of batchSize rows: first and last value,
+// null count, page number; schema metadata batch_size and
+// range_partitioned = false). It returns the files written, by name.
+func BuildBTree(ctx context.Context, sink FileSink, in ScalarBuild, batchSize int) ([]IndexFile, error) {
+	if err := in.check(); err != nil {
+		return nil, err
+	}
+	if batchSize <= 0 {
+		batchSize = DefaultBTreeBatchSize
+	}
+	mem := in.mem()
+	order, nulls, err := sortOrder(in.Values)
+	if err != nil {
+		return nil, err
+	}
+	sorted, err := takeRows(ctx, mem, in.Values, order)
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]uint64, len(order))
+	for i, r := range order {
+		ids[i] = in.IDs[r]
+	}
+	typ := in.Values.DataType()
+	dataSchema := arrow.NewSchema([]arrow.Field{
+		{Name: "values", Type: typ, Nullable: true},
+		{Name: "ids", Type: arrow.PrimitiveTypes.Uint64},
+	}, nil)
+	n := len(order)
+	pages := (n + batchSize - 1) / batchSize
+	firsts, lasts := make([]int32, pages), make([]int32, pages)
+	nullCounts, pageIdx := make([]uint32, pages), make([]uint32, pages)
+	for p := range pages {
+		lo, hi := p*batchSize, min(n, (p+1)*batchSize)
+		firsts[p], lasts[p], pageIdx[p] = int32(lo), int32(hi-1), uint32(p)
+		nullCounts[p] = uint32(max(0, min(hi, nulls)-lo))
+	}
+	mins, err := takeRows(ctx, mem, sorted, firsts)
+	if err != nil {
+		sorted.Release()
+		return nil, err
+	}
+	maxs, err := takeRows(ctx, mem, sorted, lasts)
+	if err != nil {
+		sorted.Release()
+		mins.Release()
+		return nil, err
+	}
+	data, err := writeOneBatch(ctx, sink, BTreeDataFile, dataSchema, []arrow.Array{sorted, uint64Array(mem, ids)}, nil)
+	if err != nil {
+		mins.Release()
+		maxs.Release()
+		return nil, err
+	}
+	lookupSchema := arrow.NewSchema([]arrow.Field{
+		{Name: "min", Type: typ, Nullable: true},
+		{Name: "max", Type: typ, Nullable: true},
+		{Name: "null_count", Type: arrow.PrimitiveTypes.Uint32},
+		{Name: "page_idx", Type: arrow.PrimitiveTypes.Uint32},
+	}, metadataOf("batch_size", strconv.Itoa(batchSize), "range_partitioned", "false"))
+	lookup, err := writeOneBatch(ctx, sink, BTreeLookupFile, lookupSchema,
+		[]arrow.Array{mins, maxs, uint32Array(mem, nullCounts), uint32Array(mem, pageIdx)}, nil)
+	if err != nil {
+		return nil, err
+	}
+	return []IndexFile{data, lookup}, nil
+}

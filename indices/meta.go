@@ -236,3 +236,75 @@ func eachField(b []byte, f func(num protowire.Number, typ protowire.Type, v []by
 	}
 	return nil
 }
+
+// Encode serializes m as a lance.table.IndexMetadata message, fields in
+// the order pylance 14.0.2 writes them (index_version always present,
+// created_at and base_id when set). A nil FragmentBitmap writes none.
+func (m *IndexMetadata) Encode() ([]byte, error) {
+	var b []byte
+	var uuid []byte
+	uuid = protowire.AppendTag(uuid, 1, protowire.BytesType)
+	uuid = protowire.AppendBytes(uuid, m.UUID[:])
+	b = protowire.AppendTag(b, 1, protowire.BytesType)
+	b = protowire.AppendBytes(b, uuid)
+	if len(m.Fields) > 0 {
+		b = appendPackedInt32s(b, 2, m.Fields)
+	}
+	b = protowire.AppendTag(b, 3, protowire.BytesType)
+	b = protowire.AppendString(b, m.Name)
+	b = protowire.AppendTag(b, 4, protowire.VarintType)
+	b = protowire.AppendVarint(b, m.DatasetVersion)
+	if m.FragmentBitmap != nil {
+		bm, err := m.FragmentBitmap.ToBytes()
+		if err != nil {
+			return nil, fmt.Errorf("fragment_bitmap: %w", err)
+		}
+		b = protowire.AppendTag(b, 5, protowire.BytesType)
+		b = protowire.AppendBytes(b, bm)
+	}
+	if m.DetailsTypeURL != "" || len(m.Details) > 0 {
+		var a []byte
+		a = protowire.AppendTag(a, 1, protowire.BytesType)
+		a = protowire.AppendString(a, m.DetailsTypeURL)
+		if len(m.Details) > 0 {
+			a = protowire.AppendTag(a, 2, protowire.BytesType)
+			a = protowire.AppendBytes(a, m.Details)
+		}
+		b = protowire.AppendTag(b, 6, protowire.BytesType)
+		b = protowire.AppendBytes(b, a)
+	}
+	b = protowire.AppendTag(b, 7, protowire.VarintType)
+	b = protowire.AppendVarint(b, uint64(int64(m.IndexVersion)))
+	if m.CreatedAtMillis != 0 {
+		b = protowire.AppendTag(b, 8, protowire.VarintType)
+		b = protowire.AppendVarint(b, m.CreatedAtMillis)
+	}
+	if m.BaseID != nil {
+		b = protowire.AppendTag(b, 9, protowire.VarintType)
+		b = protowire.AppendVarint(b, uint64(*m.BaseID))
+	}
+	for _, f := range m.Files {
+		var e []byte
+		e = protowire.AppendTag(e, 1, protowire.BytesType)
+		e = protowire.AppendString(e, f.Path)
+		e = protowire.AppendTag(e, 2, protowire.VarintType)
+		e = protowire.AppendVarint(e, f.Size)
+		b = protowire.AppendTag(b, 10, protowire.BytesType)
+		b = protowire.AppendBytes(b, e)
+	}
+	if len(m.CoveringFields) > 0 {
+		b = appendPackedInt32s(b, 11, m.CoveringFields)
+	}
+	return b, nil
+}
+
+// appendPackedInt32s appends a packed repeated int32 field (negative
+// values as ten-byte varints, as protobuf encodes int32).
+func appendPackedInt32s(b []byte, num protowire.Number, vs []int32) []byte {
+	var p []byte
+	for _, v := range vs {
+		p = protowire.AppendVarint(p, uint64(int64(v)))
+	}
+	b = protowire.AppendTag(b, num, protowire.BytesType)
+	return protowire.AppendBytes(b, p)
+}

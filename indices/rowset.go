@@ -120,3 +120,41 @@ func DecodeRoaringTreemap(b []byte) (*roaring64.Bitmap, error) {
 	}
 	return bm, nil
 }
+
+// AppendRowAddrTreeMap appends the RowAddrTreeMap serialization of the
+// row addresses addrs (sorted ascending, no duplicates) to dst: one entry
+// per fragment, each a portable roaring bitmap of the offsets (never the
+// whole-fragment form), as Lance's BITMAP writer leaves them.
+func AppendRowAddrTreeMap(dst []byte, addrs []uint64) ([]byte, error) {
+	var frags int
+	for i := range addrs {
+		if i > 0 && addrs[i] <= addrs[i-1] {
+			return nil, fmt.Errorf("row address set: address %d after %d (not ascending)", addrs[i], addrs[i-1])
+		}
+		if i == 0 || addrs[i]>>32 != addrs[i-1]>>32 {
+			frags++
+		}
+	}
+	dst = binary.LittleEndian.AppendUint32(dst, uint32(frags))
+	offs := make([]uint32, 0, min(len(addrs), 1<<16))
+	var buf bytes.Buffer
+	for lo := 0; lo < len(addrs); {
+		frag := addrs[lo] >> 32
+		hi := lo
+		offs = offs[:0]
+		for hi < len(addrs) && addrs[hi]>>32 == frag {
+			offs = append(offs, uint32(addrs[hi]))
+			hi++
+		}
+		bm := roaring.BitmapOf(offs...)
+		buf.Reset()
+		if _, err := bm.WriteTo(&buf); err != nil {
+			return nil, err
+		}
+		dst = binary.LittleEndian.AppendUint32(dst, uint32(frag))
+		dst = binary.LittleEndian.AppendUint32(dst, uint32(buf.Len()))
+		dst = append(dst, buf.Bytes()...)
+		lo = hi
+	}
+	return dst, nil
+}

@@ -206,8 +206,9 @@ func cmpUnsigned(v uint64, k Key) (int, error) {
 	return 0, fmt.Errorf("%w: unsigned column, key kind %d", ErrKeyType, k.Kind)
 }
 
-// cmpFloat compares in Arrow's total order restricted to what the index
-// stores: NaN equals NaN and is above every number.
+// cmpFloat compares as Lance's filters do: numbers numerically (-0 equals
+// +0), a NaN with its sign bit set below every number and a NaN without
+// one above (IEEE total order's places for them), NaNs of one sign equal.
 func cmpFloat(v float64, k Key) (int, error) {
 	var w float64
 	switch k.Kind {
@@ -222,18 +223,26 @@ func cmpFloat(v float64, k Key) (int, error) {
 	}
 	vn, wn := math.IsNaN(v), math.IsNaN(w)
 	switch {
-	case vn && wn:
-		return 0, nil
-	case vn:
-		return 1, nil
-	case wn:
-		return -1, nil
+	case vn || wn:
+		return cmpInt(nanRank(v), nanRank(w)), nil
 	case v < w:
 		return -1, nil
 	case v > w:
 		return 1, nil
 	}
 	return 0, nil
+}
+
+// nanRank places a float among NaNs: -1 for a negative NaN, 1 for a
+// positive one, 0 for a number (only called when one side is NaN).
+func nanRank(f float64) int64 {
+	switch {
+	case !math.IsNaN(f):
+		return 0
+	case math.Signbit(f):
+		return -1
+	}
+	return 1
 }
 
 func cmpString(v string, k Key) (int, error) {

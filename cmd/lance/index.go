@@ -34,9 +34,21 @@ type segmentReport struct {
 	Files          []string `json:"files,omitempty"`
 }
 
+const indexUsage = `usage: lance index list DATASET [--json] [--version V]
+       lance index create DATASET --column C --type btree|bitmap [--name N] [--no-replace] [--batch-size N]
+       lance index drop DATASET NAME`
+
 func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) > 0 {
+		switch args[0] {
+		case "create":
+			return runIndexCreate(ctx, args[1:], stdout, stderr)
+		case "drop":
+			return runIndexDrop(ctx, args[1:], stdout, stderr)
+		}
+	}
 	if len(args) == 0 || args[0] != "list" {
-		return fmt.Errorf("usage: lance index list DATASET [--json] [--version V]")
+		return fmt.Errorf("%s", indexUsage)
 	}
 	fs := flag.NewFlagSet("index list", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -114,4 +126,73 @@ func printIndices(out io.Writer, reps []indexReport) {
 				s.UUID, s.Fragments, s.RowsIndexed, s.DatasetVersion, s.IndexVersion)
 		}
 	}
+}
+
+// runIndexCreate implements `lance index create`: it builds the index
+// and commits it, then prints it as `index list` does.
+func runIndexCreate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("index create", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	column := fs.String("column", "", "column to index (top-level)")
+	typ := fs.String("type", "", "index type: btree or bitmap")
+	name := fs.String("name", "", "index name (default COLUMN_idx)")
+	noReplace := fs.Bool("no-replace", false, "fail if an index of that name exists (default: replace it, as pylance)")
+	batch := fs.Int("batch-size", 0, "BTREE rows per page (default 4096)")
+	if err := fs.Parse(splitArgs(args, map[string]bool{"no-replace": true})); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 || *column == "" || *typ == "" {
+		return fmt.Errorf("index create needs DATASET, --column C and --type T\n%s", indexUsage)
+	}
+	ds, err := lance.OpenDataset(ctx, fs.Arg(0))
+	if err != nil {
+		return err
+	}
+	defer ds.Close()
+	start := time.Now()
+	out, err := ds.CreateIndex(ctx, *column, lance.IndexType(strings.ToUpper(*typ)),
+		lance.IndexParams{Name: *name, FailIfExists: *noReplace, BTreeBatchSize: *batch})
+	if err != nil {
+		return err
+	}
+	defer out.Close()
+	reps, err := indexReports(ctx, out)
+	if err != nil {
+		return err
+	}
+	idxName := *name
+	if idxName == "" {
+		idxName = *column + "_idx"
+	}
+	fmt.Fprintf(stdout, "created index %s in %.2fs: version %d\n", idxName, time.Since(start).Seconds(), out.Version())
+	for _, r := range reps {
+		if r.Name == idxName {
+			printIndices(stdout, []indexReport{r})
+		}
+	}
+	return nil
+}
+
+// runIndexDrop implements `lance index drop DATASET NAME`.
+func runIndexDrop(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("index drop", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	if err := fs.Parse(splitArgs(args, nil)); err != nil {
+		return err
+	}
+	if fs.NArg() != 2 {
+		return fmt.Errorf("index drop needs DATASET and NAME\n%s", indexUsage)
+	}
+	ds, err := lance.OpenDataset(ctx, fs.Arg(0))
+	if err != nil {
+		return err
+	}
+	defer ds.Close()
+	out, err := ds.DropIndex(ctx, fs.Arg(1))
+	if err != nil {
+		return err
+	}
+	defer out.Close()
+	fmt.Fprintf(stdout, "dropped index %s: version %d\n", fs.Arg(1), out.Version())
+	return nil
 }

@@ -44,10 +44,11 @@ const (
 	opMerge   // new columns: data files added to every fragment (schema_evolve.go)
 	opReserve // fragment ids reserved for a compaction task (compact.go)
 	opRewrite // compacted fragments replacing old ones (compact.go)
+	opIndex   // an index created, replaced or dropped (create_index.go)
 )
 
 func (k opKind) String() string {
-	return [...]string{"create", "append", "overwrite", "delete", "update", "restore", "project", "merge", "reserve-fragments", "compaction"}[k]
+	return [...]string{"create", "append", "overwrite", "delete", "update", "restore", "project", "merge", "reserve-fragments", "compaction", "index commit"}[k]
 }
 
 // writeOp is one dataset write waiting to be committed: what it adds and
@@ -88,6 +89,9 @@ type writeOp struct {
 	// id, and the fragments of the last build.
 	newFiles map[uint64]*tablepb.DataFile
 	merged   []*tablepb.DataFragment
+	// Index (create_index.go): the segments added, and the name whose
+	// segments they replace (or a drop removes).
+	index *indexChange
 }
 
 // latest is the newest committed version of a dataset.
@@ -326,6 +330,10 @@ func (op *writeOp) buildManifest(cur *latest) (*tablepb.Manifest, error) {
 		if err := op.applyRewrite(m, &nextID); err != nil {
 			return nil, err
 		}
+	case opIndex:
+		if err := op.index.check(cur); err != nil { // create_index.go
+			return nil, err
+		}
 	}
 	return op.finish(m, cur.version, nextID), nil
 }
@@ -463,6 +471,9 @@ func writeTransaction(ctx context.Context, store *lanceio.Store, op *writeOp, re
 		t.SchemaMetadata = op.schemaMeta
 	case opRewrite:
 		t.Op, t.ReadVersion, t.Fragments, t.Groups = TxnRewrite, op.readVersion, nil, op.groups
+	case opIndex:
+		t.Op, t.ReadVersion, t.Fragments = TxnCreateIndex, op.readVersion, nil
+		t.NewIndices, t.RemovedIndices = op.index.added(), op.index.removedRaw
 	case opUpdate:
 		t.Op, t.ReadVersion, t.Modified = TxnUpdate, op.readVersion, op.modified
 		t.Fragments, t.NewFragments = nil, op.added

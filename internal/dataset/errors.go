@@ -24,6 +24,10 @@ var (
 // existing dataset), or when its retries ran out.
 var ErrCommitConflict = errors.New("lance: commit conflict")
 
+// ErrIndexExists: CreateIndex with FailIfExists found an index of that
+// name (pylance's replace=False).
+var ErrIndexExists = errors.New("lance: index already exists")
+
 // Errors of tags (tags.go): creating a tag that exists, naming one that
 // does not (DeleteTag, UpdateTag, WithTag).
 var (

@@ -289,12 +289,12 @@ func retainIndices(entries []indexEntry, fields []*filepb.Field) []indexEntry {
 	return out
 }
 
-// checkConcurrent fails a Project or Merge with ErrCommitConflict when a
+// checkConcurrent fails a Project, Merge or index commit with ErrCommitConflict when a
 // version committed after the one it read did something Lance's conflict
 // resolver does not let it rebase over (check_project_txn,
 // check_merge_txn). It reads those versions' transactions.
 func (op *writeOp) checkConcurrent(ctx context.Context, store *lanceio.Store, cur *latest) error {
-	if op.kind != opProject && op.kind != opMerge || cur.man == nil || cur.version <= op.readVersion {
+	if op.kind != opProject && op.kind != opMerge && op.kind != opIndex || cur.man == nil || cur.version <= op.readVersion {
 		return nil
 	}
 	for v := op.readVersion + 1; v <= cur.version; v++ {
@@ -309,9 +309,19 @@ func (op *writeOp) checkConcurrent(ctx context.Context, store *lanceio.Store, cu
 	return nil
 }
 
-// rebasesOver says whether a Project or Merge commits over a concurrent
-// transaction of operation other (0: unknown).
+// rebasesOver says whether a Project, Merge or index commit commits over
+// a concurrent transaction of operation other (0: unknown). An index
+// commit keeps its coverage over appends (new fragments stay unindexed)
+// and deletes (deletion files mask the rows); it gives up over anything
+// that rewrites rows or the schema.
 func rebasesOver(kind opKind, other protowire.Number) bool {
+	if kind == opIndex {
+		switch other {
+		case TxnAppend, TxnDelete, TxnCreateIndex, TxnReserveFragments, txnUpdateConfig:
+			return true
+		}
+		return false
+	}
 	switch other {
 	case TxnCreateIndex, TxnReserveFragments, txnUpdateConfig, txnClone, txnUpdateBases:
 		return true

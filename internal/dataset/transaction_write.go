@@ -51,6 +51,8 @@ type Transaction struct {
 	Groups  []rewriteGroup
 	// Restore: the version restored.
 	RestoreVersion uint64
+	// CreateIndex: the IndexMetadata messages added and removed.
+	NewIndices, RemovedIndices [][]byte
 }
 
 // NewUUID returns a random (version 4) UUID in its canonical text form.
@@ -94,6 +96,14 @@ func (t *Transaction) encodeOp() ([]byte, error) {
 		return protowire.AppendVarint(protowire.AppendTag(nil, 1, protowire.VarintType), uint64(t.Reserve)), nil
 	case TxnRewrite:
 		return t.encodeRewrite(mo)
+	case TxnCreateIndex: // new_indices = 1, removed_indices = 2
+		for _, x := range t.NewIndices {
+			b = protowire.AppendBytes(protowire.AppendTag(b, 1, protowire.BytesType), x)
+		}
+		for _, x := range t.RemovedIndices {
+			b = protowire.AppendBytes(protowire.AppendTag(b, 2, protowire.BytesType), x)
+		}
+		return b, nil
 	case TxnRestore: // version = 1
 		return protowire.AppendVarint(protowire.AppendTag(nil, 1, protowire.VarintType), t.RestoreVersion), nil
 	case TxnProject: // schema = 1

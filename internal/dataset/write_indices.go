@@ -34,7 +34,12 @@ func readIndexEntries(file []byte, m *tablepb.Manifest) ([]indexEntry, error) {
 	if m.IndexSection == nil {
 		return nil, nil
 	}
-	off := m.GetIndexSection()
+	return readIndexEntriesAt(file, m.GetIndexSection())
+}
+
+// readIndexEntriesAt decodes the index section at offset off of the
+// manifest file whose bytes are file.
+func readIndexEntriesAt(file []byte, off uint64) ([]indexEntry, error) {
 	if off > uint64(len(file)) || uint64(len(file))-off < 4 {
 		return nil, corruptf("index section at %d outside a manifest file of %d bytes", off, len(file))
 	}
@@ -90,7 +95,7 @@ func (op *writeOp) indicesAfter(cur *latest) ([]indexEntry, error) {
 	if op.kind == opRestore {
 		return op.restore.indices, nil // the restored version's (restore.go)
 	}
-	if op.kind == opCreate || op.kind == opOverwrite || len(cur.indices) == 0 {
+	if op.kind == opCreate || op.kind == opOverwrite || len(cur.indices) == 0 && op.kind != opIndex {
 		return nil, nil
 	}
 	if err := checkIndexBitmaps(cur); err != nil {
@@ -98,6 +103,9 @@ func (op *writeOp) indicesAfter(cur *latest) ([]indexEntry, error) {
 	}
 	if op.kind == opProject || op.kind == opMerge {
 		return retainIndices(cur.indices, op.fields), nil // schema_evolve.go
+	}
+	if op.kind == opIndex {
+		return op.index.apply(cur.indices), nil // create_index.go
 	}
 	return cur.indices, nil
 }

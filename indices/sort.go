@@ -1,0 +1,173 @@
+package indices
+
+// Sorting a column for the scalar index builders: the order of BTREE
+// pages and BITMAP keys is Lance's (NULLs first, then ascending; floats by
+// IEEE total order, so NaN after every number and -0 before +0; strings
+// and binary byte-wise; false before true), ties in input order (the
+// builders feed rows in row-address order, as Lance's sorted scan leaves
+// them).
+
+import (
+	"bytes"
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"unsafe"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+)
+
+// keyed is one non-null row with a fixed-width sort key.
+type keyed struct {
+	key uint64
+	row int32
+}
+
+// sortOrder returns the rows of a (fewer than 2^31) in index order and
+// how many leading rows are NULL.
+func sortOrder(a arrow.Array) (order []int32, nulls int, err error) {
+	n := a.Len()
+	if n > math.MaxInt32 {
+		return nil, 0, fmt.Errorf("%w: %d rows in one index build", ErrUnsupported, n)
+	}
+	order = make([]int32, 0, n)
+	for i := 0; i < n; i++ {
+		if a.IsNull(i) {
+			order = append(order, int32(i))
+		}
+	}
+	nulls = len(order)
+	if keyOf, ok, err := fixedKeys(a); err != nil {
+		return nil, 0, err
+	} else if ok {
+		ks := make([]keyed, 0, n-nulls)
+		for i := 0; i < n; i++ {
+			if a.IsValid(i) {
+				ks = append(ks, keyed{keyOf(i), int32(i)})
+			}
+		}
+		slices.SortFunc(ks, func(x, y keyed) int {
+			if c := cmp.Compare(x.key, y.key); c != 0 {
+				return c
+			}
+			return cmp.Compare(x.row, y.row)
+		})
+		for _, k := range ks {
+			order = append(order, k.row)
+		}
+		return order, nulls, nil
+	}
+	val, ok := bytesValues(a)
+	if !ok {
+		return nil, 0, fmt.Errorf("%w: scalar index on a %s column", ErrUnsupported, a.DataType())
+	}
+	rest := order[nulls:]
+	for i := 0; i < n; i++ {
+		if a.IsValid(i) {
+			rest = append(rest, int32(i))
+		}
+	}
+	slices.SortStableFunc(rest, func(x, y int32) int { return bytes.Compare(val(int(x)), val(int(y))) })
+	return order[:nulls+len(rest)], nulls, nil
+}
+
+// runStarts returns the positions in order (as sortOrder left it, nulls
+// leading rows NULL) where a run of equal values starts: the NULL run
+// first, when there is one. Floats are equal when their bits are (NaN
+// equals a NaN of the same bits, -0 differs from +0), as Lance's bitmap
+// keys are.
+func runStarts(a arrow.Array, order []int32, nulls int) []int {
+	var starts []int
+	if nulls > 0 {
+		starts = append(starts, 0)
+	}
+	keyOf, fixed, _ := fixedKeys(a)
+	val, _ := bytesValues(a)
+	for p := nulls; p < len(order); p++ {
+		if p == nulls {
+			starts = append(starts, p)
+			continue
+		}
+		i, j := int(order[p-1]), int(order[p])
+		if fixed && keyOf(i) != keyOf(j) || !fixed && !bytes.Equal(val(i), val(j)) {
+			starts = append(starts, p)
+		}
+	}
+	return starts
+}
+
+// fixedKeys returns, for fixed-width types, an order-preserving uint64
+// key of each row's value.
+func fixedKeys(a arrow.Array) (func(int) uint64, bool, error) {
+	const signBit = 1 << 63
+	switch a := a.(type) {
+	case *array.Int8:
+		return func(i int) uint64 { return uint64(int64(a.Value(i))) ^ signBit }, true, nil
+	case *array.Int16:
+		return func(i int) uint64 { return uint64(int64(a.Value(i))) ^ signBit }, true, nil
+	case *array.Int32:
+		return func(i int) uint64 { return uint64(int64(a.Value(i))) ^ signBit }, true, nil
+	case *array.Int64:
+		return func(i int) uint64 { return uint64(a.Value(i)) ^ signBit }, true, nil
+	case *array.Date32:
+		return func(i int) uint64 { return uint64(int64(a.Value(i))) ^ signBit }, true, nil
+	case *array.Date64:
+		return func(i int) uint64 { return uint64(int64(a.Value(i))) ^ signBit }, true, nil
+	case *array.Timestamp:
+		return func(i int) uint64 { return uint64(int64(a.Value(i))) ^ signBit }, true, nil
+	case *array.Time32:
+		return func(i int) uint64 { return uint64(int64(a.Value(i))) ^ signBit }, true, nil
+	case *array.Time64:
+		return func(i int) uint64 { return uint64(int64(a.Value(i))) ^ signBit }, true, nil
+	case *array.Uint8:
+		return func(i int) uint64 { return uint64(a.Value(i)) }, true, nil
+	case *array.Uint16:
+		return func(i int) uint64 { return uint64(a.Value(i)) }, true, nil
+	case *array.Uint32:
+		return func(i int) uint64 { return uint64(a.Value(i)) }, true, nil
+	case *array.Uint64:
+		return func(i int) uint64 { return a.Value(i) }, true, nil
+	case *array.Float32:
+		return func(i int) uint64 { return totalOrderKey(float64(a.Value(i))) }, true, nil
+	case *array.Float64:
+		return func(i int) uint64 { return totalOrderKey(a.Value(i)) }, true, nil
+	case *array.Boolean:
+		return func(i int) uint64 {
+			if a.Value(i) {
+				return 1
+			}
+			return 0
+		}, true, nil
+	}
+	return nil, false, nil
+}
+
+// totalOrderKey maps a float64 to a uint64 whose unsigned order is IEEE
+// 754 totalOrder (float32 values widen exactly, NaN payloads aside).
+func totalOrderKey(f float64) uint64 {
+	b := math.Float64bits(f)
+	if b>>63 != 0 {
+		return ^b
+	}
+	return b | 1<<63
+}
+
+// bytesValues returns the value accessor of string and binary arrays.
+func bytesValues(a arrow.Array) (func(int) []byte, bool) {
+	switch a := a.(type) {
+	case *array.String:
+		return func(i int) []byte { return stringBytes(a.Value(i)) }, true
+	case *array.LargeString:
+		return func(i int) []byte { return stringBytes(a.Value(i)) }, true
+	case *array.Binary:
+		return a.Value, true
+	case *array.LargeBinary:
+		return a.Value, true
+	}
+	return nil, false
+}
+
+// stringBytes views s's bytes without copying (never written through).
+func stringBytes(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }

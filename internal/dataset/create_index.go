@@ -1,0 +1,334 @@
+package dataset
+
+// Building scalar indices and committing index changes (issue #37): the
+// column is read once with the ids the index stores, the index package
+// writes the segment's files under _indices/<uuid>/, and a CreateIndex
+// transaction commits it, replacing every segment of the same name as
+// Lance's CreateIndex does. DropIndex commits the removal of a name's
+// segments.
+
+import (
+	"context"
+	"crypto/rand"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/RoaringBitmap/roaring/v2"
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+
+	"github.com/lancego/lancego/indices"
+	"github.com/lancego/lancego/internal/filewriter"
+	lanceio "github.com/lancego/lancego/io"
+)
+
+// IndexParams are the options of CreateIndex.
+type IndexParams struct {
+	// Name is the index's name; "<column>_idx" when empty (pylance's
+	// default).
+	Name string
+	// FailIfExists refuses to replace an index of the same name on the
+	// same column (pylance's replace=False). By default the new index
+	// replaces it, as pylance's create_scalar_index does.
+	FailIfExists bool
+	// BTreeBatchSize is the rows per BTREE page
+	// (indices.DefaultBTreeBatchSize when 0).
+	BTreeBatchSize int
+}
+
+// BuildableIndexTypes are the index types CreateIndex builds.
+var buildableIndexTypes = []indices.IndexType{indices.TypeBTree, indices.TypeBitmap}
+
+// BuildableIndexTypes lists the index types CreateIndex builds.
+func BuildableIndexTypes() []indices.IndexType { return slices.Clone(buildableIndexTypes) }
+
+// CreateIndex builds an index of kind on column over every fragment of
+// ds and commits it as the next version (a CreateIndex transaction, as
+// pylance 14.0.2 writes it): BTREE (page_data.lance and page_lookup.lance)
+// or BITMAP (bitmap_page_lookup.lance), files, details and index versions
+// as pylance writes them, so that pylance and this package plan with it.
+// Deleted rows are left out. An index of the same name is replaced
+// unless p.FailIfExists; a name used by an index on another column is
+// an error. The commit rebases over concurrent appends and deletes (their
+// new fragments stay unindexed) and fails with ErrCommitConflict over
+// anything that rewrites rows or the schema; the files of a build that
+// is not committed are removed.
+func (ds *Dataset) CreateIndex(ctx context.Context, column string, kind indices.IndexType, p IndexParams, opts ...DatasetWriteOption) (*Dataset, error) {
+	c, err := newWriteConfig(opts)
+	if err != nil {
+		return nil, err
+	}
+	kind = indices.IndexType(strings.ToUpper(string(kind)))
+	if !slices.Contains(buildableIndexTypes, kind) {
+		return nil, fmt.Errorf("%w: building a %s index (lancego builds %v)", ErrUnsupported, kind, buildableIndexTypes)
+	}
+	f := ds.fieldByPath(column)
+	if f == nil {
+		return nil, fmt.Errorf("%w: create index: no column %q", ErrInvalidArgument, column)
+	}
+	if strings.Contains(column, ".") {
+		return nil, fmt.Errorf("%w: an index on the nested field %q", ErrUnsupported, column)
+	}
+	at := ds.arrow.Field(ds.arrow.FieldIndices(column)[0]).Type
+	if !indices.ScalarBuildable(at) {
+		return nil, fmt.Errorf("%w: a %s index on column %q of type %s", ErrUnsupported, kind, column, at)
+	}
+	name := p.Name
+	if name == "" {
+		name = column + "_idx"
+	}
+	change, err := ds.indexChangeFor(ctx, name, false)
+	if err != nil {
+		return nil, err
+	}
+	for _, m := range change.read {
+		if !slices.Equal(m.Fields, []int32{f.ID}) {
+			return nil, fmt.Errorf("%w: index name %q already exists with different fields; choose another name", ErrInvalidArgument, name)
+		}
+		if p.FailIfExists {
+			return nil, fmt.Errorf("%w: index name %q already exists", ErrIndexExists, name)
+		}
+	}
+	stable := ds.man.ReaderFlags&FlagStableRowIDs != 0
+	meta := &indices.IndexMetadata{Name: name, Fields: []int32{f.ID}, DatasetVersion: ds.Version()}
+	if _, err := rand.Read(meta.UUID[:]); err != nil {
+		return nil, err
+	}
+	meta.UUID[6], meta.UUID[8] = meta.UUID[6]&0x0f|0x40, meta.UUID[8]&0x3f|0x80
+	// BTREE stores row addresses (index version 1 says so on stable row id
+	// datasets); BITMAP stores row ids (indices.md §1.5).
+	byAddr := kind == indices.TypeBTree
+	in, err := ds.indexInput(ctx, column, !byAddr)
+	if err != nil {
+		return nil, err
+	}
+	defer in.Values.Release()
+	sink := &indexSink{store: ds.store, dir: meta.Dir()}
+	switch kind {
+	case indices.TypeBTree:
+		meta.DetailsTypeURL = indices.BTreeDetailsTypeURL
+		if stable {
+			meta.IndexVersion = 1
+		}
+		meta.Files, err = indices.BuildBTree(ctx, sink, in, p.BTreeBatchSize)
+	case indices.TypeBitmap:
+		meta.DetailsTypeURL = indices.BitmapDetailsTypeURL
+		meta.Files, err = indices.BuildBitmap(ctx, sink, in)
+	}
+	if err != nil {
+		sink.remove(ctx)
+		return nil, fmt.Errorf("create index %q on %q: %w", name, column, err)
+	}
+	slices.SortFunc(meta.Files, func(a, b indices.IndexFile) int { return strings.Compare(a.Path, b.Path) })
+	meta.FragmentBitmap = roaring.New()
+	for _, fr := range ds.man.Fragments {
+		meta.FragmentBitmap.Add(uint32(fr.ID))
+	}
+	meta.CreatedAtMillis = uint64(time.Now().UnixMilli())
+	raw, err := meta.Encode()
+	if err != nil {
+		sink.remove(ctx)
+		return nil, err
+	}
+	change.add = []indexEntry{{raw: raw, meta: meta}}
+	out, err := ds.commitIndexChange(ctx, c, change)
+	if err != nil {
+		sink.remove(ctx)
+	}
+	return out, err
+}
+
+// DropIndex removes every segment of the index name and commits the next
+// version (Lance's drop_index: a CreateIndex transaction removing them).
+// The files stay until cleanup removes them with the versions that use
+// them. An unknown name is indices.ErrNotFound.
+func (ds *Dataset) DropIndex(ctx context.Context, name string, opts ...DatasetWriteOption) (*Dataset, error) {
+	c, err := newWriteConfig(opts)
+	if err != nil {
+		return nil, err
+	}
+	change, err := ds.indexChangeFor(ctx, name, true)
+	if err != nil {
+		return nil, err
+	}
+	if len(change.read) == 0 {
+		return nil, fmt.Errorf("%w: no index named %q in version %d", indices.ErrNotFound, name, ds.Version())
+	}
+	return ds.commitIndexChange(ctx, c, change)
+}
+
+func (ds *Dataset) commitIndexChange(ctx context.Context, c *dsWriteConfig, x *indexChange) (*Dataset, error) {
+	op := &writeOp{kind: opIndex, readVersion: ds.Version(), index: x}
+	v, err := commit(ctx, ds.store, c, op)
+	if err != nil {
+		return nil, err
+	}
+	return ds.reopen(ctx, v)
+}
+
+// indexChangeFor reads the version's segments named name: a replacement
+// must find them still there at commit time (and no others); a drop
+// removes them.
+func (ds *Dataset) indexChangeFor(ctx context.Context, name string, drop bool) (*indexChange, error) {
+	obj, err := ds.store.Open(ctx, ds.manKey)
+	if err != nil {
+		return nil, ds.errf(ds.man.Version, ds.manKey, err)
+	}
+	defer obj.Close()
+	b, err := lanceio.ReadTail(ctx, obj, obj.Size())
+	if err != nil {
+		return nil, ds.errf(ds.man.Version, ds.manKey, err)
+	}
+	var entries []indexEntry
+	off, ok, err := indexSectionOffset(int64(len(b)), b)
+	if err == nil && ok {
+		entries, err = readIndexEntriesAt(b, off)
+	}
+	if err != nil {
+		return nil, ds.errf(ds.man.Version, ds.manKey, err)
+	}
+	x := &indexChange{name: name, drop: drop, readUUIDs: map[[16]byte]bool{}}
+	for _, e := range entries {
+		if e.meta.Name != name {
+			continue
+		}
+		x.read = append(x.read, e.meta)
+		x.readUUIDs[e.meta.UUID] = true
+		if drop {
+			x.removedRaw = append(x.removedRaw, e.raw)
+		}
+	}
+	return x, nil
+}
+
+// indexChange is what an index commit does to the index section: add
+// new segments in place of every segment of name, or drop them.
+type indexChange struct {
+	name       string
+	drop       bool
+	add        []indexEntry
+	read       []*indices.IndexMetadata // name's segments in the version read
+	readUUIDs  map[[16]byte]bool
+	removedRaw [][]byte // a drop's removed_indices
+}
+
+func (x *indexChange) added() [][]byte {
+	out := make([][]byte, len(x.add))
+	for i, e := range x.add {
+		out[i] = e.raw
+	}
+	return out
+}
+
+// check fails the commit when a concurrent one changed the segments of
+// name since they were read.
+func (x *indexChange) check(cur *latest) error {
+	n := 0
+	for _, e := range cur.indices {
+		if e.meta.Name != x.name {
+			continue
+		}
+		if !x.readUUIDs[e.meta.UUID] {
+			return fmt.Errorf("%w: index %q was created concurrently (segment %s)", ErrCommitConflict, x.name, e.meta.UUIDString())
+		}
+		n++
+	}
+	if n != len(x.readUUIDs) {
+		return fmt.Errorf("%w: index %q was changed or dropped by a concurrent commit", ErrCommitConflict, x.name)
+	}
+	return nil
+}
+
+// apply returns the index section after the change: every entry of
+// another name as it was, then the new segments.
+func (x *indexChange) apply(entries []indexEntry) []indexEntry {
+	var out []indexEntry
+	for _, e := range entries {
+		if e.meta.Name != x.name {
+			out = append(out, e)
+		}
+	}
+	return append(out, x.add...)
+}
+
+// indexInput reads column's live values with the id each index entry
+// stores: the stable row id (byRowID, on datasets that have them) or the
+// row address.
+func (ds *Dataset) indexInput(ctx context.Context, column string, byRowID bool) (indices.ScalarBuild, error) {
+	o := DatasetScanOptions{ReadOptions: ReadOptions{Columns: []string{column}, WithRowID: byRowID, WithRowAddress: !byRowID}}
+	var parts []arrow.Array
+	var ids []uint64
+	defer func() {
+		for _, a := range parts {
+			a.Release()
+		}
+	}()
+	for rec, err := range ds.Batches(ctx, o) {
+		if err != nil {
+			return indices.ScalarBuild{}, err
+		}
+		col := rec.Column(0)
+		col.Retain()
+		parts = append(parts, col)
+		ids = append(ids, rec.Column(1).(*array.Uint64).Values()...)
+		rec.Release()
+	}
+	var values arrow.Array
+	switch len(parts) {
+	case 0:
+		values = array.MakeArrayOfNull(ds.allocator(), ds.arrow.Field(ds.arrow.FieldIndices(column)[0]).Type, 0)
+	case 1:
+		values = parts[0]
+		values.Retain()
+	default:
+		var err error
+		if values, err = array.Concatenate(parts, ds.allocator()); err != nil {
+			return indices.ScalarBuild{}, err
+		}
+	}
+	return indices.ScalarBuild{Values: values, IDs: ids, Mem: ds.allocator()}, nil
+}
+
+// indexSink writes an index segment's files under its directory in the
+// dataset's store, as Lance 2.2 files (the version pylance 14.0.2 writes
+// index files in).
+type indexSink struct {
+	store   *lanceio.Store
+	dir     string
+	written []string
+}
+
+func (s *indexSink) WriteFile(ctx context.Context, name string, schema *arrow.Schema, recs []arrow.RecordBatch, globals [][]byte) (uint64, error) {
+	key := s.dir + "/" + name
+	create := func(ctx context.Context, _ string) (filewriter.ObjectWriter, error) { return s.store.Create(ctx, key) }
+	w, err := filewriter.Create(ctx, s.store.URL(key), schema, filewriter.WithFileVersion("2.2"),
+		filewriter.WithObjectCreator(create), filewriter.WithLocalCreate())
+	if err != nil {
+		return 0, err
+	}
+	s.written = append(s.written, key)
+	for _, rec := range recs {
+		if err := w.Write(ctx, rec); err != nil {
+			w.Abort()
+			return 0, err
+		}
+	}
+	for _, g := range globals {
+		if _, err := w.AddGlobalBuffer(ctx, g); err != nil {
+			w.Abort()
+			return 0, err
+		}
+	}
+	if err := w.Close(ctx); err != nil {
+		w.Abort()
+		return 0, err
+	}
+	return w.Stats().Bytes, nil
+}
+
+// remove deletes the files of a build that is not committed.
+func (s *indexSink) remove(ctx context.Context) {
+	removeKeys(ctx, s.store, s.written)
+}

@@ -1,0 +1,313 @@
+package dataset
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/lancego/lancego/expr"
+	"github.com/lancego/lancego/indices"
+)
+
+// createIndexPy runs testdata/create_index.py.
+func createIndexPy(t *testing.T, args ...string) []byte {
+	t.Helper()
+	py := datasetPython()
+	if py == "" {
+		t.Skip("no LANCE_PY: pylance checks skipped")
+	}
+	out, err := exec.Command(py, append([]string{filepath.Join("testdata", "create_index.py")}, args...)...).Output()
+	if err != nil {
+		var stderr []byte
+		if ee, ok := err.(*exec.ExitError); ok {
+			stderr = ee.Stderr
+		}
+		t.Fatalf("create_index.py %v: %v\n%s", args, err, stderr)
+	}
+	return out
+}
+
+type pyFilterState struct {
+	Column string  `json:"column"`
+	Index  *string `json:"index"`
+	Answer []int64 `json:"answer"`
+	Scan   []int64 `json:"scan"`
+	Count  int     `json:"count"`
+	Plan   string  `json:"plan"`
+}
+
+type pyCreateState struct {
+	Version  int                      `json:"version"`
+	Rows     int                      `json:"rows"`
+	Indices  []map[string]any         `json:"indices"`
+	Describe [][]any                  `json:"describe"`
+	Filters  map[string]pyFilterState `json:"filters"`
+	Txn      string                   `json:"txn"`
+}
+
+func createIndexState(t *testing.T, dir string) *pyCreateState {
+	t.Helper()
+	var st pyCreateState
+	if err := json.Unmarshal(createIndexPy(t, "state", dir), &st); err != nil {
+		t.Fatal(err)
+	}
+	return &st
+}
+
+// indexFiles is what create_index.py files prints, with the parts that
+// legitimately differ between two builds (none) left as they are.
+func indexFiles(t *testing.T, dir, name string) map[string]any {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal(createIndexPy(t, "files", dir, name), &m); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// builtIndices: the indices TestCreateIndexMatchesPylance builds, by
+// column: [column, type, name].
+var builtIndices = [][3]string{
+	{"id", "btree", "id_idx"}, {"i32", "btree", "i32_idx"}, {"u8", "bitmap", "u8_idx"},
+	{"f64", "btree", "f64_idx"}, {"f32", "bitmap", "f32_idx"}, {"cat", "bitmap", "cat_idx"},
+	{"s", "btree", "s_idx"}, {"b", "bitmap", "b_idx"}, {"dt", "btree", "dt_idx"}, {"ts", "bitmap", "ts_idx"},
+}
+
+// TestCreateIndexMatchesPylance: on pylance-written datasets (one with
+// deletions, one with stable row ids moved by a compaction) we build
+// BTREE and BITMAP indices on ten column types, and pylance builds the
+// same on a copy. pylance then lists ours as its own (type, fields,
+// coverage, rows indexed), plans every filter with them, and answers
+// as a scan without indices does; the files hold what pylance's hold
+// (BTREE value/id pairs and page lookups, BITMAP keys and rows, schemas
+// and metadata, file version 2.2); our own filtered scans answer the
+// same through them.
+func TestCreateIndexMatchesPylance(t *testing.T) {
+	for _, stable := range []bool{false, true} {
+		name := "addresses"
+		if stable {
+			name = "stable-row-ids"
+		}
+		t.Run(name, func(t *testing.T) { testCreateIndexMatchesPylance(t, stable) })
+	}
+}
+
+func testCreateIndexMatchesPylance(t *testing.T, stable bool) {
+	ctx := context.Background()
+	tmp := t.TempDir()
+	ours, twin := filepath.Join(tmp, "ours.lance"), filepath.Join(tmp, "twin.lance")
+	args := []string{"build", ours}
+	if stable {
+		args = append(args, "stable")
+	}
+	createIndexPy(t, args...)
+	copyTreeCP(t, ours, twin)
+
+	ds, err := OpenDataset(ctx, ours)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range builtIndices {
+		next, err := ds.CreateIndex(ctx, b[0], indices.IndexType(b[1]), IndexParams{Name: b[2]})
+		if err != nil {
+			t.Fatalf("create %v: %v", b, err)
+		}
+		ds.Close()
+		ds = next
+	}
+	defer ds.Close()
+	spec, _ := json.Marshal(builtIndices)
+	specPath := filepath.Join(tmp, "spec.json")
+	if err := os.WriteFile(specPath, spec, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	createIndexPy(t, "twin", twin, specPath)
+
+	st, tw := createIndexState(t, ours), createIndexState(t, twin)
+	if st.Txn != "CreateIndex" || st.Version != tw.Version {
+		t.Fatalf("last transaction %q, version %d (pylance's twin: %d)", st.Txn, st.Version, tw.Version)
+	}
+	if !reflect.DeepEqual(st.Indices, tw.Indices) || !reflect.DeepEqual(st.Describe, tw.Describe) {
+		t.Fatalf("listing differs:\nours    %v\n%v\npylance %v\n%v", st.Indices, st.Describe, tw.Indices, tw.Describe)
+	}
+	for f, x := range st.Filters {
+		if x.Index == nil {
+			t.Fatalf("filter %q: no index on %s", f, x.Column)
+		}
+		if !slices.Equal(x.Answer, x.Scan) || x.Count != len(x.Scan) {
+			t.Errorf("filter %q: pylance with our index %d rows (count %d), scan %d", f, len(x.Answer), x.Count, len(x.Scan))
+		}
+		if !slices.Equal(x.Answer, tw.Filters[f].Answer) {
+			t.Errorf("filter %q: answers differ from pylance's own index", f)
+		}
+		// pylance plans these with the index (LIKE on a BITMAP, say, it
+		// would not; none is in the list), ours and its own alike
+		ourPlan, twinPlan := strings.Contains(x.Plan, "ScalarIndexQuery"), strings.Contains(tw.Filters[f].Plan, "ScalarIndexQuery")
+		if ourPlan != twinPlan || !ourPlan {
+			t.Errorf("filter %q: plan with our index uses it: %v, with pylance's: %v\n%s", f, ourPlan, twinPlan, x.Plan)
+		}
+	}
+	for _, b := range builtIndices {
+		if a, w := indexFiles(t, ours, b[2]), indexFiles(t, twin, b[2]); !reflect.DeepEqual(a, w) {
+			for k := range w {
+				if !reflect.DeepEqual(a[k], w[k]) {
+					t.Errorf("index %s: %s differs:\nours    %.400v\npylance %.400v", b[2], k, a[k], w[k])
+				}
+			}
+		}
+	}
+	// our own filtered counts, planned with the indices we built
+	for f, x := range st.Filters {
+		e, err := expr.Parse(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, err := ds.CountRowsWhere(ctx, e)
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		if int(n) != len(x.Scan) {
+			t.Errorf("our count of %q: %d, pylance's scan %d", f, n, len(x.Scan))
+		}
+	}
+}
+
+// TestCreateIndexReplaceDrop: building an index of a name in use replaces
+// it (one segment, a new uuid), FailIfExists refuses, a name on another
+// column is refused, unbuildable types and columns are clear errors,
+// and DropIndex removes it (pylance then lists nothing and scans).
+func TestCreateIndexReplaceDrop(t *testing.T) {
+	ctx := context.Background()
+	dir := filepath.Join(t.TempDir(), "ds.lance")
+	createIndexPy(t, "build", dir)
+	ds, err := OpenDataset(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ds.Close()
+	d1, err := ds.CreateIndex(ctx, "id", indices.TypeBTree, IndexParams{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d1.Close()
+	d2, err := d1.CreateIndex(ctx, "id", indices.TypeBTree, IndexParams{BTreeBatchSize: 256})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d2.Close()
+	m1, _ := d1.IndexMetadata(ctx)
+	m2, _ := d2.IndexMetadata(ctx)
+	if len(m1) != 1 || len(m2) != 1 || m1[0].UUID == m2[0].UUID || m2[0].Name != "id_idx" {
+		t.Fatalf("replace: before %v, after %v", m1, m2)
+	}
+	if _, err := d2.CreateIndex(ctx, "id", indices.TypeBTree, IndexParams{FailIfExists: true}); !errors.Is(err, ErrIndexExists) {
+		t.Fatalf("FailIfExists: %v", err)
+	}
+	if _, err := d2.CreateIndex(ctx, "cat", indices.TypeBitmap, IndexParams{Name: "id_idx"}); !errors.Is(err, ErrInvalidArgument) {
+		t.Fatalf("name of another column's index: %v", err)
+	}
+	if _, err := d2.CreateIndex(ctx, "id", indices.TypeIVFPQ, IndexParams{}); !errors.Is(err, ErrUnsupported) {
+		t.Fatalf("IVF_PQ: %v", err)
+	}
+	if _, err := d2.CreateIndex(ctx, "nope", indices.TypeBTree, IndexParams{}); !errors.Is(err, ErrInvalidArgument) {
+		t.Fatalf("unknown column: %v", err)
+	}
+	st := createIndexState(t, dir)
+	if x := st.Filters["id > 4490"]; !strings.Contains(x.Plan, "ScalarIndexQuery") || !slices.Equal(x.Answer, x.Scan) {
+		t.Fatalf("replaced index (pages of 256 rows): plan\n%s\nanswer %v scan %v", x.Plan, x.Answer, x.Scan)
+	}
+	d3, err := d2.DropIndex(ctx, "id_idx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d3.Close()
+	if _, err := d3.DropIndex(ctx, "id_idx"); !errors.Is(err, indices.ErrNotFound) {
+		t.Fatalf("drop of a dropped index: %v", err)
+	}
+	st = createIndexState(t, dir)
+	if len(st.Indices) != 0 || st.Txn != "CreateIndex" || strings.Contains(st.Filters["id = 1"].Plan, "ScalarIndexQuery") {
+		t.Fatalf("after drop: indices %v, txn %s", st.Indices, st.Txn)
+	}
+}
+
+// TestCreateIndexOverConcurrentAppend: an index built on a version that
+// a concurrent append moved past commits over it, covering only the
+// fragments it read; pylance searches the appended one unindexed and
+// answers as a scan does. A concurrent overwrite fails the commit, and
+// the built files are removed.
+func TestCreateIndexOverConcurrentAppend(t *testing.T) {
+	ctx := context.Background()
+	tmp := t.TempDir()
+	dir := filepath.Join(tmp, "ds.lance")
+	createIndexPy(t, "build", dir)
+	ds, err := OpenDataset(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ds.Close()
+	other, err := OpenDataset(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	rdr := ownRows(t, other)
+	appended, err := other.Append(ctx, rdr)
+	rdr.Release()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer appended.Close()
+	d2, err := ds.CreateIndex(ctx, "id", indices.TypeBTree, IndexParams{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d2.Close()
+	if d2.NumFragments() != 4 {
+		t.Fatalf("after the rebased commit: %d fragments", d2.NumFragments())
+	}
+	st := createIndexState(t, dir)
+	if len(st.Indices) != 1 || !reflect.DeepEqual(st.Indices[0]["fragment_ids"], []any{0.0, 1.0, 2.0}) {
+		t.Fatalf("indices %v", st.Indices)
+	}
+	for f, x := range st.Filters {
+		if x.Column == "id" && (!slices.Equal(x.Answer, x.Scan) || !strings.Contains(x.Plan, "ScalarIndexQuery")) {
+			t.Errorf("%q: answer %d rows, scan %d\n%s", f, len(x.Answer), len(x.Scan), x.Plan)
+		}
+	}
+
+	rdr = ownRows(t, d2)
+	over, err := d2.Overwrite(ctx, rdr)
+	rdr.Release()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer over.Close()
+	if _, err := d2.CreateIndex(ctx, "cat", indices.TypeBitmap, IndexParams{}); !errors.Is(err, ErrCommitConflict) {
+		t.Fatalf("over a concurrent overwrite: %v", err)
+	}
+	if n := countIndexFiles(t, dir); n != 2 {
+		t.Fatalf("%d index files left; want the committed BTREE's 2", n)
+	}
+}
+
+func countIndexFiles(t *testing.T, dir string) int {
+	t.Helper()
+	n := 0
+	err := filepath.WalkDir(filepath.Join(dir, "_indices"), func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			n++
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
