@@ -26,8 +26,9 @@ type IndexType = indices.IndexType
 
 // The index types CreateIndex builds.
 const (
-	IndexBTree  = indices.TypeBTree
-	IndexBitmap = indices.TypeBitmap
+	IndexBTree   = indices.TypeBTree
+	IndexBitmap  = indices.TypeBitmap
+	IndexZoneMap = indices.TypeZoneMap
 )
 
 // IndexParams are the options of CreateIndex.
@@ -43,13 +44,14 @@ type IndexParams struct {
 	BTreeBatchSize int
 }
 
-// CreateIndex builds an index of kind (IndexBTree or IndexBitmap; other
-// types are ErrUnsupported) on the top-level column over every fragment
-// of ds and commits it as the next version, as pylance 14.0.2's
-// create_scalar_index does: the same files, details message, index
-// version and CreateIndex transaction, so pylance lists it, plans with it
-// and answers from it, and so do this package's filtered scans, counts
-// and deletes. Deleted rows are left out; fragments appended later stay
+// CreateIndex builds an index of kind (IndexBTree, IndexBitmap or
+// IndexZoneMap; other types are ErrUnsupported) on the top-level column
+// over every fragment of ds and commits it as the next version, as
+// pylance 14.0.2's create_scalar_index does: the same files, details
+// message, index version and CreateIndex transaction, so pylance lists
+// it, plans with it and answers from it, and so do this package's
+// filtered scans, counts and deletes. Deleted rows are left out (a zone
+// map built from seeds spans them: see below); fragments appended later stay
 // unindexed (searched by scanning) until the index is rebuilt. An index
 // of the same name is replaced unless p.FailIfExists; a name used by an
 // index on another column is ErrInvalidArgument. The commit rebases over
@@ -59,8 +61,18 @@ type IndexParams struct {
 // committed are removed. The returned Dataset is the new version.
 //
 // Supported column types: integers, floats, booleans, dates, times,
-// timestamps, strings and binary. The column is read once into memory
-// (values and an 8-byte id per row) and sorted there.
+// timestamps, strings and binary. BTREE and BITMAP read the column once
+// into memory (values and an 8-byte id per row) and sort it there.
+//
+// ZONEMAP (zones of 8,192 rows): a fragment whose data file carries a
+// zone seed of the column (WithZoneSeeds) is zoned from the seed alone,
+// read from the file's global buffer without reading a column page; its
+// zones then cover the file's physical rows, deleted ones included (the
+// deletion files mask them at query time), where Lance's trainer zones
+// live rows. A seed is not used when it is invalid, of another type, or
+// leaves the NULL rows' positions unknown (a zone partly NULL: our
+// writers' seeds carry no null bitmap); those fragments, and fragments
+// without seeds, are read once and zoned as Lance does.
 func (ds *Dataset) CreateIndex(ctx context.Context, column string, kind IndexType, p IndexParams, opts ...DatasetWriteOption) (*Dataset, error) {
 	return ds.next(ds.d.CreateIndex(ctx, column, kind, dataset.IndexParams{Name: p.Name, FailIfExists: p.FailIfExists,
 		BTreeBatchSize: p.BTreeBatchSize}, dsWriteOpts(opts)...))

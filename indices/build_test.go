@@ -104,6 +104,22 @@ func checkBuilt(t *testing.T, a *array.Float64, ids []uint64, batch int) {
 	if _, err := BuildBitmap(ctx, dirSink{mdir}, in); err != nil {
 		t.Fatal(err)
 	}
+	zdir := t.TempDir()
+	zm, err := ColumnZones(ctx, in, uint64(batch))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = BuildZoneMap(ctx, dirSink{zdir}, zm, uint64(batch), mem)
+	zm.Min.Release()
+	zm.Max.Release()
+	if err != nil {
+		t.Fatal(err)
+	}
+	zmap, err := OpenZoneMap(ctx, zdir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer zmap.Close()
 	bt, err := OpenBTree(ctx, bdir)
 	if err != nil {
 		t.Fatal(err)
@@ -143,6 +159,16 @@ func checkBuilt(t *testing.T, a *array.Float64, ids []uint64, batch int) {
 				}
 				sameRows(t, fmt.Sprintf("%s: value %s %v", name, q.name, k), got, want)
 			}
+			// zone maps answer a superset (whole zones), never missing a row
+			got, err := zmap.Range(ctx, q.lo, q.hi)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, id := range want {
+				if !got.Contains(id) {
+					t.Fatalf("zone map: value %s %v misses row %x", q.name, k, id)
+				}
+			}
 		}
 	}
 	want := expectRows(a, ids, a.IsNull)
@@ -155,6 +181,11 @@ func checkBuilt(t *testing.T, a *array.Float64, ids []uint64, batch int) {
 		t.Fatal(err)
 	}
 	sameRows(t, "bitmap IS NULL", got, want)
+	got, exact, err := zmap.IsNull(ctx)
+	if err != nil || !exact {
+		t.Fatalf("zone map IS NULL: exact %v, %v", exact, err)
+	}
+	sameRows(t, "zone map IS NULL", got, want)
 }
 
 // TestBuildScalarRoundTrip: BTREE and BITMAP segments we build are read

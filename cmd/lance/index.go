@@ -35,7 +35,7 @@ type segmentReport struct {
 }
 
 const indexUsage = `usage: lance index list DATASET [--json] [--version V]
-       lance index create DATASET --column C --type btree|bitmap [--name N] [--no-replace] [--batch-size N]
+       lance index create DATASET --column C --type btree|bitmap|zonemap [--name N] [--no-replace] [--batch-size N] [--stats]
        lance index drop DATASET NAME`
 
 func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -134,11 +134,12 @@ func runIndexCreate(ctx context.Context, args []string, stdout, stderr io.Writer
 	fs := flag.NewFlagSet("index create", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	column := fs.String("column", "", "column to index (top-level)")
-	typ := fs.String("type", "", "index type: btree or bitmap")
+	typ := fs.String("type", "", "index type: btree, bitmap or zonemap (from zone seeds where the data files carry them)")
 	name := fs.String("name", "", "index name (default COLUMN_idx)")
 	noReplace := fs.Bool("no-replace", false, "fail if an index of that name exists (default: replace it, as pylance)")
 	batch := fs.Int("batch-size", 0, "BTREE rows per page (default 4096)")
-	if err := fs.Parse(splitArgs(args, map[string]bool{"no-replace": true})); err != nil {
+	stats := fs.Bool("stats", false, "print the requests and bytes the build read")
+	if err := fs.Parse(splitArgs(args, map[string]bool{"no-replace": true, "stats": true})); err != nil {
 		return err
 	}
 	if fs.NArg() != 1 || *column == "" || *typ == "" {
@@ -165,6 +166,10 @@ func runIndexCreate(ctx context.Context, args []string, stdout, stderr io.Writer
 		idxName = *column + "_idx"
 	}
 	fmt.Fprintf(stdout, "created index %s in %.2fs: version %d\n", idxName, time.Since(start).Seconds(), out.Version())
+	if *stats {
+		st := ds.Stats()
+		fmt.Fprintf(stdout, "read %d requests, %d bytes\n", st.Requests, st.BytesRead)
+	}
 	for _, r := range reps {
 		if r.Name == idxName {
 			printIndices(stdout, []indexReport{r})

@@ -9,8 +9,8 @@ import (
 	"testing"
 )
 
-// TestIndexCreateDrop: `lance index create` builds BTREE and BITMAP
-// indices on a dataset we wrote, `index list --json` shows them covering
+// TestIndexCreateDrop: `lance index create` builds BTREE, BITMAP and
+// ZONEMAP indices on a dataset we wrote, `index list --json` shows them covering
 // every fragment, `count --filter` answers as before with them, a second
 // create of the same name replaces it and --no-replace refuses, an
 // unbuildable type is a clear error, and `index drop` removes them.
@@ -26,7 +26,8 @@ func TestIndexCreateDrop(t *testing.T) {
 		}
 		return out.String()
 	}
-	filters := []string{"i = 7", "i > 500 AND i < 600", "i IS NULL", "s = 'v0014'", "s < 'v0100'", "s IS NULL"}
+	filters := []string{"i = 7", "i > 500 AND i < 600", "i IS NULL", "s = 'v0014'", "s < 'v0100'", "s IS NULL",
+		"d = date '2000-01-01'", "d > date '2020-01-01'", "f > 20", "f IS NULL"}
 	before := map[string]string{}
 	for _, f := range filters {
 		before[f] = runOK("count", dir, "--filter", f)
@@ -36,11 +37,16 @@ func TestIndexCreateDrop(t *testing.T) {
 		t.Fatalf("create output:\n%s", out)
 	}
 	runOK("index", "create", dir, "--column", "s", "--type", "BITMAP", "--name", "s_bits")
+	// d has no NULLs: zoned from its seeds; f has NULLs: read
+	if out := runOK("index", "create", dir, "--column", "d", "--type", "zonemap", "--stats"); !strings.Contains(out, "ZONEMAP on d") || !strings.Contains(out, "bytes") {
+		t.Fatalf("zonemap output:\n%s", out)
+	}
+	runOK("index", "create", dir, "--column", "f", "--type", "zonemap")
 	var reps []indexReport
 	if err := json.Unmarshal([]byte(runOK("index", "list", dir, "--json")), &reps); err != nil {
 		t.Fatal(err)
 	}
-	if len(reps) != 2 || reps[0].Name != "i_idx" || reps[1].Name != "s_bits" || reps[1].Type != "BITMAP" ||
+	if len(reps) != 4 || reps[0].Name != "i_idx" || reps[1].Name != "s_bits" || reps[1].Type != "BITMAP" || reps[2].Type != "ZONEMAP" ||
 		len(reps[0].Fragments) != 3 || reps[0].RowsIndexed != 500 {
 		t.Fatalf("listing: %+v", reps)
 	}
@@ -62,6 +68,8 @@ func TestIndexCreateDrop(t *testing.T) {
 	}
 	runOK("index", "drop", dir, "i_idx")
 	runOK("index", "drop", dir, "s_bits")
+	runOK("index", "drop", dir, "d_idx")
+	runOK("index", "drop", dir, "f_idx")
 	if out := runOK("index", "list", dir, "--json"); strings.TrimSpace(out) != "[]" {
 		t.Fatalf("after drop: %s", out)
 	}

@@ -39,7 +39,7 @@ type IndexParams struct {
 }
 
 // BuildableIndexTypes are the index types CreateIndex builds.
-var buildableIndexTypes = []indices.IndexType{indices.TypeBTree, indices.TypeBitmap}
+var buildableIndexTypes = []indices.IndexType{indices.TypeBTree, indices.TypeBitmap, indices.TypeZoneMap}
 
 // BuildableIndexTypes lists the index types CreateIndex builds.
 func BuildableIndexTypes() []indices.IndexType { return slices.Clone(buildableIndexTypes) }
@@ -48,8 +48,10 @@ func BuildableIndexTypes() []indices.IndexType { return slices.Clone(buildableIn
 // ds and commits it as the next version (a CreateIndex transaction, as
 // pylance 14.0.2 writes it): BTREE (page_data.lance and page_lookup.lance)
 // or BITMAP (bitmap_page_lookup.lance), files, details and index versions
-// as pylance writes them, so that pylance and this package plan with it.
-// Deleted rows are left out. An index of the same name is replaced
+// as pylance writes them, so that pylance and this package plan with it;
+// or ZONEMAP (zonemap.lance), from the data files' zone seeds where they
+// allow it, without reading the column (create_zonemap.go). Deleted rows
+// are left out (seeded zones span them). An index of the same name is replaced
 // unless p.FailIfExists; a name used by an index on another column is
 // an error. The commit rebases over concurrent appends and deletes (their
 // new fragments stay unindexed) and fails with ErrCommitConflict over
@@ -91,33 +93,13 @@ func (ds *Dataset) CreateIndex(ctx context.Context, column string, kind indices.
 			return nil, fmt.Errorf("%w: index name %q already exists", ErrIndexExists, name)
 		}
 	}
-	stable := ds.man.ReaderFlags&FlagStableRowIDs != 0
 	meta := &indices.IndexMetadata{Name: name, Fields: []int32{f.ID}, DatasetVersion: ds.Version()}
 	if _, err := rand.Read(meta.UUID[:]); err != nil {
 		return nil, err
 	}
 	meta.UUID[6], meta.UUID[8] = meta.UUID[6]&0x0f|0x40, meta.UUID[8]&0x3f|0x80
-	// BTREE stores row addresses (index version 1 says so on stable row id
-	// datasets); BITMAP stores row ids (indices.md §1.5).
-	byAddr := kind == indices.TypeBTree
-	in, err := ds.indexInput(ctx, column, !byAddr)
-	if err != nil {
-		return nil, err
-	}
-	defer in.Values.Release()
 	sink := &indexSink{store: ds.store, dir: meta.Dir()}
-	switch kind {
-	case indices.TypeBTree:
-		meta.DetailsTypeURL = indices.BTreeDetailsTypeURL
-		if stable {
-			meta.IndexVersion = 1
-		}
-		meta.Files, err = indices.BuildBTree(ctx, sink, in, p.BTreeBatchSize)
-	case indices.TypeBitmap:
-		meta.DetailsTypeURL = indices.BitmapDetailsTypeURL
-		meta.Files, err = indices.BuildBitmap(ctx, sink, in)
-	}
-	if err != nil {
+	if meta.Files, err = ds.buildIndexFiles(ctx, sink, meta, column, kind, p); err != nil {
 		sink.remove(ctx)
 		return nil, fmt.Errorf("create index %q on %q: %w", name, column, err)
 	}
@@ -138,6 +120,39 @@ func (ds *Dataset) CreateIndex(ctx context.Context, column string, kind indices.
 		sink.remove(ctx)
 	}
 	return out, err
+}
+
+// buildIndexFiles writes the files of an index of kind on column through
+// sink and sets meta's details and index version.
+func (ds *Dataset) buildIndexFiles(ctx context.Context, sink *indexSink, meta *indices.IndexMetadata, column string, kind indices.IndexType, p IndexParams) ([]indices.IndexFile, error) {
+	if kind == indices.TypeZoneMap {
+		const rows = indices.DefaultRowsPerZone
+		zm, err := ds.zoneMapInput(ctx, column, ds.arrow.FieldIndices(column)[0], rows)
+		if err != nil {
+			return nil, err
+		}
+		defer zm.Min.Release()
+		defer zm.Max.Release()
+		meta.DetailsTypeURL, meta.Details = indices.ZoneMapDetailsTypeURL, indices.ZoneMapDetails(rows)
+		return indices.BuildZoneMap(ctx, sink, zm, rows, ds.allocator())
+	}
+	// BTREE stores row addresses (index version 1 says so on stable row id
+	// datasets); BITMAP stores row ids (indices.md §1.5).
+	byAddr := kind == indices.TypeBTree
+	in, err := ds.indexInput(ctx, column, !byAddr, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer in.Values.Release()
+	if kind == indices.TypeBitmap {
+		meta.DetailsTypeURL = indices.BitmapDetailsTypeURL
+		return indices.BuildBitmap(ctx, sink, in)
+	}
+	meta.DetailsTypeURL = indices.BTreeDetailsTypeURL
+	if ds.man.ReaderFlags&FlagStableRowIDs != 0 {
+		meta.IndexVersion = 1
+	}
+	return indices.BuildBTree(ctx, sink, in, p.BTreeBatchSize)
 }
 
 // DropIndex removes every segment of the index name and commits the next
@@ -255,9 +270,15 @@ func (x *indexChange) apply(entries []indexEntry) []indexEntry {
 
 // indexInput reads column's live values with the id each index entry
 // stores: the stable row id (byRowID, on datasets that have them) or the
-// row address.
-func (ds *Dataset) indexInput(ctx context.Context, column string, byRowID bool) (indices.ScalarBuild, error) {
+// row address; frags selects fragments by position (nil: all).
+func (ds *Dataset) indexInput(ctx context.Context, column string, byRowID bool, frags []int) (indices.ScalarBuild, error) {
 	o := DatasetScanOptions{ReadOptions: ReadOptions{Columns: []string{column}, WithRowID: byRowID, WithRowAddress: !byRowID}}
+	var ranges []fragRange
+	for i, f := range ds.frags {
+		if frags == nil || slices.Contains(frags, i) {
+			ranges = append(ranges, fragRange{i, 0, f.ref.PhysicalRows})
+		}
+	}
 	var parts []arrow.Array
 	var ids []uint64
 	defer func() {
@@ -265,15 +286,21 @@ func (ds *Dataset) indexInput(ctx context.Context, column string, byRowID bool) 
 			a.Release()
 		}
 	}()
-	for rec, err := range ds.Batches(ctx, o) {
+	var scanErr error
+	ds.scanRanges(ctx, ranges, o, func(rec arrow.RecordBatch, err error) bool {
 		if err != nil {
-			return indices.ScalarBuild{}, err
+			scanErr = err
+			return false
 		}
 		col := rec.Column(0)
 		col.Retain()
 		parts = append(parts, col)
 		ids = append(ids, rec.Column(1).(*array.Uint64).Values()...)
 		rec.Release()
+		return true
+	})
+	if scanErr != nil {
+		return indices.ScalarBuild{}, scanErr
 	}
 	var values arrow.Array
 	switch len(parts) {

@@ -1,7 +1,8 @@
 #!/usr/bin/env python
 """pylance side of create_index_test.go (issue #37 item 2: scalar indices built by lancego).
 
-  build DIR [stable]    3 fragments x 1500 rows of many column types, 40 rows deleted
+  build DIR [stable|big]  3 fragments x 1500 rows of many column types, 40 rows deleted
+                        (stable: with stable row ids moved by a compaction; big: 20000 + 10000 rows)
   twin DIR SPEC.json    pylance builds the same indices: [[column, type, name], ...]
   state DIR             JSON: indices, transaction of the last version, and per filter the
                         answer with indices, the answer of a scan without them, and the plan
@@ -38,6 +39,10 @@ def table(n, seed):
     })
 
 def build(d, stable=""):
+    if stable == "big":  # fragments of several zones (8192 rows each)
+        ds = lance.write_dataset(table(30000, 5), d, max_rows_per_file=20000)
+        ds.delete("id % 113 = 0 OR (id >= 9000 AND id < 9100)")
+        return
     ds = lance.write_dataset(table(N, 5), d, max_rows_per_file=1500, enable_stable_row_ids=bool(stable))
     ds.delete("id % 113 = 0")
     if stable:
@@ -117,7 +122,7 @@ def decode_roaring(b):
 
 def norm(v):
     if isinstance(v, float) and v != v:
-        return "NaN"
+        return "NaN:" + struct.pack("<d", v).hex()  # sign and payload matter (a -NaN bound excludes its zone)
     if isinstance(v, float) and v == 0 and str(v).startswith("-"):
         return "-0.0"
     if isinstance(v, (bytes, datetime.date, datetime.datetime)):
@@ -142,6 +147,11 @@ def files(d, name):
         out.update(pairs=pairs, page_data_schema=sch, version=ver, lookup_schema=lsch, lookup_version=lver,
                    lookup={c: [norm(v) for v in lk[c].to_pylist()] for c in lk.column_names},
                    rows=t.num_rows)
+    elif ix["type"] == "ZoneMap":
+        t, sch, ver = read("zonemap.lance")
+        r = LanceFileReader(base + "zonemap.lance")
+        out.update(zones=[{k: norm(v) for k, v in z.items()} for z in t.to_pylist()], schema=sch, version=ver,
+                   nulls=decode_rows(bytes(r.read_global_buffer(1))))
     else:
         t, sch, ver = read("bitmap_page_lookup.lance")
         out.update(keys=[norm(v) for v in t["keys"].to_pylist()], schema=sch, version=ver,
