@@ -206,10 +206,20 @@ func BuildBitmap(ctx context.Context, sink FileSink, in ScalarBuild) ([]IndexFil
 	if err := in.check(); err != nil {
 		return nil, err
 	}
+	f, err := writeBitmapFile(ctx, sink, in, nil, nil)
+	if err != nil {
+		return nil, err
+	}
+	return []IndexFile{f}, nil
+}
+
+// writeBitmapFile writes bitmap_page_lookup.lance of in's values (with
+// more schema metadata, key and value pairs, and global buffers).
+func writeBitmapFile(ctx context.Context, sink FileSink, in ScalarBuild, meta []string, globals [][]byte) (IndexFile, error) {
 	mem := in.mem()
 	order, nulls, err := sortOrder(in.Values)
 	if err != nil {
-		return nil, err
+		return IndexFile{}, err
 	}
 	starts := runStarts(in.Values, order, nulls)
 	firsts := make([]int32, len(starts))
@@ -229,21 +239,17 @@ func BuildBitmap(ctx context.Context, sink FileSink, in ScalarBuild) ([]IndexFil
 		}
 		slices.Sort(ids)
 		if buf, err = AppendRowAddrTreeMap(buf[:0], slices.Compact(ids)); err != nil {
-			return nil, err
+			return IndexFile{}, err
 		}
 		bb.Append(buf)
 	}
 	keys, err := takeRows(ctx, mem, in.Values, firsts)
 	if err != nil {
-		return nil, err
+		return IndexFile{}, err
 	}
 	schema := arrow.NewSchema([]arrow.Field{
 		{Name: "keys", Type: in.Values.DataType(), Nullable: true},
 		{Name: "bitmaps", Type: arrow.BinaryTypes.Binary, Nullable: true},
-	}, metadataOf("lance:index_stats", fmt.Sprintf(`{"num_bitmaps":%d}`, len(starts))))
-	f, err := writeOneBatch(ctx, sink, BitmapFile, schema, []arrow.Array{keys, bb.NewArray()}, nil)
-	if err != nil {
-		return nil, err
-	}
-	return []IndexFile{f}, nil
+	}, metadataOf(append(meta, "lance:index_stats", fmt.Sprintf(`{"num_bitmaps":%d}`, len(starts)))...))
+	return writeOneBatch(ctx, sink, BitmapFile, schema, []arrow.Array{keys, bb.NewArray()}, globals)
 }

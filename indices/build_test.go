@@ -227,3 +227,73 @@ func FuzzBuildScalar(f *testing.F) {
 		checkBuilt(t, a, ids, int(batch)+1)
 	})
 }
+
+// TestBuildLabelListRoundTrip: a LABEL_LIST we build from lists with
+// NULL lists, empty lists, NULL and repeated elements answers HasAny,
+// HasAll and the NULL lists as a scan of the lists does.
+func TestBuildLabelListRoundTrip(t *testing.T) {
+	ctx := context.Background()
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	lb := array.NewListBuilder(mem, arrow.PrimitiveTypes.Int64)
+	vb := lb.ValueBuilder().(*array.Int64Builder)
+	r := rand.New(rand.NewPCG(3, 4))
+	var rows [][]int64
+	var nullRows []bool
+	ids := make([]uint64, 700)
+	for i := range ids {
+		ids[i] = uint64(i/300)<<32 | uint64(i%300)
+		switch r.IntN(9) {
+		case 0:
+			lb.AppendNull()
+			rows, nullRows = append(rows, nil), append(nullRows, true)
+			continue
+		case 1:
+			vb.AppendNull()
+		}
+		lb.Append(true)
+		var row []int64
+		for range r.IntN(4) {
+			v := int64(r.IntN(6))
+			vb.Append(v)
+			row = append(row, v)
+		}
+		rows, nullRows = append(rows, row), append(nullRows, false)
+	}
+	lists := lb.NewArray()
+	lb.Release()
+	defer lists.Release()
+	dir := t.TempDir()
+	if _, err := BuildLabelList(ctx, dirSink{dir}, ScalarBuild{Values: lists, IDs: ids, Mem: mem}); err != nil {
+		t.Fatal(err)
+	}
+	ll, err := OpenLabelList(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ll.Close()
+	for _, q := range [][]int64{{0}, {2, 5}, {1, 3}, {9}} {
+		keys := make([]Key, len(q))
+		for i, v := range q {
+			keys[i] = IntKey(v)
+		}
+		anyWant := expectRows(lists, ids, func(i int) bool { return slices.ContainsFunc(q, func(v int64) bool { return slices.Contains(rows[i], v) }) })
+		allWant := expectRows(lists, ids, func(i int) bool {
+			return !nullRows[i] && !slices.ContainsFunc(q, func(v int64) bool { return !slices.Contains(rows[i], v) })
+		})
+		got, err := ll.HasAny(ctx, keys)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameRows(t, fmt.Sprintf("has any %v", q), got, anyWant)
+		if got, err = ll.HasAll(ctx, keys); err != nil {
+			t.Fatal(err)
+		}
+		sameRows(t, fmt.Sprintf("has all %v", q), got, allWant)
+	}
+	got, err := ll.NullLists(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameRows(t, "null lists", got, expectRows(lists, ids, func(i int) bool { return nullRows[i] }))
+}

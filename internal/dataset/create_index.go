@@ -39,7 +39,7 @@ type IndexParams struct {
 }
 
 // BuildableIndexTypes are the index types CreateIndex builds.
-var buildableIndexTypes = []indices.IndexType{indices.TypeBTree, indices.TypeBitmap, indices.TypeZoneMap}
+var buildableIndexTypes = []indices.IndexType{indices.TypeBTree, indices.TypeBitmap, indices.TypeLabelList, indices.TypeZoneMap}
 
 // BuildableIndexTypes lists the index types CreateIndex builds.
 func BuildableIndexTypes() []indices.IndexType { return slices.Clone(buildableIndexTypes) }
@@ -74,7 +74,11 @@ func (ds *Dataset) CreateIndex(ctx context.Context, column string, kind indices.
 		return nil, fmt.Errorf("%w: an index on the nested field %q", ErrUnsupported, column)
 	}
 	at := ds.arrow.Field(ds.arrow.FieldIndices(column)[0]).Type
-	if !indices.ScalarBuildable(at) {
+	if kind == indices.TypeLabelList {
+		if l, ok := at.(arrow.ListLikeType); !ok || at.ID() == arrow.FIXED_SIZE_LIST || !indices.ScalarBuildable(l.Elem()) {
+			return nil, fmt.Errorf("%w: a LABEL_LIST index on column %q of type %s (it takes lists of scalars)", ErrUnsupported, column, at)
+		}
+	} else if !indices.ScalarBuildable(at) {
 		return nil, fmt.Errorf("%w: a %s index on column %q of type %s", ErrUnsupported, kind, column, at)
 	}
 	name := p.Name
@@ -137,16 +141,20 @@ func (ds *Dataset) buildIndexFiles(ctx context.Context, sink *indexSink, meta *i
 		return indices.BuildZoneMap(ctx, sink, zm, rows, ds.allocator())
 	}
 	// BTREE stores row addresses (index version 1 says so on stable row id
-	// datasets); BITMAP stores row ids (indices.md §1.5).
+	// datasets); BITMAP and LABEL_LIST store row ids (indices.md §1.5).
 	byAddr := kind == indices.TypeBTree
 	in, err := ds.indexInput(ctx, column, !byAddr, nil)
 	if err != nil {
 		return nil, err
 	}
 	defer in.Values.Release()
-	if kind == indices.TypeBitmap {
+	switch kind {
+	case indices.TypeBitmap:
 		meta.DetailsTypeURL = indices.BitmapDetailsTypeURL
 		return indices.BuildBitmap(ctx, sink, in)
+	case indices.TypeLabelList:
+		meta.DetailsTypeURL, meta.IndexVersion = indices.LabelListDetailsTypeURL, indices.LabelListIndexVersion
+		return indices.BuildLabelList(ctx, sink, in)
 	}
 	meta.DetailsTypeURL = indices.BTreeDetailsTypeURL
 	if ds.man.ReaderFlags&FlagStableRowIDs != 0 {

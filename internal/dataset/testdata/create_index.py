@@ -36,6 +36,9 @@ def table(n, seed):
         "dt": pa.array([datetime.date(2020, 1, 1) + datetime.timedelta(days=int(k % 400)) for k in i], pa.date32()),
         "ts": pa.array([datetime.datetime(2021, 5, 1) + datetime.timedelta(minutes=int(k % 1000)) for k in i], pa.timestamp("us")),
         "bin": pa.array([bytes([k % 7, (k * 3) % 5]) for k in i], pa.binary()),
+        "tags": pa.array([None if k % 19 == 0 else [] if k % 23 == 0 else
+                          [["a", "b", None, "c", "dd"][(k * m) % 5] for m in range(k % 4)] for k in i], pa.list_(pa.string())),
+        "nums": pa.array([None if k % 31 == 0 else [int(k % 9), int(k % 9), int(k % 5)] for k in i], pa.list_(pa.int32())),
     })
 
 def build(d, stable=""):
@@ -67,6 +70,11 @@ FILTERS = [
     ("b", ["b = true", "b IS NULL", "b = false AND id < 50"]),
     ("dt", ["dt = date '2020-02-01'", "dt > date '2021-02-01'"]),
     ("ts", ["ts = timestamp '2021-05-01 00:10:00'", "ts < timestamp '2021-05-01 00:03:00'"]),
+    ("tags", ["array_has_any(tags, ['a'])", "array_has_all(tags, ['b', 'c'])", "array_contains(tags, 'dd')",
+              "NOT array_has_any(tags, ['a', 'c'])"]),
+    # int32 elements: pylance plans with the index only for int32 literals
+    ("nums", ["array_has_any(nums, [arrow_cast(3, 'Int32'), arrow_cast(7, 'Int32')])",
+              "array_has_all(nums, [arrow_cast(2, 'Int32'), arrow_cast(4, 'Int32')])"]),
 ]
 
 def state(d):
@@ -156,6 +164,8 @@ def files(d, name):
         t, sch, ver = read("bitmap_page_lookup.lance")
         out.update(keys=[norm(v) for v in t["keys"].to_pylist()], schema=sch, version=ver,
                    bitmaps=[decode_rows(b) for b in t["bitmaps"].to_pylist()])
+        if ix["type"] == "LabelList":
+            out["null_lists"] = decode_rows(bytes(LanceFileReader(base + "bitmap_page_lookup.lance").read_global_buffer(1)))
     print(json.dumps(out))
 
 if __name__ == "__main__":
