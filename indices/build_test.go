@@ -277,7 +277,9 @@ func TestBuildLabelListRoundTrip(t *testing.T) {
 		for i, v := range q {
 			keys[i] = IntKey(v)
 		}
-		anyWant := expectRows(lists, ids, func(i int) bool { return slices.ContainsFunc(q, func(v int64) bool { return slices.Contains(rows[i], v) }) })
+		anyWant := expectRows(lists, ids, func(i int) bool {
+			return slices.ContainsFunc(q, func(v int64) bool { return slices.Contains(rows[i], v) })
+		})
 		allWant := expectRows(lists, ids, func(i int) bool {
 			return !nullRows[i] && !slices.ContainsFunc(q, func(v int64) bool { return !slices.Contains(rows[i], v) })
 		})
