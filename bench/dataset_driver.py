@@ -3,6 +3,7 @@
     python dataset_driver.py make DIR ROWS ROWS_PER_FRAGMENT   # build the dataset once
     python dataset_driver.py run < request.json                # time operations
     python dataset_driver.py append-serve ROWS BATCH           # time appends (one JSON line each)
+    python dataset_driver.py index-serve                       # time index builds (one JSON line each)
 
 The request is {"url": ..., "storage_options": {...} or null, "reps": N,
 "mark_url": proxy mark URL or null, "ops": [{"op": "open"} | {"op": "scan"} |
@@ -137,8 +138,24 @@ def append_serve(rows, batch):
         print(json.dumps({"seconds": secs, "cpu_seconds": cpu, "rows": rows_after}), flush=True)
 
 
+def index_serve():
+    """Answers {"url", "column", "type", "name"} lines: times
+    create_scalar_index on the dataset at url (opened untimed) and prints
+    {"seconds", "cpu_seconds", "rows"} (rows: the index's rows indexed)."""
+    for line in sys.stdin:
+        req = json.loads(line)
+        ds = lance.dataset(req["url"])
+        t0, c0 = time.perf_counter(), time.process_time()
+        ds.create_scalar_index(req["column"], req["type"].upper(), name=req["name"])
+        secs, cpu = time.perf_counter() - t0, time.process_time() - c0
+        stats = lance.dataset(req["url"]).stats.index_stats(req["name"])
+        print(json.dumps({"seconds": secs, "cpu_seconds": cpu, "rows": stats["num_indexed_rows"]}), flush=True)
+
+
 if __name__ == "__main__":
-    if sys.argv[1] == "make":
+    if sys.argv[1] == "index-serve":
+        index_serve()
+    elif sys.argv[1] == "make":
         make(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
     elif sys.argv[1] == "append-serve":
         append_serve(int(sys.argv[2]), int(sys.argv[3]))

@@ -1,6 +1,7 @@
 package indices
 
 import (
+	"cmp"
 	"context"
 	"encoding/binary"
 	"fmt"
@@ -8,6 +9,7 @@ import (
 	"math/rand/v2"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/RoaringBitmap/roaring/v2/roaring64"
@@ -298,4 +300,51 @@ func TestBuildLabelListRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	sameRows(t, "null lists", got, expectRows(lists, ids, func(i int) bool { return nullRows[i] }))
+}
+
+// TestSortOrderMatchesReference: the radix sorts (fixed width, and
+// strings by prefix then whole bytes, NUL bytes and every length around
+// 8 included) give the order of a plain stable sort by value.
+func TestSortOrderMatchesReference(t *testing.T) {
+	mem := memory.NewGoAllocator()
+	r := rand.New(rand.NewPCG(7, 8))
+	sb := array.NewStringBuilder(mem)
+	ib := array.NewInt64Builder(mem)
+	var strs []string
+	var ints []int64
+	for range 5000 {
+		b := make([]byte, r.IntN(12))
+		for j := range b {
+			b[j] = "ab\x00z"[r.IntN(4)]
+		}
+		strs = append(strs, string(b))
+		sb.Append(string(b))
+		v := int64(r.IntN(600)) - 300
+		if r.IntN(3) == 0 {
+			v <<= 40
+		}
+		ints = append(ints, v)
+		ib.Append(v)
+	}
+	for _, c := range []struct {
+		a    arrow.Array
+		less func(i, j int) int
+	}{
+		{sb.NewArray(), func(i, j int) int { return strings.Compare(strs[i], strs[j]) }},
+		{ib.NewArray(), func(i, j int) int { return cmp.Compare(ints[i], ints[j]) }},
+	} {
+		got, _, err := sortOrder(c.a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := make([]int32, c.a.Len())
+		for i := range want {
+			want[i] = int32(i)
+		}
+		slices.SortStableFunc(want, func(x, y int32) int { return c.less(int(x), int(y)) })
+		if !slices.Equal(got, want) {
+			t.Fatalf("%s: order differs from a stable sort", c.a.DataType())
+		}
+		c.a.Release()
+	}
 }

@@ -10,6 +10,7 @@ package indices
 import (
 	"bytes"
 	"cmp"
+	"encoding/binary"
 	"fmt"
 	"math"
 	"slices"
@@ -48,12 +49,7 @@ func sortOrder(a arrow.Array) (order []int32, nulls int, err error) {
 				ks = append(ks, keyed{keyOf(i), int32(i)})
 			}
 		}
-		slices.SortFunc(ks, func(x, y keyed) int {
-			if c := cmp.Compare(x.key, y.key); c != 0 {
-				return c
-			}
-			return cmp.Compare(x.row, y.row)
-		})
+		ks = radixSort(ks)
 		for _, k := range ks {
 			order = append(order, k.row)
 		}
@@ -63,14 +59,92 @@ func sortOrder(a arrow.Array) (order []int32, nulls int, err error) {
 	if !ok {
 		return nil, 0, fmt.Errorf("%w: scalar index on a %s column", ErrUnsupported, a.DataType())
 	}
-	rest := order[nulls:]
+	// strings: radix sort by their first 8 bytes (big-endian, zero
+	// padded), then order each run of equal prefixes by the whole bytes
+	ks := make([]keyed, 0, n-nulls)
 	for i := 0; i < n; i++ {
 		if a.IsValid(i) {
-			rest = append(rest, int32(i))
+			ks = append(ks, keyed{prefixKey(val(i)), int32(i)})
 		}
 	}
-	slices.SortStableFunc(rest, func(x, y int32) int { return bytes.Compare(val(int(x)), val(int(y))) })
-	return order[:nulls+len(rest)], nulls, nil
+	ks = radixSort(ks)
+	for lo := 0; lo < len(ks); {
+		hi := lo + 1
+		for hi < len(ks) && ks[hi].key == ks[lo].key {
+			hi++
+		}
+		if hi-lo > 1 && !sameShortLength(ks[lo:hi], val) {
+			slices.SortStableFunc(ks[lo:hi], func(x, y keyed) int { return bytes.Compare(val(int(x.row)), val(int(y.row))) })
+		}
+		lo = hi
+	}
+	for _, k := range ks {
+		order = append(order, k.row)
+	}
+	return order, nulls, nil
+}
+
+// prefixKey is the first 8 bytes of b as a big-endian number, zero
+// padded: its order is the byte-wise order of the prefixes.
+func prefixKey(b []byte) uint64 {
+	if len(b) >= 8 {
+		return binary.BigEndian.Uint64(b)
+	}
+	var p [8]byte
+	copy(p[:], b)
+	return binary.BigEndian.Uint64(p[:])
+}
+
+// sameShortLength reports whether the values of a run of equal prefix
+// keys all have one length of at most 8 bytes: then they are equal and
+// the run keeps its (row) order.
+func sameShortLength(run []keyed, val func(int) []byte) bool {
+	l := len(val(int(run[0].row)))
+	if l > 8 {
+		return false
+	}
+	for _, k := range run[1:] {
+		if len(val(int(k.row))) != l {
+			return false
+		}
+	}
+	return true
+}
+
+// radixSort sorts ks by key, stably (ties keep their order: rows
+// ascending as the callers build them), with an LSD radix sort of 8-bit
+// digits that skips the digits every key shares. It may return a
+// different slice than ks.
+func radixSort(ks []keyed) []keyed {
+	if len(ks) < 256 {
+		slices.SortStableFunc(ks, func(x, y keyed) int { return cmp.Compare(x.key, y.key) })
+		return ks
+	}
+	var diff uint64
+	for _, k := range ks[1:] {
+		diff |= k.key ^ ks[0].key
+	}
+	buf := make([]keyed, len(ks))
+	for shift := uint(0); shift < 64; shift += 8 {
+		if diff>>shift&0xff == 0 {
+			continue
+		}
+		var count [256]int
+		for _, k := range ks {
+			count[k.key>>shift&0xff]++
+		}
+		pos := 0
+		for d := range count {
+			count[d], pos = pos, pos+count[d]
+		}
+		for _, k := range ks {
+			d := k.key >> shift & 0xff
+			buf[count[d]] = k
+			count[d]++
+		}
+		ks, buf = buf, ks
+	}
+	return ks
 }
 
 // runStarts returns the positions in order (as sortOrder left it, nulls

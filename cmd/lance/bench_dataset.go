@@ -28,7 +28,8 @@ import (
 // first repetition warms caches); with several --rounds the two
 // alternate and the ratio's spread over rounds is shown. With --s3 both
 // read the dataset from the S3 server behind the benchmark's latency and
-// bandwidth proxy, which counts both readers' requests.
+// bandwidth proxy, which counts both readers' requests. Then (local runs
+// of every operation) appends, and index builds (bench_index.go).
 func runBenchDatasets(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("bench-datasets", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -43,10 +44,11 @@ func runBenchDatasets(ctx context.Context, args []string, stdout, stderr io.Writ
 	cold := fs.Bool("cold", false, "open the dataset afresh before every timed run of ours (nothing cached: small data files are otherwise kept from their first read)")
 	appendRows := fs.Int("append-rows", 2_000_000, "rows of the append step (0: no append step)")
 	onlyAppend := fs.Bool("only-append", false, "run the append step alone")
+	onlyIndex := fs.Bool("only-index", false, "run the index build step alone")
 	s3 := fs.Bool("s3", false, "upload the dataset to the S3 server ($LANCE_TEST_S3_*) and read it behind the latency/bandwidth proxy")
 	latency := fs.Duration("latency", 20*time.Millisecond, "with --s3: first-byte latency the proxy adds per request")
 	bw := fs.Float64("bandwidth-mbps", 200, "with --s3: proxy bandwidth cap in MB/s (1e6 bytes)")
-	if err := fs.Parse(splitArgs(args, map[string]bool{"cold": true, "only-append": true, "s3": true})); err != nil {
+	if err := fs.Parse(splitArgs(args, map[string]bool{"cold": true, "only-append": true, "only-index": true, "s3": true})); err != nil {
 		return err
 	}
 	py := os.Getenv("LANCE_PY")
@@ -60,6 +62,9 @@ func runBenchDatasets(ctx context.Context, args []string, stdout, stderr io.Writ
 	root := filepath.Join(*dir, benchDatasetName(*rows, *perFrag))
 	if err := ensureBenchDataset(ctx, py, driver, root, *rows, *perFrag, stderr); err != nil {
 		return err
+	}
+	if *onlyIndex {
+		return benchIndexBuild(ctx, py, driver, *dir, root, *perFrag, *reps, stdout, stderr)
 	}
 	target := root
 	if *url != "" {
@@ -102,10 +107,15 @@ func runBenchDatasets(ctx context.Context, args []string, stdout, stderr io.Writ
 	if counter != nil && counter.err != nil {
 		fmt.Fprintf(stderr, "bench-datasets: a proxy mark failed, our proxy counts are missing: %v\n", counter.err)
 	}
-	if *appendRows > 0 && *url == "" && *only == "" {
-		return benchAppend(ctx, py, driver, *dir, *appendRows, *reps, stdout, stderr)
+	if *url != "" || *only != "" {
+		return nil
 	}
-	return nil
+	if *appendRows > 0 {
+		if err := benchAppend(ctx, py, driver, *dir, *appendRows, *reps, stdout, stderr); err != nil {
+			return err
+		}
+	}
+	return benchIndexBuild(ctx, py, driver, *dir, root, *perFrag, *reps, stdout, stderr)
 }
 
 // benchRound times ops with pylance, then with lancego, into res; pc,

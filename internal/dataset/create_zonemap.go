@@ -8,9 +8,11 @@ package dataset
 import (
 	"context"
 	"math"
+	"runtime"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"golang.org/x/sync/errgroup"
 
 	"github.com/lancego/lancego/indices"
 )
@@ -18,41 +20,43 @@ import (
 // zoneMapInput returns the zones of column (top-level position pos) over
 // every fragment, in fragment order.
 func (ds *Dataset) zoneMapInput(ctx context.Context, column string, pos int, rowsPerZone uint64) (indices.ZoneMapBuild, error) {
-	parts := make([]indices.ZoneMapBuild, 0, len(ds.frags))
-	release := func() {
-		for _, p := range parts {
-			p.Min.Release()
-			p.Max.Release()
-		}
-	}
-	for i := range ds.frags {
-		part, ok, err := ds.zonesFromSeed(ctx, i, pos, rowsPerZone)
-		if err != nil {
-			release()
-			return indices.ZoneMapBuild{}, err
-		}
-		if !ok {
-			in, err := ds.indexInput(ctx, column, false, []int{i})
-			if err != nil {
-				release()
-				return indices.ZoneMapBuild{}, err
-			}
-			part, err = indices.ColumnZones(ctx, in, rowsPerZone)
-			in.Values.Release()
-			if err != nil {
-				release()
-				return indices.ZoneMapBuild{}, err
-			}
-		}
-		parts = append(parts, part)
-	}
-	if len(parts) == 0 {
+	if len(ds.frags) == 0 {
 		in, err := ds.indexInput(ctx, column, false, nil)
 		if err != nil {
 			return indices.ZoneMapBuild{}, err
 		}
 		defer in.Values.Release()
 		return indices.ColumnZones(ctx, in, rowsPerZone)
+	}
+	// fragments are zoned concurrently (opening a data file and reading
+	// its seeds is a round trip or two each), into their places
+	parts := make([]indices.ZoneMapBuild, len(ds.frags))
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(max(4, 2*runtime.GOMAXPROCS(0)))
+	for i := range ds.frags {
+		g.Go(func() error {
+			part, ok, err := ds.zonesFromSeed(gctx, i, pos, rowsPerZone)
+			if err != nil || ok {
+				parts[i] = part
+				return err
+			}
+			in, err := ds.indexInput(gctx, column, false, []int{i})
+			if err != nil {
+				return err
+			}
+			defer in.Values.Release()
+			parts[i], err = indices.ColumnZones(gctx, in, rowsPerZone)
+			return err
+		})
+	}
+	if err := g.Wait(); err != nil {
+		for _, p := range parts {
+			if p.Min != nil {
+				p.Min.Release()
+				p.Max.Release()
+			}
+		}
+		return indices.ZoneMapBuild{}, err
 	}
 	return indices.ConcatZoneMaps(ds.allocator(), parts)
 }

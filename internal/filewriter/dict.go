@@ -128,12 +128,18 @@ func (s *valueSet) add(i int) int {
 	}
 }
 
-// hash hashes a value: 8-byte values by multiplication, others with
-// maphash.
+// hash hashes a value: 8-byte values with a full 64-bit mixer (a bare
+// multiply leaves the low bits, which index the table, a function of the
+// low input bytes only: 8-byte strings sharing a prefix, or integers
+// sharing their low bytes, all collided), others with maphash.
 func (s *valueSet) hash(b []byte) uint64 {
 	if len(b) == 8 {
-		x := binary.LittleEndian.Uint64(b) * 0x9E3779B97F4A7C15
-		return x ^ x>>29
+		x := binary.LittleEndian.Uint64(b)
+		x ^= x >> 33
+		x *= 0xff51afd7ed558ccd
+		x ^= x >> 33
+		x *= 0xc4ceb9fe1a85ec53
+		return x ^ x>>33
 	}
 	return maphash.Bytes(s.seed, b)
 }
