@@ -43,10 +43,13 @@ func sortOrder(a arrow.Array) (order []int32, nulls int, err error) {
 	if keyOf, ok, err := fixedKeys(a); err != nil {
 		return nil, 0, err
 	} else if ok {
-		ks := make([]keyed, 0, n-nulls)
-		for i := 0; i < n; i++ {
-			if a.IsValid(i) {
-				ks = append(ks, keyed{keyOf(i), int32(i)})
+		ks, fast := typedKeys(a)
+		if !fast {
+			ks = make([]keyed, 0, n-nulls)
+			for i := 0; i < n; i++ {
+				if a.IsValid(i) {
+					ks = append(ks, keyed{keyOf(i), int32(i)})
+				}
 			}
 		}
 		ks = radixSort(ks)
@@ -82,6 +85,49 @@ func sortOrder(a arrow.Array) (order []int32, nulls int, err error) {
 		order = append(order, k.row)
 	}
 	return order, nulls, nil
+}
+
+// typedKeys makes the sort keys of the non-null rows of the common
+// fixed-width arrays straight from their value buffers (what fixedKeys
+// does a call per row); false for other types.
+func typedKeys(a arrow.Array) ([]keyed, bool) {
+	const signBit = 1 << 63
+	switch a := a.(type) {
+	case *array.Int64:
+		return appendKeys(a, a.Int64Values(), func(v int64) uint64 { return uint64(v) ^ signBit }), true
+	case *array.Int32:
+		return appendKeys(a, a.Int32Values(), func(v int32) uint64 { return uint64(int64(v)) ^ signBit }), true
+	case *array.Uint64:
+		return appendKeys(a, a.Uint64Values(), func(v uint64) uint64 { return v }), true
+	case *array.Uint32:
+		return appendKeys(a, a.Uint32Values(), func(v uint32) uint64 { return uint64(v) }), true
+	case *array.Float64:
+		return appendKeys(a, a.Float64Values(), totalOrderKey), true
+	case *array.Float32:
+		return appendKeys(a, a.Float32Values(), func(v float32) uint64 { return totalOrderKey(float64(v)) }), true
+	case *array.Timestamp:
+		return appendKeys(a, a.TimestampValues(), func(v arrow.Timestamp) uint64 { return uint64(v) ^ signBit }), true
+	case *array.Date32:
+		return appendKeys(a, a.Date32Values(), func(v arrow.Date32) uint64 { return uint64(int64(v)) ^ signBit }), true
+	}
+	return nil, false
+}
+
+// appendKeys keys the non-null values of vals (a's values) by key.
+func appendKeys[T any](a arrow.Array, vals []T, key func(T) uint64) []keyed {
+	ks := make([]keyed, 0, len(vals)-a.NullN())
+	if a.NullN() == 0 {
+		for i, v := range vals {
+			ks = append(ks, keyed{key(v), int32(i)})
+		}
+		return ks
+	}
+	for i, v := range vals {
+		if a.IsValid(i) {
+			ks = append(ks, keyed{key(v), int32(i)})
+		}
+	}
+	return ks
 }
 
 // prefixKey is the first 8 bytes of b as a big-endian number, zero

@@ -288,7 +288,11 @@ func (ds *Dataset) indexInput(ctx context.Context, column string, byRowID bool, 
 		}
 	}
 	var parts []arrow.Array
-	var ids []uint64
+	var live uint64
+	for _, r := range ranges {
+		live += ds.liveRowsIn([]uint32{uint32(ds.man.Fragments[r.idx].ID)})
+	}
+	ids := make([]uint64, 0, live)
 	defer func() {
 		for _, a := range parts {
 			a.Release()
