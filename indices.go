@@ -88,3 +88,35 @@ func (ds *Dataset) CreateIndex(ctx context.Context, column string, kind IndexTyp
 func (ds *Dataset) DropIndex(ctx context.Context, name string, opts ...DatasetWriteOption) (*Dataset, error) {
 	return ds.next(ds.d.DropIndex(ctx, name, dsWriteOpts(opts)...))
 }
+
+// IndexOptimization is what OptimizeIndices did to one index: the
+// fragments it covers now and did not before, or why it was skipped.
+type IndexOptimization struct {
+	Name    string
+	Type    IndexType
+	Added   []uint32
+	Skipped string // "" when the index was rebuilt
+}
+
+// OptimizeIndices indexes the fragments added since each index was
+// built, as pylance's optimize_indices() does with its defaults: every
+// BTREE, BITMAP, LABEL_LIST or ZONEMAP index whose segments miss
+// fragments is rebuilt over all of them as one segment replacing its
+// segments (keeping the first segment's dataset version), one commit per
+// index. Lance merges only the new fragments' rows into the old segment;
+// this rebuild reads the whole column, with the same result. Indices of
+// types lancego does not build (INVERTED, vector) are reported as
+// skipped, system indices left alone. It returns the latest version (ds
+// itself when nothing was committed) and one report per index.
+func (ds *Dataset) OptimizeIndices(ctx context.Context, opts ...DatasetWriteOption) (*Dataset, []IndexOptimization, error) {
+	d, reps, err := ds.d.OptimizeIndices(ctx, dsWriteOpts(opts)...)
+	out := make([]IndexOptimization, len(reps))
+	for i, r := range reps {
+		out[i] = IndexOptimization{Name: r.Name, Type: r.Type, Added: r.Added, Skipped: r.Skipped}
+	}
+	if err != nil {
+		return nil, out, err
+	}
+	next, err := ds.next(d, nil)
+	return next, out, err
+}

@@ -36,7 +36,8 @@ type segmentReport struct {
 
 const indexUsage = `usage: lance index list DATASET [--json] [--version V]
        lance index create DATASET --column C --type btree|bitmap|label_list|zonemap [--name N] [--no-replace] [--batch-size N] [--stats]
-       lance index drop DATASET NAME`
+       lance index drop DATASET NAME
+       lance index optimize DATASET`
 
 func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) > 0 {
@@ -45,6 +46,8 @@ func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return runIndexCreate(ctx, args[1:], stdout, stderr)
 		case "drop":
 			return runIndexDrop(ctx, args[1:], stdout, stderr)
+		case "optimize":
+			return runIndexOptimize(ctx, args[1:], stdout, stderr)
 		}
 	}
 	if len(args) == 0 || args[0] != "list" {
@@ -199,5 +202,39 @@ func runIndexDrop(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	}
 	defer out.Close()
 	fmt.Fprintf(stdout, "dropped index %s: version %d\n", fs.Arg(1), out.Version())
+	return nil
+}
+
+// runIndexOptimize implements `lance index optimize DATASET`: indices
+// that miss fragments are rebuilt over all of them.
+func runIndexOptimize(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("index optimize", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	if err := fs.Parse(splitArgs(args, nil)); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		return fmt.Errorf("index optimize needs DATASET\n%s", indexUsage)
+	}
+	ds, err := lance.OpenDataset(ctx, fs.Arg(0))
+	if err != nil {
+		return err
+	}
+	defer ds.Close()
+	out, reps, err := ds.OptimizeIndices(ctx)
+	if err != nil {
+		return err
+	}
+	if out != ds {
+		defer out.Close()
+	}
+	for _, r := range reps {
+		if r.Skipped != "" {
+			fmt.Fprintf(stdout, "index %s (%s): left as it is: %s\n", r.Name, r.Type, r.Skipped)
+		} else {
+			fmt.Fprintf(stdout, "index %s (%s): rebuilt, now also covering fragments %v\n", r.Name, r.Type, r.Added)
+		}
+	}
+	fmt.Fprintf(stdout, "version %d\n", out.Version())
 	return nil
 }

@@ -5,8 +5,11 @@ import (
 	"context"
 	"encoding/json"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+
+	lance "github.com/lancego/lancego"
 )
 
 // TestIndexCreateDrop: `lance index create` builds BTREE, BITMAP and
@@ -66,6 +69,21 @@ func TestIndexCreateDrop(t *testing.T) {
 	if got := runOK("count", dir, "--filter", "i > 500 AND i < 600"); got != before["i > 500 AND i < 600"] {
 		t.Errorf("after replace: %s, before %s", got, before["i > 500 AND i < 600"])
 	}
+	// an append leaves the new fragment unindexed until optimize
+	appendOwnRows(t, dir)
+	if out := runOK("index", "optimize", dir); strings.Count(out, "rebuilt, now also covering fragments [3]") != 4 {
+		t.Fatalf("optimize:\n%s", out)
+	}
+	if out := runOK("index", "optimize", dir); strings.Count(out, "covers every fragment") != 4 {
+		t.Fatalf("second optimize:\n%s", out)
+	}
+	for _, f := range filters {
+		want := strings.Fields(before[f])[0]
+		got := strings.Fields(runOK("count", dir, "--filter", f))[0]
+		if g, w := atoiOr(got), atoiOr(want); g != 2*w {
+			t.Errorf("count %q after the append and optimize: %s, want twice %s", f, got, want)
+		}
+	}
 	runOK("index", "drop", dir, "i_idx")
 	runOK("index", "drop", dir, "s_bits")
 	runOK("index", "drop", dir, "d_idx")
@@ -76,4 +94,30 @@ func TestIndexCreateDrop(t *testing.T) {
 	if err := run(ctx, []string{"index", "drop", dir, "i_idx"}, &bytes.Buffer{}, &errb); err == nil {
 		t.Fatal("drop of a dropped index: no error")
 	}
+}
+
+// appendOwnRows appends the dataset's rows to itself (the root API).
+func appendOwnRows(t *testing.T, dir string) {
+	t.Helper()
+	ctx := context.Background()
+	ds, err := lance.OpenDataset(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ds.Close()
+	rdr, err := ds.Scan(ctx, lance.DatasetScanOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rdr.Release()
+	out, err := ds.Append(ctx, rdr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out.Close()
+}
+
+func atoiOr(s string) int {
+	n, _ := strconv.Atoi(s)
+	return n
 }

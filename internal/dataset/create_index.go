@@ -98,14 +98,22 @@ func (ds *Dataset) CreateIndex(ctx context.Context, column string, kind indices.
 		}
 	}
 	meta := &indices.IndexMetadata{Name: name, Fields: []int32{f.ID}, DatasetVersion: ds.Version()}
+	return ds.buildAndCommit(ctx, c, change, meta, column, kind, p)
+}
+
+// buildAndCommit builds meta's segment (an index of kind on column over
+// every fragment) under a new uuid and commits change with it; the files
+// of a build that is not committed are removed.
+func (ds *Dataset) buildAndCommit(ctx context.Context, c *dsWriteConfig, change *indexChange, meta *indices.IndexMetadata, column string, kind indices.IndexType, p IndexParams) (*Dataset, error) {
 	if _, err := rand.Read(meta.UUID[:]); err != nil {
 		return nil, err
 	}
 	meta.UUID[6], meta.UUID[8] = meta.UUID[6]&0x0f|0x40, meta.UUID[8]&0x3f|0x80
 	sink := &indexSink{store: ds.store, dir: meta.Dir()}
+	var err error
 	if meta.Files, err = ds.buildIndexFiles(ctx, sink, meta, column, kind, p); err != nil {
 		sink.remove(ctx)
-		return nil, fmt.Errorf("create index %q on %q: %w", name, column, err)
+		return nil, fmt.Errorf("create index %q on %q: %w", meta.Name, column, err)
 	}
 	slices.SortFunc(meta.Files, func(a, b indices.IndexFile) int { return strings.Compare(a.Path, b.Path) })
 	meta.FragmentBitmap = roaring.New()
@@ -234,7 +242,7 @@ type indexChange struct {
 	add        []indexEntry
 	read       []*indices.IndexMetadata // name's segments in the version read
 	readUUIDs  map[[16]byte]bool
-	removedRaw [][]byte // a drop's removed_indices
+	removedRaw [][]byte // the removed_indices of a drop or an optimize
 }
 
 func (x *indexChange) added() [][]byte {

@@ -432,3 +432,90 @@ func ourCount(t *testing.T, dir, filter string) int {
 	}
 	return int(n)
 }
+
+// optimizedIndices: the indices TestOptimizeIndices builds, then brings
+// up to date after an append.
+var optimizedIndices = [][3]string{
+	{"id", "btree", "id_idx"}, {"cat", "bitmap", "cat_idx"}, {"f64", "zonemap", "f64_zm"}, {"tags", "label_list", "tags_idx"},
+}
+
+// TestOptimizeIndices: after an append, OptimizeIndices leaves each index
+// one segment over every fragment, as pylance's optimize_indices() does
+// on a copy (same listing: fragments, rows indexed, one segment each),
+// and pylance plans with them and answers as a scan does.
+func TestOptimizeIndices(t *testing.T) {
+	ctx := context.Background()
+	tmp := t.TempDir()
+	ours, twin := filepath.Join(tmp, "ours.lance"), filepath.Join(tmp, "twin.lance")
+	createIndexPy(t, "build", ours)
+	copyTreeCP(t, ours, twin)
+	ds, err := OpenDataset(ctx, ours)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range optimizedIndices {
+		next, err := ds.CreateIndex(ctx, b[0], indices.IndexType(b[1]), IndexParams{Name: b[2]})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ds.Close()
+		ds = next
+	}
+	spec, _ := json.Marshal(optimizedIndices)
+	specPath := filepath.Join(tmp, "spec.json")
+	if err := os.WriteFile(specPath, spec, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	createIndexPy(t, "twin", twin, specPath)
+	for _, dir := range []string{ours, twin} {
+		d, err := OpenDataset(ctx, dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rdr := ownRows(t, d)
+		d2, err := d.Append(ctx, rdr)
+		rdr.Release()
+		d.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		d2.Close()
+	}
+	ds.Close()
+	ds, err = OpenDataset(ctx, ours)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ds.Close()
+	out, rep, err := ds.OptimizeIndices(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer out.Close()
+	for _, r := range rep {
+		if r.Skipped != "" || !slices.Equal(r.Added, []uint32{3}) {
+			t.Fatalf("optimization: %+v", rep)
+		}
+	}
+	createIndexPy(t, "optimize", twin)
+	st, tw := createIndexState(t, ours), createIndexState(t, twin)
+	if !reflect.DeepEqual(st.Indices, tw.Indices) || !reflect.DeepEqual(st.Describe, tw.Describe) {
+		t.Fatalf("listing differs:\nours    %v\n%v\npylance %v\n%v", st.Indices, st.Describe, tw.Indices, tw.Describe)
+	}
+	for _, x := range st.Indices {
+		if !reflect.DeepEqual(x["fragment_ids"], []any{0.0, 1.0, 2.0, 3.0}) {
+			t.Fatalf("index %v does not cover the appended fragment", x)
+		}
+	}
+	for f, x := range st.Filters {
+		if x.Index == nil {
+			continue
+		}
+		if !slices.Equal(x.Answer, tw.Filters[f].Answer) || !strings.Contains(x.Plan, "ScalarIndexQuery") {
+			t.Errorf("filter %q: ours %d rows, pylance's optimized %d\n%s", f, len(x.Answer), len(tw.Filters[f].Answer), x.Plan)
+		}
+	}
+	if again, rep, err := out.OptimizeIndices(ctx); err != nil || again != out || rep[0].Skipped == "" {
+		t.Fatalf("second optimize: %v %+v", err, rep)
+	}
+}

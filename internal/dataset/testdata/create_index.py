@@ -4,6 +4,7 @@
   build DIR [stable|big]  3 fragments x 1500 rows of many column types, 40 rows deleted
                         (stable: with stable row ids moved by a compaction; big: 20000 + 10000 rows)
   twin DIR SPEC.json    pylance builds the same indices: [[column, type, name], ...]
+  optimize DIR          pylance's optimize_indices() with its defaults
   state DIR             JSON: indices, transaction of the last version, and per filter the
                         answer with indices, the answer of a scan without them, and the plan
   files DIR NAME        JSON: the index's files as tables: for BTREE the (value, id) pairs
@@ -52,6 +53,9 @@ def build(d, stable=""):
         # a compaction moves rows, so row ids and addresses differ
         ds = lance.dataset(d)
         ds.optimize.compact_files(target_rows_per_fragment=3000, materialize_deletions_threshold=0.001)
+
+def optimize(d):
+    lance.dataset(d).optimize.optimize_indices()
 
 def twin(d, spec):
     ds = lance.dataset(d)
@@ -170,4 +174,4 @@ def files(d, name):
 
 if __name__ == "__main__":
     cmd, args = sys.argv[1], sys.argv[2:]
-    {"build": build, "twin": twin, "state": state, "files": files}[cmd](*args)
+    {"build": build, "twin": twin, "state": state, "files": files, "optimize": optimize}[cmd](*args)
