@@ -86,6 +86,16 @@ func dsWriteOpts(opts []DatasetWriteOption) []dataset.DatasetWriteOption {
 // later writes keep assigning them. Other writes follow the dataset.
 func WithStableRowIDs() DatasetWriteOption { return dsWriteOpt(dataset.WithStableRowIDs()) }
 
+// WithZoneSeedsFlag makes the commit set FLAG_ZONE_WRITE_SEEDS (bit 16)
+// in the manifest's reader and writer feature flags, as the zone write
+// seeds proposal asks of the first commit that references version 1
+// seeds (WithFileOptions(WithZoneSeeds(...))); later commits keep it,
+// restores too, even after indices are dropped. Clients that do not know
+// the flag refuse the dataset, pylance 14.0.2 among them: so it is never
+// set without this option, even for data files that carry seeds
+// (docs/zone-seeds.md). This package reads such datasets.
+func WithZoneSeedsFlag() DatasetWriteOption { return dsWriteOpt(dataset.WithZoneSeedsFlag()) }
+
 // WithMaxRowsPerFile caps the rows of one data file (and so of one
 // fragment; DefaultMaxRowsPerFile).
 func WithMaxRowsPerFile(n int64) DatasetWriteOption {

@@ -169,6 +169,10 @@ func commit(ctx context.Context, store *lanceio.Store, c *dsWriteConfig, op *wri
 		if err != nil {
 			return 0, err
 		}
+		if c.seedsFlag {
+			next.ReaderFeatureFlags |= FlagZoneWriteSeeds
+			next.WriterFeatureFlags |= FlagZoneWriteSeeds
+		}
 		txnKey, txn, err := writeTransaction(ctx, store, op, cur.version, next)
 		if err != nil {
 			return 0, err

@@ -134,3 +134,58 @@ func buildBytes(t *testing.T, dir, col string, kind indices.IndexType) int64 {
 	next.Close()
 	return ds.Stats().BytesRead - before
 }
+
+// TestZoneSeedsFlag: FLAG_ZONE_WRITE_SEEDS is set only when asked for
+// (WithZoneSeedsFlag), in both flag sets; later commits keep it, and
+// this package reads the dataset.
+func TestZoneSeedsFlag(t *testing.T) {
+	ctx := context.Background()
+	mem := memory.NewGoAllocator()
+	schema := arrow.NewSchema([]arrow.Field{{Name: "i", Type: arrow.PrimitiveTypes.Int64}}, nil)
+	b := array.NewRecordBuilder(mem, schema)
+	defer b.Release()
+	for k := range 1000 {
+		b.Field(0).(*array.Int64Builder).Append(int64(k))
+	}
+	rec := b.NewRecordBatch()
+	defer rec.Release()
+	reader := func() array.RecordReader {
+		r, _ := array.NewRecordReader(schema, []arrow.RecordBatch{rec})
+		return r
+	}
+	seeds := WithFileOptions(filewriter.WithZoneSeeds(0))
+	for _, flag := range []bool{false, true} {
+		dir := filepath.Join(t.TempDir(), "ds.lance")
+		opts := []DatasetWriteOption{seeds}
+		if flag {
+			opts = append(opts, WithZoneSeedsFlag())
+		}
+		r := reader()
+		ds, err := CreateDataset(ctx, dir, r, opts...)
+		r.Release()
+		if err != nil {
+			t.Fatal(err)
+		}
+		r = reader()
+		d2, err := ds.Append(ctx, r, seeds) // no flag option: kept when set
+		r.Release()
+		ds.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		d2.Close()
+		d3, err := OpenDataset(ctx, dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := d3.man.ReaderFlags&FlagZoneWriteSeeds != 0 && d3.man.WriterFlags&FlagZoneWriteSeeds != 0
+		none := d3.man.ReaderFlags&FlagZoneWriteSeeds == 0 && d3.man.WriterFlags&FlagZoneWriteSeeds == 0
+		if flag && !got || !flag && !none {
+			t.Fatalf("asked %v: reader flags %#x, writer flags %#x", flag, d3.man.ReaderFlags, d3.man.WriterFlags)
+		}
+		if n, err := d3.CountRows(ctx); err != nil || n != 2000 {
+			t.Fatalf("asked %v: %d rows, %v", flag, n, err)
+		}
+		d3.Close()
+	}
+}

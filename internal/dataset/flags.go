@@ -25,11 +25,15 @@ const (
 	// and writer flags, or in neither (pylance 14.0.2 sets it on commits
 	// that mix versions, and keeps it).
 	FlagMixedDataFileVersions uint64 = 256
+	// FlagZoneWriteSeeds: data files may carry version 1 zone seeds
+	// (zonestats.FlagZoneWriteSeeds); set in both flags, only on explicit
+	// request (WithZoneSeedsFlag), kept by later commits.
+	FlagZoneWriteSeeds uint64 = 1 << 16
 )
 
 // knownReaderFlags are the reader flags this package implements.
 const knownReaderFlags = FlagDeletionFiles | FlagStableRowIDs | FlagUseV2Format |
-	FlagTableConfig | FlagBasePaths | FlagDisableTransactionFile | FlagMixedDataFileVersions
+	FlagTableConfig | FlagBasePaths | FlagDisableTransactionFile | FlagMixedDataFileVersions | FlagZoneWriteSeeds
 
 // CheckReaderFlags returns an error wrapping ErrUnsupportedFeature that
 // names every flag in flags this reader does not implement.

@@ -44,6 +44,8 @@ type dsWriteConfig struct {
 	retries  int
 	progress func(rows uint64)
 	stable   bool
+	// seedsFlag: the commit sets FlagZoneWriteSeeds (WithZoneSeedsFlag).
+	seedsFlag bool
 }
 
 // WithStableRowIDs makes CreateDataset enable stable row ids (pylance's
@@ -116,6 +118,20 @@ func WithCommitRetries(n int) DatasetWriteOption {
 			return fmt.Errorf("%w: commit retries %d", ErrInvalidArgument, n)
 		}
 		c.retries = n
+		return nil
+	}
+}
+
+// WithZoneSeedsFlag makes the commit set FLAG_ZONE_WRITE_SEEDS (bit 16)
+// in the manifest's reader and writer feature flags, as the zone write
+// seeds proposal asks of the first commit referencing version 1 seeds;
+// later commits keep it (restore and clone too), even after indices are
+// dropped. Clients that do not know the flag refuse the dataset:
+// pylance 14.0.2 among them, so it is never set without this option,
+// even when the data files carry seeds (WithZoneSeeds).
+func WithZoneSeedsFlag() DatasetWriteOption {
+	return func(c *dsWriteConfig) error {
+		c.seedsFlag = true
 		return nil
 	}
 }
