@@ -1,7 +1,9 @@
 package indices
 
 import (
+	"bytes"
 	"encoding/binary"
+	"slices"
 	"testing"
 )
 
@@ -38,11 +40,81 @@ func FuzzDecodeIndexSection(f *testing.F) {
 			_ = ms[i].Type()
 			_ = ms[i].Fragments()
 			_ = ms[i].UUIDString()
+			// what we encode decodes to the same entry
+			enc, err := ms[i].Encode()
+			if err != nil {
+				t.Fatalf("entry %d: encode: %v", i, err)
+			}
+			back, err := DecodeIndexMetadata(enc)
+			if err != nil {
+				t.Fatalf("entry %d: our encoding does not decode: %v", i, err)
+			}
+			if !sameMetadata(&ms[i], back) {
+				t.Fatalf("entry %d: round trip %+v -> %+v", i, ms[i], *back)
+			}
 		}
 		_ = Group(ms)
 		file := binary.LittleEndian.AppendUint32(nil, uint32(len(b)))
 		if _, err := ParseIndexSection(append(file, b...), 0); err != nil {
 			t.Fatalf("framed section fails: %v", err)
+		}
+	})
+}
+
+// sameMetadata compares two IndexMetadata (bitmaps by content; an empty
+// details value equals none).
+func sameMetadata(a, b *IndexMetadata) bool {
+	bmEq := (a.FragmentBitmap == nil) == (b.FragmentBitmap == nil) && (a.FragmentBitmap == nil || a.FragmentBitmap.Equals(b.FragmentBitmap))
+	return bmEq && a.UUID == b.UUID && slices.Equal(a.Fields, b.Fields) && a.Name == b.Name && a.DatasetVersion == b.DatasetVersion &&
+		a.DetailsTypeURL == b.DetailsTypeURL && bytes.Equal(a.Details, b.Details) && a.IndexVersion == b.IndexVersion &&
+		a.CreatedAtMillis == b.CreatedAtMillis && (a.BaseID == nil) == (b.BaseID == nil) && (a.BaseID == nil || *a.BaseID == *b.BaseID) &&
+		slices.Equal(a.Files, b.Files) && slices.Equal(a.CoveringFields, b.CoveringFields)
+}
+
+// TestEncodeIndexMetadataMatchesPylance: our encoding of pylance's entry
+// is pylance's bytes.
+func TestEncodeIndexMetadataMatchesPylance(t *testing.T) {
+	raw := seedIndexMetadata()
+	m, err := DecodeIndexMetadata(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	enc, err := m.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(enc, raw) {
+		t.Fatalf("encoded\n%x\npylance's\n%x", enc, raw)
+	}
+}
+
+// FuzzAppendRowAddrTreeMap: any ascending address set serializes to a
+// RowAddrTreeMap that decodes to the same set.
+func FuzzAppendRowAddrTreeMap(f *testing.F) {
+	f.Add([]byte{1, 2, 3, 200, 0, 9})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var addrs []uint64
+		var cur uint64
+		for i := 0; i+1 < len(b) && len(addrs) < 5000; i += 2 {
+			cur += uint64(b[i])<<(b[i+1]%40) + 1
+			addrs = append(addrs, cur)
+		}
+		enc, err := AppendRowAddrTreeMap(nil, addrs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tm, err := DecodeRowAddrTreeMap(enc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []uint64
+		for _, e := range tm.Entries {
+			for _, r := range e.Rows.ToArray() {
+				got = append(got, uint64(e.Fragment)<<32|uint64(r))
+			}
+		}
+		if !slices.Equal(got, addrs) {
+			t.Fatalf("round trip of %d addresses gives %d", len(addrs), len(got))
 		}
 	})
 }
