@@ -28,19 +28,7 @@ func (s dirSink) WriteFile(ctx context.Context, name string, schema *arrow.Schem
 	if err != nil {
 		return 0, err
 	}
-	for _, r := range recs {
-		if err := w.Write(ctx, r); err != nil {
-			w.Abort()
-			return 0, err
-		}
-	}
-	for _, g := range globals {
-		if _, err := w.AddGlobalBuffer(ctx, g); err != nil {
-			w.Abort()
-			return 0, err
-		}
-	}
-	if err := w.Close(ctx); err != nil {
+	if err := filewriter.WriteAll(ctx, w, recs, globals); err != nil {
 		return 0, err
 	}
 	return w.Stats().Bytes, nil

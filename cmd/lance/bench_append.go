@@ -135,7 +135,7 @@ func timeOurAppend(ctx context.Context, base, dst string, recs []arrow.RecordBat
 	return secs, cpu, nil
 }
 
-func timeTheirAppend(srv *appendServer, base, dst string, want int64) (pyResult, error) {
+func timeTheirAppend(srv *driverServer, base, dst string, want int64) (pyResult, error) {
 	if err := copyTree(base, dst); err != nil {
 		return pyResult{}, err
 	}
@@ -193,16 +193,19 @@ func appendBatches(rows int) []arrow.RecordBatch {
 	return out
 }
 
-// appendServer is the driver's "append-serve" process: one JSON request
-// a line on stdin, one JSON answer a line on stdout.
-type appendServer struct {
-	cmd *exec.Cmd
-	in  io.WriteCloser
-	out *bufio.Scanner
+// driverServer is a driver process serving one JSON request a line on
+// stdin with one JSON answer a line on stdout ("append-serve",
+// "index-serve").
+type driverServer struct {
+	what string // what it serves, for errors
+	cmd  *exec.Cmd
+	in   io.WriteCloser
+	out  *bufio.Scanner
 }
 
-func startAppendServer(ctx context.Context, py, driver string, rows int) (*appendServer, error) {
-	cmd := exec.CommandContext(ctx, py, driver, "append-serve", fmt.Sprint(rows), fmt.Sprint(appendBatchRows))
+// startDriverServer starts driver with args (the serve command first).
+func startDriverServer(ctx context.Context, what, py, driver string, args ...string) (*driverServer, error) {
+	cmd := exec.CommandContext(ctx, py, append([]string{driver}, args...)...)
 	cmd.Stderr = os.Stderr
 	in, err := cmd.StdinPipe()
 	if err != nil {
@@ -215,25 +218,29 @@ func startAppendServer(ctx context.Context, py, driver string, rows int) (*appen
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
-	return &appendServer{cmd: cmd, in: in, out: bufio.NewScanner(out)}, nil
+	return &driverServer{what: what, cmd: cmd, in: in, out: bufio.NewScanner(out)}, nil
 }
 
-func (s *appendServer) call(req map[string]any) (pyResult, error) {
+func startAppendServer(ctx context.Context, py, driver string, rows int) (*driverServer, error) {
+	return startDriverServer(ctx, "append", py, driver, "append-serve", fmt.Sprint(rows), fmt.Sprint(appendBatchRows))
+}
+
+func (s *driverServer) call(req map[string]any) (pyResult, error) {
 	b, _ := json.Marshal(req)
 	if _, err := s.in.Write(append(b, '\n')); err != nil {
-		return pyResult{}, fmt.Errorf("pylance append driver: %w", err)
+		return pyResult{}, fmt.Errorf("pylance %s driver: %w", s.what, err)
 	}
 	if !s.out.Scan() {
-		return pyResult{}, fmt.Errorf("pylance append driver exited: %v", s.out.Err())
+		return pyResult{}, fmt.Errorf("pylance %s driver exited: %v", s.what, s.out.Err())
 	}
 	var res pyResult
 	if err := json.Unmarshal(s.out.Bytes(), &res); err != nil {
-		return pyResult{}, fmt.Errorf("pylance append driver: %w", err)
+		return pyResult{}, fmt.Errorf("pylance %s driver: %w", s.what, err)
 	}
 	return res, nil
 }
 
-func (s *appendServer) stop() {
+func (s *driverServer) stop() {
 	_ = s.in.Close()
 	_ = s.cmd.Wait()
 }

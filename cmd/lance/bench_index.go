@@ -1,12 +1,9 @@
 package main
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
-	"os/exec"
 	"path/filepath"
 	"time"
 
@@ -35,7 +32,7 @@ var indexBuildCases = []indexBuildCase{
 // zone seeds: on a copy we rewrite with seeds (the same rows and
 // fragment sizes), against our own build that reads the column.
 func benchIndexBuild(ctx context.Context, py, driver, dir, root string, perFrag, reps int, stdout, stderr io.Writer) error {
-	srv, err := startIndexServer(ctx, py, driver)
+	srv, err := startDriverServer(ctx, "index build", py, driver, "index-serve")
 	if err != nil {
 		return err
 	}
@@ -159,45 +156,3 @@ func timeOurIndexBuildStats(ctx context.Context, src, dst string, c indexBuildCa
 	return secs, idx[0].RowsIndexed(), nil
 }
 
-// indexServer is the driver's index-serve process.
-type indexServer struct {
-	cmd *exec.Cmd
-	in  io.WriteCloser
-	out *bufio.Scanner
-}
-
-func startIndexServer(ctx context.Context, py, driver string) (*indexServer, error) {
-	cmd := exec.CommandContext(ctx, py, driver, "index-serve")
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		return nil, err
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	if err := cmd.Start(); err != nil {
-		return nil, err
-	}
-	sc := bufio.NewScanner(out)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	return &indexServer{cmd: cmd, in: in, out: sc}, nil
-}
-
-func (s *indexServer) call(req map[string]any) (pyResult, error) {
-	b, _ := json.Marshal(req)
-	if _, err := s.in.Write(append(b, '\n')); err != nil {
-		return pyResult{}, err
-	}
-	if !s.out.Scan() {
-		return pyResult{}, fmt.Errorf("pylance index build %v: no answer (%v)", req, s.out.Err())
-	}
-	var res pyResult
-	err := json.Unmarshal(s.out.Bytes(), &res)
-	return res, err
-}
-
-func (s *indexServer) stop() {
-	s.in.Close()
-	_ = s.cmd.Wait()
-}

@@ -356,20 +356,7 @@ func (s *indexSink) WriteFile(ctx context.Context, name string, schema *arrow.Sc
 		return 0, err
 	}
 	s.written = append(s.written, key)
-	for _, rec := range recs {
-		if err := w.Write(ctx, rec); err != nil {
-			w.Abort()
-			return 0, err
-		}
-	}
-	for _, g := range globals {
-		if _, err := w.AddGlobalBuffer(ctx, g); err != nil {
-			w.Abort()
-			return 0, err
-		}
-	}
-	if err := w.Close(ctx); err != nil {
-		w.Abort()
+	if err := filewriter.WriteAll(ctx, w, recs, globals); err != nil {
 		return 0, err
 	}
 	return w.Stats().Bytes, nil

@@ -218,3 +218,25 @@ func (w *File) finish(ctx context.Context) error {
 	}
 	return w.fw.Close(ctx)
 }
+
+// WriteAll writes recs to w, then globals as global buffers (in order,
+// after the file's own), and closes w; on a failure w is aborted.
+func WriteAll(ctx context.Context, w *File, recs []arrow.RecordBatch, globals [][]byte) error {
+	err := func() error {
+		for _, rec := range recs {
+			if err := w.Write(ctx, rec); err != nil {
+				return err
+			}
+		}
+		for _, g := range globals {
+			if _, err := w.AddGlobalBuffer(ctx, g); err != nil {
+				return err
+			}
+		}
+		return w.Close(ctx)
+	}()
+	if err != nil {
+		w.Abort()
+	}
+	return err
+}
