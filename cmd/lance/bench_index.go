@@ -155,4 +155,3 @@ func timeOurIndexBuildStats(ctx context.Context, src, dst string, c indexBuildCa
 	}
 	return secs, idx[0].RowsIndexed(), nil
 }
-
