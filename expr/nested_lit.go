@@ -145,7 +145,24 @@ func arrLitList(mem memory.Allocator, x *Array, want arrow.DataType) (arrow.Arra
 		out.add(i)
 	}
 	out.end(true)
-	return out.finish(mem, child, want)
+	lit, err := out.finish(mem, child, want)
+	if err == nil {
+		warmNullCounts(lit)
+	}
+	return lit, err
+}
+
+// warmNullCounts computes the NULL counts arrow-go caches lazily in a
+// constant array and its children, so that evaluations sharing the
+// constant only read them (a lazy first computation is a write: a data
+// race between goroutines).
+func warmNullCounts(a arrow.Array) {
+	a.NullN()
+	for _, c := range a.Data().Children() {
+		ca := array.MakeFromData(c)
+		warmNullCounts(ca)
+		ca.Release()
+	}
 }
 
 // arrLitAppend appends v cast to t (arrow-rs's cast, safe: a value that does

@@ -27,12 +27,15 @@ type nestMask struct {
 	all bool // the NULL type: every element is NULL
 }
 
-// nestMaskOf returns the NULL mask of a.
+// nestMaskOf returns the NULL mask of a. It only reads a: Array.NullN
+// caches a count it computes in the array's data, a write that races
+// when a constant (a literal list) is evaluated by several goroutines at
+// once, so an unknown count here just means "use the bitmap".
 func nestMaskOf(a arrow.Array) nestMask {
 	if a.DataType().ID() == arrow.NULL {
 		return nestMask{all: true}
 	}
-	if a.NullN() == 0 {
+	if a.Data().NullN() == 0 {
 		return nestMask{}
 	}
 	bufs := a.Data().Buffers()
