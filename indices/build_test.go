@@ -336,3 +336,54 @@ func TestSortOrderMatchesReference(t *testing.T) {
 		c.a.Release()
 	}
 }
+
+// FuzzNGram: an NGRAM built from arbitrary strings (lines; "\x00" alone
+// is NULL) gives, for any query with a trigram, every row containing it
+// among its candidates, and exactly the NULL rows for IS NULL.
+func FuzzNGram(f *testing.F) {
+	f.Add("Hello World\nstraße Ünïcödé\n\x00\nab\nxyz-abc", "abc")
+	f.Add("aaaa\nAAAB", "aab")
+	f.Fuzz(func(t *testing.T, lines, q string) {
+		if len(lines) > 4096 || len(q) > 64 {
+			return
+		}
+		ctx := context.Background()
+		rows := strings.Split(lines, "\n")
+		b := array.NewStringBuilder(memory.NewGoAllocator())
+		defer b.Release()
+		ids := make([]uint64, len(rows))
+		for i, r := range rows {
+			ids[i] = uint64(i)
+			if r == "\x00" {
+				b.AppendNull()
+			} else {
+				b.Append(r)
+			}
+		}
+		a := b.NewArray()
+		defer a.Release()
+		dir := t.TempDir()
+		if _, err := BuildNGram(ctx, dirSink{dir}, ScalarBuild{Values: a, IDs: ids}); err != nil {
+			t.Fatal(err)
+		}
+		g, err := OpenNGram(ctx, dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer g.Close()
+		got, known, err := g.Contains(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, r := range rows {
+			if known && r != "\x00" && strings.Contains(r, q) && !got.Contains(uint64(i)) {
+				t.Fatalf("row %d %q contains %q but is no candidate", i, r, q)
+			}
+		}
+		nulls, err := g.IsNull(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameRows(t, "ngram IS NULL", nulls, expectRows(a, ids, a.IsNull))
+	})
+}

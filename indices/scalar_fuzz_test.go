@@ -1,6 +1,7 @@
 package indices
 
 import (
+	"bytes"
 	"context"
 	"encoding/binary"
 	"os"
@@ -8,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/RoaringBitmap/roaring/v2"
+	"github.com/RoaringBitmap/roaring/v2/roaring64"
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -140,11 +142,18 @@ func scalarSeeds(t testing.TB) [][]byte {
 		"fragment_id": u64s(0, 1), "zone_start": u64s(0, 0), "zone_length": u64s(10, 3),
 	}, []string{"min", "max", "null_count", "nan_count", "fragment_id", "zone_start", "zone_length"},
 		map[string]string{"null_bitmap": "1"}, [][]byte{rowAddrMap(t, map[uint32][]uint32{1: {0, 1, 2}})})
-	return [][]byte{lookup, data, bitmap, label, zone}
+	var p1, p2 bytes.Buffer
+	pl := roaring64.BitmapOf(1, 5<<32|2)
+	_, _ = pl.WriteTo(&p1)
+	_, _ = roaring64.BitmapOf(3).WriteTo(&p2)
+	ngram := writeIndexFile(t, map[string]arrow.Array{
+		"tokens": u32s(0, NGramTokens(nil, "abc")[0]), "posting_list": bins(p2.Bytes(), p1.Bytes()),
+	}, []string{"tokens", "posting_list"}, nil, nil)
+	return [][]byte{lookup, data, bitmap, label, zone, ngram}
 }
 
 // scalarFiles are the file names of each seed kind.
-var scalarFiles = [...]string{BTreeLookupFile, BTreeDataFile, BitmapFile, BitmapFile, ZoneMapFile}
+var scalarFiles = [...]string{BTreeLookupFile, BTreeDataFile, BitmapFile, BitmapFile, ZoneMapFile, NGramFile}
 
 // runScalarQueries opens the segment of kind in dir and runs every query
 // shape; errors are fine, panics and hangs are not.
@@ -183,6 +192,15 @@ func runScalarQueries(ctx context.Context, kind int, dir string) error {
 		_, _ = l.HasAny(ctx, []Key{StringKey("a"), StringKey("c")})
 		_, _ = l.HasAll(ctx, []Key{StringKey("a"), StringKey("b")})
 		_, err = l.NullLists(ctx)
+		return err
+	case 5:
+		g, err := OpenNGram(ctx, dir)
+		if err != nil {
+			return err
+		}
+		defer g.Close()
+		_, _, _ = g.Contains(ctx, "xabcx")
+		_, err = g.IsNull(ctx)
 		return err
 	default:
 		z, err := OpenZoneMap(ctx, dir)
@@ -248,8 +266,8 @@ func seedDir(t testing.TB, seeds [][]byte, kind int, b []byte) string {
 	return dir
 }
 
-// FuzzScalarIndexFiles opens corrupted BTREE, BITMAP, LABEL_LIST and
-// ZONEMAP files and queries them: truncated pages, bad offsets, corrupt
+// FuzzScalarIndexFiles opens corrupted BTREE, BITMAP, LABEL_LIST,
+// ZONEMAP and NGRAM files and queries them: truncated pages, bad offsets, corrupt
 // row sets must give errors, never panics or unbounded allocation.
 func FuzzScalarIndexFiles(f *testing.F) {
 	seeds := scalarSeeds(f)

@@ -39,7 +39,7 @@ type IndexParams struct {
 }
 
 // BuildableIndexTypes are the index types CreateIndex builds.
-var buildableIndexTypes = []indices.IndexType{indices.TypeBTree, indices.TypeBitmap, indices.TypeLabelList, indices.TypeZoneMap}
+var buildableIndexTypes = []indices.IndexType{indices.TypeBTree, indices.TypeBitmap, indices.TypeLabelList, indices.TypeZoneMap, indices.TypeNGram}
 
 // BuildableIndexTypes lists the index types CreateIndex builds.
 func BuildableIndexTypes() []indices.IndexType { return slices.Clone(buildableIndexTypes) }
@@ -149,7 +149,7 @@ func (ds *Dataset) buildIndexFiles(ctx context.Context, sink *indexSink, meta *i
 		return indices.BuildZoneMap(ctx, sink, zm, rows, ds.allocator())
 	}
 	// BTREE stores row addresses (index version 1 says so on stable row id
-	// datasets); BITMAP and LABEL_LIST store row ids (indices.md §1.5).
+	// datasets); BITMAP, LABEL_LIST and NGRAM store row ids (indices.md §1.5).
 	byAddr := kind == indices.TypeBTree
 	in, err := ds.indexInput(ctx, column, !byAddr, nil)
 	if err != nil {
@@ -163,6 +163,9 @@ func (ds *Dataset) buildIndexFiles(ctx context.Context, sink *indexSink, meta *i
 	case indices.TypeLabelList:
 		meta.DetailsTypeURL, meta.IndexVersion = indices.LabelListDetailsTypeURL, indices.LabelListIndexVersion
 		return indices.BuildLabelList(ctx, sink, in)
+	case indices.TypeNGram:
+		meta.DetailsTypeURL = indices.NGramDetailsTypeURL
+		return indices.BuildNGram(ctx, sink, in)
 	}
 	meta.DetailsTypeURL = indices.BTreeDetailsTypeURL
 	if ds.man.ReaderFlags&FlagStableRowIDs != 0 {

@@ -80,12 +80,12 @@ var builtIndices = [][3]string{
 	{"id", "btree", "id_idx"}, {"i32", "btree", "i32_idx"}, {"u8", "bitmap", "u8_idx"},
 	{"f64", "btree", "f64_idx"}, {"f32", "bitmap", "f32_idx"}, {"cat", "bitmap", "cat_idx"},
 	{"s", "btree", "s_idx"}, {"b", "bitmap", "b_idx"}, {"dt", "btree", "dt_idx"}, {"ts", "bitmap", "ts_idx"},
-	{"tags", "label_list", "tags_idx"}, {"nums", "label_list", "nums_idx"},
+	{"tags", "label_list", "tags_idx"}, {"nums", "label_list", "nums_idx"}, {"doc", "ngram", "doc_ngram"},
 }
 
 // TestCreateIndexMatchesPylance: on pylance-written datasets (one with
 // deletions, one with stable row ids moved by a compaction) we build
-// BTREE, BITMAP and LABEL_LIST indices on twelve column types, and pylance builds the
+// BTREE, BITMAP, LABEL_LIST and NGRAM indices on twelve column types, and pylance builds the
 // same on a copy. pylance then lists ours as its own (type, fields,
 // coverage, rows indexed), plans every filter with them, and answers
 // as a scan without indices does; the files hold what pylance's hold
@@ -166,21 +166,24 @@ func testCreateIndexMatchesPylance(t *testing.T, stable bool) {
 			}
 		}
 	}
-	// our own filtered counts, planned with the indices we built (our
+	// our own filtered scans, planned with the indices we built (our
 	// parser takes only literals in array literals: the int32 casts
-	// pylance needs to plan go)
+	// pylance needs to plan go), answer as pylance's scans and use them
 	uncast := regexp.MustCompile(`arrow_cast\((\d+), 'Int32'\)`)
 	for f, x := range st.Filters {
-		e, err := expr.Parse(uncast.ReplaceAllString(f, "$1"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		n, err := ds.CountRowsWhere(ctx, e)
+		var used IndexScanStats
+		_, ids, err := scanAddrs(ctx, ds, uncast.ReplaceAllString(f, "$1"), DatasetScanOptions{OnIndexStats: func(s IndexScanStats) { used = s }})
 		if err != nil {
 			t.Fatalf("%s: %v", f, err)
 		}
-		if int(n) != len(x.Scan) {
-			t.Errorf("our count of %q: %d, pylance's scan %d", f, n, len(x.Scan))
+		if len(ids) != len(x.Scan) {
+			t.Errorf("our scan of %q: %d rows, pylance's scan %d", f, len(ids), len(x.Scan))
+		}
+		// pylance answers a LIKE prefix and typed date / timestamp literals
+		// from the index; our planner does not yet (it scans)
+		planned := !strings.Contains(f, " LIKE ") && !strings.HasPrefix(f, "ts ") && !strings.HasPrefix(f, "dt ")
+		if len(used.Uses) == 0 && planned {
+			t.Errorf("our scan of %q used no index", f)
 		}
 	}
 }

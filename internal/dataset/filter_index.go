@@ -2,7 +2,7 @@ package dataset
 
 // Scalar indices answering a filtered scan, as Lance's planner uses them
 // (spec indices.md §1.7-1.9): each top-level conjunct of the filter that
-// BTREE, BITMAP, LABEL_LIST or ZONEMAP indices can answer is compiled into
+// BTREE, BITMAP, LABEL_LIST, ZONEMAP or NGRAM indices can answer is compiled into
 // a tree of index queries (AND/OR, NOT pushed down to the leaves with SQL
 // null semantics); the fragments every used index covers get their
 // candidate rows from the indices, the others are scanned as before. When
@@ -64,6 +64,7 @@ const (
 	ixIsNull
 	ixHasAny // LABEL_LIST
 	ixHasAll
+	ixContains // NGRAM: contains(c, 'text')
 )
 
 // ixNode is a compiled index query: a leaf, or the AND / OR of children.
@@ -75,6 +76,7 @@ type ixNode struct {
 	keys   []indices.Key
 	lo, hi indices.Bound
 	negate bool // NOT leaf: the covered rows minus the leaf's and the column's NULL rows
+	text   string // ixContains
 }
 
 // exact reports whether the node's rows are exactly those selected.
@@ -93,7 +95,7 @@ func (n *ixNode) exact() bool {
 // leafExact says whether an index type answers op exactly (ZONEMAP: only
 // IS NULL, from its null bitmap).
 func leafExact(t indices.IndexType, op ixOp) bool {
-	return t != indices.TypeZoneMap || op == ixIsNull
+	return t != indices.TypeZoneMap && t != indices.TypeNGram || op == ixIsNull
 }
 
 // indexesOf appends the indices the node queries.
@@ -121,7 +123,7 @@ type ixCompiler struct {
 // supportedVersion is the newest index_version of each scalar type this
 // reader knows; newer segments are skipped, as Lance skips them.
 var supportedVersion = map[indices.IndexType]int32{
-	indices.TypeBTree: 1, indices.TypeBitmap: 0, indices.TypeLabelList: 2, indices.TypeZoneMap: 0,
+	indices.TypeBTree: 1, indices.TypeBitmap: 0, indices.TypeLabelList: 2, indices.TypeZoneMap: 0, indices.TypeNGram: 0,
 }
 
 // scalarIndices returns the dataset's usable scalar indices by column:
@@ -209,7 +211,7 @@ func (c *ixCompiler) column(e expr.Expr) (string, arrow.DataType, bool) {
 func (c *ixCompiler) pick(col string, label bool, op ixOp) *indices.Index {
 	var best *indices.Index
 	for _, x := range c.byCol[col] {
-		if (x.Type == indices.TypeLabelList) != label {
+		if (x.Type == indices.TypeLabelList) != label || (x.Type == indices.TypeNGram) != (op == ixContains) {
 			continue
 		}
 		if best == nil || leafExact(x.Type, op) && !leafExact(best.Type, op) {
@@ -381,8 +383,11 @@ func (c *ixCompiler) between(v *expr.Between, neg bool) *ixNode {
 }
 
 // call compiles array_has_any / array_has_all / array_contains /
-// array_has over a LABEL_LIST column.
+// array_has over a LABEL_LIST column, and contains over an NGRAM one.
 func (c *ixCompiler) call(v *expr.Call, neg bool) *ixNode {
+	if v.Name == "contains" {
+		return c.contains(v, neg)
+	}
 	var op ixOp
 	switch v.Name {
 	case "array_has_any", "list_has_any", "arrays_overlap":
@@ -430,6 +435,27 @@ func (c *ixCompiler) call(v *expr.Call, neg bool) *ixNode {
 	n := c.leaf(col, true, op, neg)
 	if n != nil {
 		n.keys = keys
+	}
+	return n
+}
+
+// contains compiles contains(c, 'text') over an NGRAM index: candidates
+// (rechecked), so never negated, and only when the text has a trigram
+// (otherwise the index says nothing and the column is scanned, as Lance
+// does).
+func (c *ixCompiler) contains(v *expr.Call, neg bool) *ixNode {
+	if len(v.Args) != 2 {
+		return nil
+	}
+	col, typ, ok := c.column(v.Args[0])
+	lit, isLit := v.Args[1].(*expr.Literal)
+	if !ok || !isLit || lit.Kind != expr.LitString || typ.ID() != arrow.STRING && typ.ID() != arrow.LARGE_STRING ||
+		len(indices.NGramTokens(nil, lit.Str)) == 0 {
+		return nil
+	}
+	n := c.leaf(col, false, ixContains, neg)
+	if n != nil {
+		n.text = lit.Str
 	}
 	return n
 }

@@ -271,6 +271,15 @@ func (ev *ixEval) query(ctx context.Context, s *indices.Segment, n *ixNode, op i
 		default:
 			err = fmt.Errorf("%w: label list query %d", indices.ErrUnsupported, op)
 		}
+	case *indices.NGram:
+		if op != ixContains {
+			err = fmt.Errorf("%w: ngram query %d", indices.ErrUnsupported, op)
+			break
+		}
+		var known bool
+		if r, known, err = q.Contains(ctx, n.text); err == nil && !known {
+			err = fmt.Errorf("%w: ngram query of %q without a trigram", indices.ErrUnsupported, n.text)
+		}
 	case *indices.ZoneMap:
 		if op == ixIsNull {
 			r, _, err = q.IsNull(ctx)
@@ -329,6 +338,8 @@ func (ev *ixEval) segment(ctx context.Context, s *indices.Segment) (any, error) 
 		seg, err = indices.OpenLabelListWith(ctx, op, dir)
 	case indices.TypeZoneMap:
 		seg, err = indices.OpenZoneMapWith(ctx, op, dir)
+	case indices.TypeNGram:
+		seg, err = indices.OpenNGramWith(ctx, op, dir)
 	default:
 		err = fmt.Errorf("%w: index type %s", indices.ErrUnsupported, s.Type())
 	}
