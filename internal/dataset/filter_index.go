@@ -75,7 +75,7 @@ type ixNode struct {
 	op     ixOp
 	keys   []indices.Key
 	lo, hi indices.Bound
-	negate bool // NOT leaf: the covered rows minus the leaf's and the column's NULL rows
+	negate bool   // NOT leaf: the covered rows minus the leaf's and the column's NULL rows
 	text   string // ixContains
 }
 
