@@ -26,11 +26,12 @@ type IndexType = indices.IndexType
 
 // The index types CreateIndex builds.
 const (
-	IndexBTree     = indices.TypeBTree
-	IndexBitmap    = indices.TypeBitmap
-	IndexLabelList = indices.TypeLabelList
-	IndexZoneMap   = indices.TypeZoneMap
-	IndexNGram     = indices.TypeNGram
+	IndexBTree       = indices.TypeBTree
+	IndexBitmap      = indices.TypeBitmap
+	IndexLabelList   = indices.TypeLabelList
+	IndexZoneMap     = indices.TypeZoneMap
+	IndexNGram       = indices.TypeNGram
+	IndexBloomFilter = indices.TypeBloomFilter
 )
 
 // IndexParams are the options of CreateIndex.
@@ -47,8 +48,9 @@ type IndexParams struct {
 }
 
 // CreateIndex builds an index of kind (IndexBTree, IndexBitmap,
-// IndexLabelList for list columns, IndexZoneMap, or IndexNGram for
-// strings; other types are ErrUnsupported) on the top-level column
+// IndexLabelList for list columns, IndexZoneMap, IndexNGram for strings,
+// or IndexBloomFilter; other types are ErrUnsupported) on the top-level
+// column
 // over every fragment of ds and commits it as the next version, as
 // pylance 14.0.2's create_scalar_index does: the same files, details
 // message, index version and CreateIndex transaction, so pylance lists
@@ -65,7 +67,8 @@ type IndexParams struct {
 //
 // Supported column types: integers, floats, booleans, dates, times,
 // timestamps, strings and binary (LABEL_LIST: lists of them; NGRAM:
-// strings). BTREE, BITMAP, LABEL_LIST and NGRAM read the column once
+// strings; BLOOMFILTER: no booleans). BTREE, BITMAP, LABEL_LIST, NGRAM
+// and BLOOMFILTER read the column once
 // into memory (values and an 8-byte id per row) and sort it there.
 //
 // ZONEMAP (zones of 8,192 rows): a fragment whose data file carries a

@@ -110,6 +110,15 @@ func checkBuilt(t *testing.T, a *array.Float64, ids []uint64, batch int) {
 		t.Fatal(err)
 	}
 	defer zmap.Close()
+	fdir := t.TempDir()
+	if _, err := BuildBloomFilter(ctx, dirSink{fdir}, in, uint64(batch), 0.01); err != nil {
+		t.Fatal(err)
+	}
+	bloom, err := OpenBloomFilter(ctx, fdir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer bloom.Close()
 	bt, err := OpenBTree(ctx, bdir)
 	if err != nil {
 		t.Fatal(err)
@@ -149,10 +158,22 @@ func checkBuilt(t *testing.T, a *array.Float64, ids []uint64, batch int) {
 				}
 				sameRows(t, fmt.Sprintf("%s: value %s %v", name, q.name, k), got, want)
 			}
-			// zone maps answer a superset (whole zones), never missing a row
+			// zone maps and bloom filters answer a superset (whole zones),
+			// never missing a row
 			got, err := zmap.Range(ctx, q.lo, q.hi)
 			if err != nil {
 				t.Fatal(err)
+			}
+			if q.name == "=" && !math.IsNaN(k) {
+				bl, err := bloom.In(ctx, []Key{key}, arrow.PrimitiveTypes.Float64)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, id := range want {
+					if !bl.Contains(id) {
+						t.Fatalf("bloom filter: value %v misses row %x", k, id)
+					}
+				}
 			}
 			for _, id := range want {
 				if !got.Contains(id) {
@@ -176,6 +197,10 @@ func checkBuilt(t *testing.T, a *array.Float64, ids []uint64, batch int) {
 		t.Fatalf("zone map IS NULL: exact %v, %v", exact, err)
 	}
 	sameRows(t, "zone map IS NULL", got, want)
+	if got, err = bloom.IsNull(ctx); err != nil {
+		t.Fatal(err)
+	}
+	sameRows(t, "bloom filter IS NULL", got, want)
 }
 
 // TestBuildScalarRoundTrip: BTREE and BITMAP segments we build are read

@@ -99,6 +99,13 @@ func u64s(vs ...uint64) arrow.Array {
 	return bld.NewArray()
 }
 
+func bools(vs ...bool) arrow.Array {
+	b := array.NewBooleanBuilder(memory.NewGoAllocator())
+	defer b.Release()
+	b.AppendValues(vs, nil)
+	return b.NewArray()
+}
+
 func bins(vs ...[]byte) arrow.Array {
 	bld := array.NewBinaryBuilder(memory.DefaultAllocator, arrow.BinaryTypes.Binary)
 	bld.AppendValues(vs, nil)
@@ -149,11 +156,18 @@ func scalarSeeds(t testing.TB) [][]byte {
 	ngram := writeIndexFile(t, map[string]arrow.Array{
 		"tokens": u32s(0, NGramTokens(nil, "abc")[0]), "posting_list": bins(p2.Bytes(), p1.Bytes()),
 	}, []string{"tokens", "posting_list"}, nil, nil)
-	return [][]byte{lookup, data, bitmap, label, zone, ngram}
+	filter := make([]byte, 64)
+	filter[3], filter[40] = 0x10, 0x01
+	bloom := writeIndexFile(t, map[string]arrow.Array{
+		"fragment_id": u64s(0, 1), "zone_start": u64s(0, 0), "zone_length": u64s(10, 3),
+		"has_null": bools(false, true), "bloom_filter_data": bins(filter, filter[:32]),
+	}, []string{"fragment_id", "zone_start", "zone_length", "has_null", "bloom_filter_data"},
+		map[string]string{"null_bitmap": "1"}, [][]byte{rowAddrMap(t, map[uint32][]uint32{1: {0, 2}})})
+	return [][]byte{lookup, data, bitmap, label, zone, ngram, bloom}
 }
 
 // scalarFiles are the file names of each seed kind.
-var scalarFiles = [...]string{BTreeLookupFile, BTreeDataFile, BitmapFile, BitmapFile, ZoneMapFile, NGramFile}
+var scalarFiles = [...]string{BTreeLookupFile, BTreeDataFile, BitmapFile, BitmapFile, ZoneMapFile, NGramFile, BloomFilterFile}
 
 // runScalarQueries opens the segment of kind in dir and runs every query
 // shape; errors are fine, panics and hangs are not.
@@ -192,6 +206,16 @@ func runScalarQueries(ctx context.Context, kind int, dir string) error {
 		_, _ = l.HasAny(ctx, []Key{StringKey("a"), StringKey("c")})
 		_, _ = l.HasAll(ctx, []Key{StringKey("a"), StringKey("b")})
 		_, err = l.NullLists(ctx)
+		return err
+	case 6:
+		b, err := OpenBloomFilter(ctx, dir)
+		if err != nil {
+			return err
+		}
+		defer b.Close()
+		_, _ = b.In(ctx, keys, arrow.PrimitiveTypes.Int64)
+		_, _ = b.In(ctx, []Key{StringKey("a")}, arrow.BinaryTypes.String)
+		_, err = b.IsNull(ctx)
 		return err
 	case 5:
 		g, err := OpenNGram(ctx, dir)
@@ -267,7 +291,7 @@ func seedDir(t testing.TB, seeds [][]byte, kind int, b []byte) string {
 }
 
 // FuzzScalarIndexFiles opens corrupted BTREE, BITMAP, LABEL_LIST,
-// ZONEMAP and NGRAM files and queries them: truncated pages, bad offsets, corrupt
+// ZONEMAP, NGRAM and BLOOMFILTER files and queries them: truncated pages, bad offsets, corrupt
 // row sets must give errors, never panics or unbounded allocation.
 func FuzzScalarIndexFiles(f *testing.F) {
 	seeds := scalarSeeds(f)

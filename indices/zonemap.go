@@ -321,16 +321,12 @@ func ColumnZones(ctx context.Context, in ScalarBuild, rowsPerZone uint64) (ZoneM
 	}
 	var out ZoneMapBuild
 	var mins, maxs []int32
-	for lo := 0; lo < len(ids); {
-		frag := ids[lo] >> 32
-		hi := lo
-		for hi < len(ids) && hi-lo < int(min(rowsPerZone, uint64(len(ids)))) && ids[hi]>>32 == frag {
-			if hi > lo && ids[hi] <= ids[hi-1] {
-				return ZoneMapBuild{}, fmt.Errorf("%w: zone map rows not in address order at %d", ErrInvalidQuery, hi)
-			}
-			hi++
-		}
-		z := Zone{Fragment: frag, Start: uint64(uint32(ids[lo])), Length: uint64(uint32(ids[hi-1])) + 1 - uint64(uint32(ids[lo]))}
+	zones, spans, err := zoneSpans(ids, rowsPerZone)
+	if err != nil {
+		return ZoneMapBuild{}, err
+	}
+	for zi, z := range zones {
+		lo, hi := spans[zi][0], spans[zi][1]
 		mn, mx := int32(-1), int32(-1)
 		for i := lo; i < hi; i++ {
 			if a.IsNull(i) {
@@ -352,9 +348,7 @@ func ColumnZones(ctx context.Context, in ScalarBuild, rowsPerZone uint64) (ZoneM
 			nanZones = append(nanZones, len(out.Zones))
 		}
 		out.Zones, mins, maxs = append(out.Zones, z), append(mins, mn), append(maxs, mx)
-		lo = hi
 	}
-	var err error
 	if out.Min, err = takeRows(ctx, mem, a, mins); err != nil {
 		return ZoneMapBuild{}, err
 	}
@@ -415,6 +409,30 @@ func withCanonicalNaN(mem memory.Allocator, bounds arrow.Array, nanZones []int, 
 	}
 	bounds.Retain()
 	return bounds
+}
+
+// zoneSpans cuts rows with addresses ids (ascending) into Lance's zones:
+// runs of up to rowsPerZone rows of one fragment, zone_start the first
+// row's offset and zone_length the span to the last. spans are the rows'
+// positions [lo, hi) in ids.
+func zoneSpans(ids []uint64, rowsPerZone uint64) ([]Zone, [][2]int, error) {
+	var zones []Zone
+	var spans [][2]int
+	for lo := 0; lo < len(ids); {
+		frag := ids[lo] >> 32
+		hi := lo
+		for hi < len(ids) && uint64(hi-lo) < rowsPerZone && ids[hi]>>32 == frag {
+			if hi > lo && ids[hi] <= ids[hi-1] {
+				return nil, nil, fmt.Errorf("%w: zone rows not in address order at %d", ErrInvalidQuery, hi)
+			}
+			hi++
+		}
+		start := uint64(uint32(ids[lo]))
+		zones = append(zones, Zone{Fragment: frag, Start: start, Length: uint64(uint32(ids[hi-1])) + 1 - start})
+		spans = append(spans, [2]int{lo, hi})
+		lo = hi
+	}
+	return zones, spans, nil
 }
 
 // isNaNAt reports whether the float a[i] is a NaN.

@@ -35,7 +35,7 @@ type segmentReport struct {
 }
 
 const indexUsage = `usage: lance index list DATASET [--json] [--version V]
-       lance index create DATASET --column C --type btree|bitmap|label_list|zonemap|ngram [--name N] [--no-replace] [--batch-size N] [--stats]
+       lance index create DATASET --column C --type btree|bitmap|label_list|zonemap|ngram|bloomfilter [--name N] [--no-replace] [--batch-size N] [--stats]
        lance index drop DATASET NAME
        lance index optimize DATASET`
 
@@ -137,7 +137,7 @@ func runIndexCreate(ctx context.Context, args []string, stdout, stderr io.Writer
 	fs := flag.NewFlagSet("index create", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	column := fs.String("column", "", "column to index (top-level)")
-	typ := fs.String("type", "", "index type: btree, bitmap, label_list (list columns), zonemap (from zone seeds where the data files carry them) or ngram (strings)")
+	typ := fs.String("type", "", "index type: btree, bitmap, label_list (list columns), zonemap (from zone seeds where the data files carry them), ngram (strings) or bloomfilter")
 	name := fs.String("name", "", "index name (default COLUMN_idx)")
 	noReplace := fs.Bool("no-replace", false, "fail if an index of that name exists (default: replace it, as pylance)")
 	batch := fs.Int("batch-size", 0, "BTREE rows per page (default 4096)")

@@ -39,7 +39,7 @@ type IndexParams struct {
 }
 
 // BuildableIndexTypes are the index types CreateIndex builds.
-var buildableIndexTypes = []indices.IndexType{indices.TypeBTree, indices.TypeBitmap, indices.TypeLabelList, indices.TypeZoneMap, indices.TypeNGram}
+var buildableIndexTypes = []indices.IndexType{indices.TypeBTree, indices.TypeBitmap, indices.TypeLabelList, indices.TypeZoneMap, indices.TypeNGram, indices.TypeBloomFilter}
 
 // BuildableIndexTypes lists the index types CreateIndex builds.
 func BuildableIndexTypes() []indices.IndexType { return slices.Clone(buildableIndexTypes) }
@@ -147,6 +147,15 @@ func (ds *Dataset) buildIndexFiles(ctx context.Context, sink *indexSink, meta *i
 		defer zm.Max.Release()
 		meta.DetailsTypeURL, meta.Details = indices.ZoneMapDetailsTypeURL, indices.ZoneMapDetails(rows)
 		return indices.BuildZoneMap(ctx, sink, zm, rows, ds.allocator())
+	}
+	if kind == indices.TypeBloomFilter { // zones of row addresses, as ZONEMAP
+		in, err := ds.indexInput(ctx, column, false, nil)
+		if err != nil {
+			return nil, err
+		}
+		defer in.Values.Release()
+		meta.DetailsTypeURL = indices.BloomFilterDetailsTypeURL
+		return indices.BuildBloomFilter(ctx, sink, in, 0, 0)
 	}
 	// BTREE stores row addresses (index version 1 says so on stable row id
 	// datasets); BITMAP, LABEL_LIST and NGRAM store row ids (indices.md §1.5).

@@ -81,11 +81,12 @@ var builtIndices = [][3]string{
 	{"f64", "btree", "f64_idx"}, {"f32", "bitmap", "f32_idx"}, {"cat", "bitmap", "cat_idx"},
 	{"s", "btree", "s_idx"}, {"b", "bitmap", "b_idx"}, {"dt", "btree", "dt_idx"}, {"ts", "bitmap", "ts_idx"},
 	{"tags", "label_list", "tags_idx"}, {"nums", "label_list", "nums_idx"}, {"doc", "ngram", "doc_ngram"},
+	{"k", "bloomfilter", "k_bloom"}, {"w", "bloomfilter", "w_bloom"},
 }
 
 // TestCreateIndexMatchesPylance: on pylance-written datasets (one with
 // deletions, one with stable row ids moved by a compaction) we build
-// BTREE, BITMAP, LABEL_LIST and NGRAM indices on twelve column types, and pylance builds the
+// BTREE, BITMAP, LABEL_LIST, NGRAM and BLOOMFILTER indices on fourteen column types, and pylance builds the
 // same on a copy. pylance then lists ours as its own (type, fields,
 // coverage, rows indexed), plans every filter with them, and answers
 // as a scan without indices does; the files hold what pylance's hold

@@ -2,7 +2,7 @@ package dataset
 
 // Scalar indices answering a filtered scan, as Lance's planner uses them
 // (spec indices.md §1.7-1.9): each top-level conjunct of the filter that
-// BTREE, BITMAP, LABEL_LIST, ZONEMAP or NGRAM indices can answer is compiled into
+// BTREE, BITMAP, LABEL_LIST, ZONEMAP, NGRAM or BLOOMFILTER indices can answer is compiled into
 // a tree of index queries (AND/OR, NOT pushed down to the leaves with SQL
 // null semantics); the fragments every used index covers get their
 // candidate rows from the indices, the others are scanned as before. When
@@ -95,7 +95,7 @@ func (n *ixNode) exact() bool {
 // leafExact says whether an index type answers op exactly (ZONEMAP: only
 // IS NULL, from its null bitmap).
 func leafExact(t indices.IndexType, op ixOp) bool {
-	return t != indices.TypeZoneMap && t != indices.TypeNGram || op == ixIsNull
+	return t != indices.TypeZoneMap && t != indices.TypeNGram && t != indices.TypeBloomFilter || op == ixIsNull
 }
 
 // indexesOf appends the indices the node queries.
@@ -123,7 +123,7 @@ type ixCompiler struct {
 // supportedVersion is the newest index_version of each scalar type this
 // reader knows; newer segments are skipped, as Lance skips them.
 var supportedVersion = map[indices.IndexType]int32{
-	indices.TypeBTree: 1, indices.TypeBitmap: 0, indices.TypeLabelList: 2, indices.TypeZoneMap: 0, indices.TypeNGram: 0,
+	indices.TypeBTree: 1, indices.TypeBitmap: 0, indices.TypeLabelList: 2, indices.TypeZoneMap: 0, indices.TypeNGram: 0, indices.TypeBloomFilter: 0,
 }
 
 // scalarIndices returns the dataset's usable scalar indices by column:
@@ -211,7 +211,8 @@ func (c *ixCompiler) column(e expr.Expr) (string, arrow.DataType, bool) {
 func (c *ixCompiler) pick(col string, label bool, op ixOp) *indices.Index {
 	var best *indices.Index
 	for _, x := range c.byCol[col] {
-		if (x.Type == indices.TypeLabelList) != label || (x.Type == indices.TypeNGram) != (op == ixContains) {
+		if (x.Type == indices.TypeLabelList) != label || (x.Type == indices.TypeNGram) != (op == ixContains) ||
+			x.Type == indices.TypeBloomFilter && op != ixEq && op != ixIn && op != ixIsNull {
 			continue
 		}
 		if best == nil || leafExact(x.Type, op) && !leafExact(best.Type, op) {

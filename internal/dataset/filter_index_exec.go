@@ -271,6 +271,16 @@ func (ev *ixEval) query(ctx context.Context, s *indices.Segment, n *ixNode, op i
 		default:
 			err = fmt.Errorf("%w: label list query %d", indices.ErrUnsupported, op)
 		}
+	case *indices.BloomFilter:
+		switch op {
+		case ixEq, ixIn:
+			typ := ev.ds.arrow.Field(ev.ds.arrow.FieldIndices(n.index.Columns[0])[0]).Type
+			r, err = q.In(ctx, n.keys, typ)
+		case ixIsNull:
+			r, err = q.IsNull(ctx)
+		default:
+			err = fmt.Errorf("%w: bloom filter query %d", indices.ErrUnsupported, op)
+		}
 	case *indices.NGram:
 		if op != ixContains {
 			err = fmt.Errorf("%w: ngram query %d", indices.ErrUnsupported, op)
@@ -340,6 +350,8 @@ func (ev *ixEval) segment(ctx context.Context, s *indices.Segment) (any, error) 
 		seg, err = indices.OpenZoneMapWith(ctx, op, dir)
 	case indices.TypeNGram:
 		seg, err = indices.OpenNGramWith(ctx, op, dir)
+	case indices.TypeBloomFilter:
+		seg, err = indices.OpenBloomFilterWith(ctx, op, dir)
 	default:
 		err = fmt.Errorf("%w: index type %s", indices.ErrUnsupported, s.Type())
 	}

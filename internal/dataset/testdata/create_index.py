@@ -40,6 +40,8 @@ def table(n, seed):
         "tags": pa.array([None if k % 19 == 0 else [] if k % 23 == 0 else
                           [["a", "b", None, "c", "dd"][(k * m) % 5] for m in range(k % 4)] for k in i], pa.list_(pa.string())),
         "doc": pa.array([None if k % 37 == 0 else f"Word{k % 7} fruit{k % 5} item{k} {'Über' if k % 3 == 0 else 'uber'}" for k in i]),
+        "k": pa.array([None if x % 41 == 0 else int((x * 3) % 1000) for x in i], pa.int64()),
+        "w": pa.array([f"word{x % 50}" for x in i]),
         "nums": pa.array([None if k % 31 == 0 else [int(k % 9), int(k % 9), int(k % 5)] for k in i], pa.list_(pa.int32())),
     })
 
@@ -72,6 +74,8 @@ FILTERS = [
     ("f32", ["f32 = 10.0", "f32 > 99.5"]),
     ("cat", ["cat = 'red'", "cat IS NULL", "cat IN ('blue', 'amber')", "cat > 'green'", "cat = 'red' AND id < 100"]),
     ("s", ["s = 's0031'", "s >= 's0990'", "s IS NULL", "s LIKE 's000%'"]),
+    ("k", ["k = 300", "k IN (3, 999, 1002)", "k IS NULL"]),
+    ("w", ["w = 'word7'", "w IN ('word1', 'nope')"]),
     ("doc", ["contains(doc, 'fruit3')", "contains(doc, 'Item12')", "contains(doc, 'xyz')", "contains(doc, 'Über')"]),
     ("b", ["b = true", "b IS NULL", "b = false AND id < 50"]),
     ("dt", ["dt = date '2020-02-01'", "dt > date '2021-02-01'"]),
@@ -161,6 +165,11 @@ def files(d, name):
         out.update(pairs=pairs, page_data_schema=sch, version=ver, lookup_schema=lsch, lookup_version=lver,
                    lookup={c: [norm(v) for v in lk[c].to_pylist()] for c in lk.column_names},
                    rows=t.num_rows)
+    elif ix["type"] == "BloomFilter":
+        t, sch, ver = read("bloomfilter.lance")
+        r = LanceFileReader(base + "bloomfilter.lance")
+        out.update(zones=[{k: (v.hex() if isinstance(v, bytes) else v) for k, v in z.items()} for z in t.to_pylist()],
+                   schema=sch, version=ver, nulls=decode_rows(bytes(r.read_global_buffer(1))))
     elif ix["type"] == "NGram":
         t, sch, ver = read("ngram_postings.lance")
         out.update(tokens=t["tokens"].to_pylist(), postings=[b.hex() for b in t["posting_list"].to_pylist()],
