@@ -23,6 +23,7 @@ var indexBuildCases = []indexBuildCase{
 	{"id", lance.IndexBTree}, {"name", lance.IndexBTree}, {"x", lance.IndexBTree},
 	{"cat", lance.IndexBitmap}, {"name", lance.IndexBitmap},
 	{"id", lance.IndexZoneMap}, {"x", lance.IndexZoneMap},
+	{"name", lance.IndexNGram}, {"id", lance.IndexBloomFilter}, {"name", lance.IndexBloomFilter},
 }
 
 // benchIndexBuild times CreateIndex against pylance's
