@@ -98,8 +98,11 @@ type CompactStats struct {
 // left alone), deleted rows dropped, stable row ids and row versions
 // kept; one ReserveFragments commit takes the new fragments' ids and one
 // Rewrite commit replaces the old fragments, so the result is two
-// versions on, as with pylance. Fragments covered by an index are not
-// compacted yet: when the plan needs them it fails with ErrUnsupported.
+// versions on, as with pylance. Fragments covered by indices are
+// compacted in runs covered by the same indices (Lance's plan); the
+// rewritten fragments leave every index's coverage (Lance remaps the
+// indices instead), so their rows are searched unindexed until
+// OptimizeIndices rebuilds the indices over every fragment.
 // With nothing to do nothing is committed and ds itself is returned.
 func (ds *Dataset) Compact(ctx context.Context, o CompactOptions, opts ...DatasetWriteOption) (*Dataset, CompactStats, error) {
 	d, st, err := ds.d.Compact(ctx, dataset.CompactOptions{TargetRowsPerFragment: o.TargetRowsPerFragment,

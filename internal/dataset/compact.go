@@ -90,9 +90,6 @@ func (ds *Dataset) planCompaction(ctx context.Context, o CompactOptions) ([]comp
 		if len(b.frags) == 1 && !b.itself[0] {
 			continue
 		}
-		if b.indices != "" {
-			return nil, fmt.Errorf("%w: compacting indexed fragments needs their indices remapped, which lancego does not do yet; compact with pylance", ErrUnsupported)
-		}
 		frags, rows := b.frags, b.rows
 		for {
 			n, sum := 0, uint64(0)

@@ -20,8 +20,7 @@ import (
 // and row versions are kept. As Lance does, one ReserveFragments commit
 // takes the new fragments' ids, then one Rewrite commit replaces the
 // old fragments (two versions). Fragments covered
-// by an index are not compacted (ErrUnsupported when the plan needs
-// them: their indices would need remapping). With nothing to do nothing
+// by indices leave their coverage (write_indices.go withoutRewritten). With nothing to do nothing
 // is committed and ds itself is returned.
 func (ds *Dataset) Compact(ctx context.Context, o CompactOptions, opts ...DatasetWriteOption) (*Dataset, CompactStats, error) {
 	var st CompactStats

@@ -107,7 +107,76 @@ func (op *writeOp) indicesAfter(cur *latest) ([]indexEntry, error) {
 	if op.kind == opIndex {
 		return op.index.apply(cur.indices), nil // create_index.go
 	}
+	if op.kind == opRewrite {
+		return withoutRewritten(cur.indices, op.groups)
+	}
 	return cur.indices, nil
+}
+
+// withoutRewritten returns the index entries after a compaction: the
+// fragments it rewrote leave every (non-system) index's fragment_bitmap,
+// so their rows, now in new fragments no index covers, are searched
+// unindexed until the index is rebuilt (OptimizeIndices). Entries whose
+// bitmap holds none of them keep their bytes; the others keep every
+// other field's bytes.
+func withoutRewritten(entries []indexEntry, groups []rewriteGroup) ([]indexEntry, error) {
+	gone := roaring.New()
+	for _, g := range groups {
+		for _, f := range g.old {
+			gone.Add(uint32(f.GetId()))
+		}
+	}
+	out := make([]indexEntry, 0, len(entries))
+	for _, e := range entries {
+		m := e.meta
+		if isSystemIndex(m) || m.FragmentBitmap == nil || !m.FragmentBitmap.Intersects(gone) {
+			out = append(out, e)
+			continue
+		}
+		bm := roaring.AndNot(m.FragmentBitmap, gone)
+		raw, err := replaceFragmentBitmap(e.raw, bm)
+		if err != nil {
+			return nil, err
+		}
+		nm := *m
+		nm.FragmentBitmap = bm
+		out = append(out, indexEntry{raw: raw, meta: &nm})
+	}
+	return out, nil
+}
+
+// replaceFragmentBitmap re-encodes an IndexMetadata message with field 5
+// (fragment_bitmap) set to bm, every other field's bytes in place.
+func replaceFragmentBitmap(raw []byte, bm *roaring.Bitmap) ([]byte, error) {
+	enc, err := bm.ToBytes()
+	if err != nil {
+		return nil, err
+	}
+	var out []byte
+	done := false
+	for pos := 0; pos < len(raw); {
+		num, typ, k := protowire.ConsumeTag(raw[pos:])
+		if k < 0 {
+			return nil, corruptf("index entry: bad tag at byte %d", pos)
+		}
+		l := protowire.ConsumeFieldValue(num, typ, raw[pos+k:])
+		if l < 0 {
+			return nil, corruptf("index entry: bad field %d at byte %d", num, pos)
+		}
+		if num == 5 {
+			if !done {
+				out = protowire.AppendBytes(protowire.AppendTag(out, 5, protowire.BytesType), enc)
+				done = true
+			}
+		} else {
+			out = append(out, raw[pos:pos+k+l]...)
+		}
+		pos += k + l
+	}
+	if !done {
+		out = protowire.AppendBytes(protowire.AppendTag(out, 5, protowire.BytesType), enc)
+	}
+	return out, nil
 }
 
 // checkIndexBitmaps refuses to commit over indices whose fragment bitmaps
