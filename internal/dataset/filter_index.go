@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"google.golang.org/protobuf/encoding/protowire"
@@ -249,6 +250,10 @@ func (c *ixCompiler) compile(e expr.Expr, neg bool) *ixNode {
 		return c.between(v, neg)
 	case *expr.Call:
 		return c.call(v, neg)
+	case *expr.Like:
+		if p, ok := likePrefix(v); ok {
+			return c.prefixLeaf(v.X, p, neg != v.Not)
+		}
 	}
 	return nil
 }
@@ -389,6 +394,12 @@ func (c *ixCompiler) call(v *expr.Call, neg bool) *ixNode {
 	if v.Name == "contains" {
 		return c.contains(v, neg)
 	}
+	if v.Name == "starts_with" && len(v.Args) == 2 {
+		if lit, ok := v.Args[1].(*expr.Literal); ok && lit.Kind == expr.LitString {
+			return c.prefixLeaf(v.Args[0], lit.Str, neg)
+		}
+		return nil
+	}
 	var op ixOp
 	switch v.Name {
 	case "array_has_any", "list_has_any", "arrays_overlap":
@@ -461,6 +472,85 @@ func (c *ixCompiler) contains(v *expr.Call, neg bool) *ixNode {
 	return n
 }
 
+// temporalKey is the key of a typed literal (date '…', timestamp '…': a
+// Cast of a string) compared with a date32 or time-zone-less timestamp
+// column: the days, or the column's units, since the epoch. Texts this
+// does not parse exactly (other forms, time zones, precision finer than
+// the column's) are left to the scan.
+func temporalKey(c *expr.Cast, typ arrow.DataType) (indices.Key, bool) {
+	lit, ok := c.X.(*expr.Literal)
+	if !ok || lit.Kind != expr.LitString || c.Try {
+		return indices.Key{}, false
+	}
+	switch col := typ.(type) {
+	case *arrow.Date32Type:
+		if _, ok := c.Type.(*arrow.Date32Type); !ok {
+			return indices.Key{}, false
+		}
+		t, err := time.Parse("2006-01-02", lit.Str)
+		if err != nil {
+			return indices.Key{}, false
+		}
+		return indices.IntKey(t.Unix() / 86400), true
+	case *arrow.TimestampType:
+		want, ok := c.Type.(*arrow.TimestampType)
+		if !ok || col.TimeZone != "" || want.TimeZone != "" {
+			return indices.Key{}, false
+		}
+		for _, layout := range []string{"2006-01-02 15:04:05.999999999", "2006-01-02T15:04:05.999999999", "2006-01-02"} {
+			t, err := time.Parse(layout, lit.Str)
+			if err != nil {
+				continue
+			}
+			per := int64(col.Unit.Multiplier()) // nanoseconds per unit
+			ns := t.UnixNano()
+			if t.Year() < 1678 || t.Year() > 2261 || ns%per != 0 {
+				return indices.Key{}, false
+			}
+			return indices.IntKey(ns / per), true
+		}
+	}
+	return indices.Key{}, false
+}
+
+// likePrefix returns p when pattern is "p%" with no other wildcard and no
+// escape (LIKE 'p%' = starts_with(c, p)).
+func likePrefix(v *expr.Like) (string, bool) {
+	lit, ok := v.Pattern.(*expr.Literal)
+	if !ok || lit.Kind != expr.LitString || v.CaseInsensitive || v.Escape != 0 && v.Escape != '\\' {
+		return "", false
+	}
+	p := lit.Str
+	if !strings.HasSuffix(p, "%") {
+		return "", false
+	}
+	p = p[:len(p)-1]
+	if strings.ContainsAny(p, "%_\\") {
+		return "", false
+	}
+	return p, true
+}
+
+// prefixLeaf compiles "col starts with p" into the range [p, the next
+// string after every string starting with p) on col's index.
+func (c *ixCompiler) prefixLeaf(x expr.Expr, p string, neg bool) *ixNode {
+	col, typ, ok := c.column(x)
+	if !ok || typ.ID() != arrow.STRING && typ.ID() != arrow.LARGE_STRING {
+		return nil
+	}
+	lo := indices.Bound{Key: indices.StringKey(p), Inclusive: true}
+	hi := indices.Bound{Unbounded: true}
+	b := []byte(p)
+	for len(b) > 0 && b[len(b)-1] == 0xff {
+		b = b[:len(b)-1]
+	}
+	if len(b) > 0 {
+		b[len(b)-1]++
+		hi = indices.Bound{Key: indices.StringKey(string(b))}
+	}
+	return c.rangeLeaf(col, lo, hi, neg)
+}
+
 // listElem returns the element type of a list column.
 func listElem(t arrow.DataType) (arrow.DataType, bool) {
 	switch l := t.(type) {
@@ -476,6 +566,9 @@ func listElem(t arrow.DataType) (arrow.DataType, bool) {
 // index key; false for anything else (NULL, casts, expressions, a kind
 // the column's values do not compare with).
 func keyOf(e expr.Expr, typ arrow.DataType) (indices.Key, bool) {
+	if c, ok := e.(*expr.Cast); ok {
+		return temporalKey(c, typ)
+	}
 	lit, ok := e.(*expr.Literal)
 	if !ok {
 		return indices.Key{}, false

@@ -23,6 +23,7 @@ var indexFuzzSeeds = []string{
 	"array_contains(tags, 'b')", "ts > 1500", "ts = 100", "ts IS NULL", "ts IS NOT NULL AND id < 30",
 	"(id < 50 OR id > 180) AND cat = 'red'", "cat = 'blue' OR ts < 100", "id < 100 AND txt LIKE '%1%'",
 	"NOT array_has_any(tags, ['a']) AND cat IS NOT NULL", "id IN (NULL, 3)", "ts BETWEEN 300 AND 200",
+	"cat LIKE 'bl%'", "cat NOT LIKE 'r%'", "starts_with(cat, 'gr')", "cat LIKE 'b_ue%'", "cat LIKE '%'",
 }
 
 // indexedVsScanned runs filter with the dataset's scalar indices and by

@@ -73,7 +73,7 @@ FILTERS = [
     ("f64", ["f64 > 99", "f64 IS NULL", "f64 = 50.0", "f64 < 0.2", "f64 = 0.0", "f64 < 0", "f64 >= -0.0"]),
     ("f32", ["f32 = 10.0", "f32 > 99.5"]),
     ("cat", ["cat = 'red'", "cat IS NULL", "cat IN ('blue', 'amber')", "cat > 'green'", "cat = 'red' AND id < 100"]),
-    ("s", ["s = 's0031'", "s >= 's0990'", "s IS NULL", "s LIKE 's000%'"]),
+    ("s", ["s = 's0031'", "s >= 's0990'", "s IS NULL", "s LIKE 's000%'", "starts_with(s, 's09')", "s NOT LIKE 's0%'"]),
     ("k", ["k = 300", "k IN (3, 999, 1002)", "k IS NULL"]),
     ("w", ["w = 'word7'", "w IN ('word1', 'nope')"]),
     ("doc", ["contains(doc, 'fruit3')", "contains(doc, 'Item12')", "contains(doc, 'xyz')", "contains(doc, 'Über')"]),
