@@ -118,14 +118,7 @@ func testCreateIndexMatchesPylance(t *testing.T, stable bool) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, b := range builtIndices {
-		next, err := ds.CreateIndex(ctx, b[0], indices.IndexType(b[1]), IndexParams{Name: b[2]})
-		if err != nil {
-			t.Fatalf("create %v: %v", b, err)
-		}
-		ds.Close()
-		ds = next
-	}
+	ds = createIndices(t, ds, builtIndices)
 	defer ds.Close()
 	spec, _ := json.Marshal(builtIndices)
 	specPath := filepath.Join(tmp, "spec.json")
@@ -419,10 +412,7 @@ func TestCreateZoneMap(t *testing.T) {
 func ourCount(t *testing.T, dir, filter string) int {
 	t.Helper()
 	ctx := context.Background()
-	ds, err := OpenDataset(ctx, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ds := openTestDataset(t, dir)
 	defer ds.Close()
 	e, err := expr.Parse(filter)
 	if err != nil {
@@ -455,14 +445,7 @@ func TestOptimizeIndices(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, b := range optimizedIndices {
-		next, err := ds.CreateIndex(ctx, b[0], indices.IndexType(b[1]), IndexParams{Name: b[2]})
-		if err != nil {
-			t.Fatal(err)
-		}
-		ds.Close()
-		ds = next
-	}
+	ds = createIndices(t, ds, optimizedIndices)
 	spec, _ := json.Marshal(optimizedIndices)
 	specPath := filepath.Join(tmp, "spec.json")
 	if err := os.WriteFile(specPath, spec, 0o644); err != nil {
@@ -534,14 +517,7 @@ func TestCompactIndexedFragments(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, b := range optimizedIndices {
-		next, err := ds.CreateIndex(ctx, b[0], indices.IndexType(b[1]), IndexParams{Name: b[2]})
-		if err != nil {
-			t.Fatal(err)
-		}
-		ds.Close()
-		ds = next
-	}
+	ds = createIndices(t, ds, optimizedIndices)
 	defer ds.Close()
 	before := createIndexState(t, dir)
 	comp, st, err := ds.Compact(ctx, CompactOptions{TargetRowsPerFragment: 3000})
@@ -593,4 +569,29 @@ func TestCompactIndexedFragments(t *testing.T) {
 		all = append(all, float64(f.ID))
 	}
 	check("after optimize", all, true)
+}
+
+// openTestDataset opens the dataset at dir, failing the test otherwise.
+func openTestDataset(t *testing.T, dir string) *Dataset {
+	t.Helper()
+	ds, err := OpenDataset(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ds
+}
+
+// createIndices builds the indices of spec ([column, type, name]) one
+// commit each, closing each version it leaves behind; it returns the last.
+func createIndices(t *testing.T, ds *Dataset, spec [][3]string) *Dataset {
+	t.Helper()
+	for _, b := range spec {
+		next, err := ds.CreateIndex(context.Background(), b[0], indices.IndexType(b[1]), IndexParams{Name: b[2]})
+		if err != nil {
+			t.Fatalf("create %v: %v", b, err)
+		}
+		ds.Close()
+		ds = next
+	}
+	return ds
 }

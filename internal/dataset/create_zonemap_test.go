@@ -94,10 +94,7 @@ func TestZoneMapFromSeedsReadsNoPages(t *testing.T) {
 func seedBytes(t *testing.T, dir, col string) int64 {
 	t.Helper()
 	ctx := context.Background()
-	ds, err := OpenDataset(ctx, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ds := openTestDataset(t, dir)
 	defer ds.Close()
 	before := ds.Stats().BytesRead
 	for i := range ds.frags {
@@ -121,10 +118,7 @@ func seedBytes(t *testing.T, dir, col string) int64 {
 func buildBytes(t *testing.T, dir, col string, kind indices.IndexType) int64 {
 	t.Helper()
 	ctx := context.Background()
-	ds, err := OpenDataset(ctx, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ds := openTestDataset(t, dir)
 	defer ds.Close()
 	before := ds.Stats().BytesRead
 	next, err := ds.CreateIndex(ctx, col, kind, IndexParams{Name: col + "_" + string(kind)})
