@@ -36,13 +36,36 @@ type IndexParams struct {
 	// BTreeBatchSize is the rows per BTREE page
 	// (indices.DefaultBTreeBatchSize when 0).
 	BTreeBatchSize int
+
+	// The options of vector indices (IVF_FLAT, IVF_PQ, IVF_SQ); see
+	// indices.VectorBuildParams for their defaults.
+
+	// Metric is l2 (default), cosine or dot.
+	Metric string
+	// NumPartitions is the IVF partition count; when 0, the live rows
+	// over 4096 (IVF_FLAT) or 8192 (IVF_PQ, IVF_SQ), at least 1, as Lance
+	// chooses it.
+	NumPartitions int
+	// NumSubVectors is IVF_PQ's sub-vector count (required; it divides
+	// the dimension).
+	NumSubVectors int
+	// NumBits is IVF_PQ's bits per code: 8 (default) or 4.
+	NumBits int
+	// MaxIters bounds the k-means iterations (50); SampleRate is the
+	// training rows sampled per cluster (256).
+	MaxIters, SampleRate int
+	// Seed seeds the training sample and k-means; a build with the same
+	// seed on the same data is the same index.
+	Seed uint64
 }
 
 // BuildableIndexTypes are the index types CreateIndex builds.
 var buildableIndexTypes = []indices.IndexType{indices.TypeBTree, indices.TypeBitmap, indices.TypeLabelList, indices.TypeZoneMap, indices.TypeNGram, indices.TypeBloomFilter}
 
 // BuildableIndexTypes lists the index types CreateIndex builds.
-func BuildableIndexTypes() []indices.IndexType { return slices.Clone(buildableIndexTypes) }
+func BuildableIndexTypes() []indices.IndexType {
+	return append(slices.Clone(buildableIndexTypes), vectorIndexTypes...)
+}
 
 // CreateIndex builds an index of kind on column over every fragment of
 // ds and commits it as the next version (a CreateIndex transaction, as
@@ -50,7 +73,10 @@ func BuildableIndexTypes() []indices.IndexType { return slices.Clone(buildableIn
 // or BITMAP (bitmap_page_lookup.lance), files, details and index versions
 // as pylance writes them, so that pylance and this package plan with it;
 // or ZONEMAP (zonemap.lance), from the data files' zone seeds where they
-// allow it, without reading the column (create_zonemap.go). Deleted rows
+// allow it, without reading the column (create_zonemap.go); or the vector
+// indices IVF_FLAT, IVF_PQ and IVF_SQ on a fixed-size list of float32
+// (auxiliary.idx and index.idx, trained with indices/kmeans on a seeded
+// sample; create_vector_index.go). Deleted rows
 // are left out (seeded zones span them). An index of the same name is replaced
 // unless p.FailIfExists; a name used by an index on another column is
 // an error. The commit rebases over concurrent appends and deletes (their
@@ -63,8 +89,9 @@ func (ds *Dataset) CreateIndex(ctx context.Context, column string, kind indices.
 		return nil, err
 	}
 	kind = indices.IndexType(strings.ToUpper(string(kind)))
-	if !slices.Contains(buildableIndexTypes, kind) {
-		return nil, fmt.Errorf("%w: building a %s index (lancego builds %v)", ErrUnsupported, kind, buildableIndexTypes)
+	vector := slices.Contains(vectorIndexTypes, kind)
+	if !vector && !slices.Contains(buildableIndexTypes, kind) {
+		return nil, fmt.Errorf("%w: building a %s index (lancego builds %v and %v)", ErrUnsupported, kind, buildableIndexTypes, vectorIndexTypes)
 	}
 	f := ds.fieldByPath(column)
 	if f == nil {
@@ -74,7 +101,11 @@ func (ds *Dataset) CreateIndex(ctx context.Context, column string, kind indices.
 		return nil, fmt.Errorf("%w: an index on the nested field %q", ErrUnsupported, column)
 	}
 	at := ds.arrow.Field(ds.arrow.FieldIndices(column)[0]).Type
-	if kind == indices.TypeLabelList {
+	if vector {
+		if _, _, err := ds.vectorParams(column, kind, p); err != nil {
+			return nil, err
+		}
+	} else if kind == indices.TypeLabelList {
 		if l, ok := at.(arrow.ListLikeType); !ok || at.ID() == arrow.FIXED_SIZE_LIST || !indices.ScalarBuildable(l.Elem()) {
 			return nil, fmt.Errorf("%w: a LABEL_LIST index on column %q of type %s (it takes lists of scalars)", ErrUnsupported, column, at)
 		}
@@ -137,6 +168,9 @@ func (ds *Dataset) buildAndCommit(ctx context.Context, c *dsWriteConfig, change 
 // buildIndexFiles writes the files of an index of kind on column through
 // sink and sets meta's details and index version.
 func (ds *Dataset) buildIndexFiles(ctx context.Context, sink *indexSink, meta *indices.IndexMetadata, column string, kind indices.IndexType, p IndexParams) ([]indices.IndexFile, error) {
+	if slices.Contains(vectorIndexTypes, kind) {
+		return ds.buildVectorIndex(ctx, sink, meta, column, kind, p)
+	}
 	if kind == indices.TypeZoneMap {
 		const rows = indices.DefaultRowsPerZone
 		zm, err := ds.zoneMapInput(ctx, column, ds.arrow.FieldIndices(column)[0], rows)
