@@ -32,6 +32,9 @@ const (
 	IndexZoneMap     = indices.TypeZoneMap
 	IndexNGram       = indices.TypeNGram
 	IndexBloomFilter = indices.TypeBloomFilter
+	IndexIVFFlat     = indices.TypeIVFFlat
+	IndexIVFPQ       = indices.TypeIVFPQ
+	IndexIVFSQ       = indices.TypeIVFSQ
 )
 
 // IndexParams are the options of CreateIndex.
@@ -45,12 +48,38 @@ type IndexParams struct {
 	FailIfExists bool
 	// BTreeBatchSize is the rows per BTREE page (4096 when 0, as Lance).
 	BTreeBatchSize int
+
+	// The options below are those of vector indices (IndexIVFFlat,
+	// IndexIVFPQ, IndexIVFSQ), named as pylance's create_index names them.
+
+	// Metric is the distance the index is trained for and searched with:
+	// "l2" (default), "cosine" or "dot".
+	Metric string
+	// NumPartitions is the IVF partition count. When 0: the live rows
+	// over 4096 (IVF_FLAT) or 8192 (IVF_PQ, IVF_SQ), at least 1, as
+	// pylance chooses it.
+	NumPartitions int
+	// NumSubVectors is IVF_PQ's sub-vector count; it must divide the
+	// dimension. Required for IVF_PQ (as pylance requires it).
+	NumSubVectors int
+	// NumBits is IVF_PQ's bits per code: 8 (default) or 4.
+	NumBits int
+	// MaxIters bounds each k-means run (50 when 0, as Lance).
+	MaxIters int
+	// SampleRate is the training rows sampled per centroid (256 when 0,
+	// as Lance); the sample is NumPartitions × SampleRate rows, at least
+	// 2^NumBits × SampleRate for IVF_PQ and 256 × SampleRate for IVF_SQ,
+	// or every row when there are fewer.
+	SampleRate int
+	// Seed seeds the training sample and k-means: the same seed on the
+	// same data builds the same index. 0 is a seed like any other.
+	Seed uint64
 }
 
 // CreateIndex builds an index of kind (IndexBTree, IndexBitmap,
 // IndexLabelList for list columns, IndexZoneMap, IndexNGram for strings,
-// or IndexBloomFilter; other types are ErrUnsupported) on the top-level
-// column
+// IndexBloomFilter, or the vector indices IndexIVFFlat, IndexIVFPQ and
+// IndexIVFSQ; other types are ErrUnsupported) on the top-level column
 // over every fragment of ds and commits it as the next version, as
 // pylance 14.0.2's create_scalar_index does: the same files, details
 // message, index version and CreateIndex transaction, so pylance lists
@@ -80,9 +109,23 @@ type IndexParams struct {
 // leaves the NULL rows' positions unknown (a zone partly NULL: our
 // writers' seeds carry no null bitmap); those fragments, and fragments
 // without seeds, are read once and zoned as Lance does.
+//
+// Vector indices (a fixed-size list of float32 column; pylance's
+// create_index): a seeded sample of the live rows trains the IVF
+// centroids with k-means as Lance's trainer does (p.Metric,
+// p.NumPartitions, p.MaxIters, p.SampleRate, p.Seed), then IVF_PQ trains
+// one codebook per sub-vector on the residuals (p.NumSubVectors,
+// p.NumBits) and IVF_SQ the 8-bit bounds; the column is then read once
+// and every live row assigned and encoded. The files (auxiliary.idx,
+// index.idx), details and index version are pylance's, so pylance and
+// Dataset.Nearest search the index; recall matches pylance's own builds
+// of the same kind. Rows with a NULL vector are left out. IVF_FLAT keeps
+// the vectors in memory until written; IVF_PQ and IVF_SQ keep the codes.
 func (ds *Dataset) CreateIndex(ctx context.Context, column string, kind IndexType, p IndexParams, opts ...DatasetWriteOption) (*Dataset, error) {
 	return ds.next(ds.d.CreateIndex(ctx, column, kind, dataset.IndexParams{Name: p.Name, FailIfExists: p.FailIfExists,
-		BTreeBatchSize: p.BTreeBatchSize}, dsWriteOpts(opts)...))
+		BTreeBatchSize: p.BTreeBatchSize, Metric: p.Metric, NumPartitions: p.NumPartitions,
+		NumSubVectors: p.NumSubVectors, NumBits: p.NumBits, MaxIters: p.MaxIters,
+		SampleRate: p.SampleRate, Seed: p.Seed}, dsWriteOpts(opts)...))
 }
 
 // DropIndex removes every segment of the index name and commits the next

@@ -36,6 +36,7 @@ type segmentReport struct {
 
 const indexUsage = `usage: lance index list DATASET [--json] [--version V]
        lance index create DATASET --column C --type btree|bitmap|label_list|zonemap|ngram|bloomfilter [--name N] [--no-replace] [--batch-size N] [--stats]
+       lance index create DATASET --column C --type ivf_flat|ivf_pq|ivf_sq [--metric l2|cosine|dot] [--num-partitions N] [--num-sub-vectors N] [--num-bits 8|4] [--max-iters N] [--sample-rate N] [--seed S] [--name N] [--no-replace] [--stats]
        lance index drop DATASET NAME
        lance index optimize DATASET`
 
@@ -137,11 +138,18 @@ func runIndexCreate(ctx context.Context, args []string, stdout, stderr io.Writer
 	fs := flag.NewFlagSet("index create", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	column := fs.String("column", "", "column to index (top-level)")
-	typ := fs.String("type", "", "index type: btree, bitmap, label_list (list columns), zonemap (from zone seeds where the data files carry them), ngram (strings) or bloomfilter")
+	typ := fs.String("type", "", "index type: btree, bitmap, label_list (list columns), zonemap (from zone seeds where the data files carry them), ngram (strings) or bloomfilter; vectors (fixed-size lists of float32): ivf_flat, ivf_pq or ivf_sq")
 	name := fs.String("name", "", "index name (default COLUMN_idx)")
 	noReplace := fs.Bool("no-replace", false, "fail if an index of that name exists (default: replace it, as pylance)")
 	batch := fs.Int("batch-size", 0, "BTREE rows per page (default 4096)")
 	stats := fs.Bool("stats", false, "print the requests and bytes the build read")
+	metric := fs.String("metric", "", "vector indices: distance l2 (default), cosine or dot")
+	parts := fs.Int("num-partitions", 0, "vector indices: IVF partitions (default rows/4096 for ivf_flat, rows/8192 otherwise)")
+	subVectors := fs.Int("num-sub-vectors", 0, "ivf_pq: sub-vectors, dividing the dimension (required)")
+	bits := fs.Int("num-bits", 0, "ivf_pq: bits per code, 8 (default) or 4")
+	iters := fs.Int("max-iters", 0, "vector indices: k-means iterations at most (default 50)")
+	sampleRate := fs.Int("sample-rate", 0, "vector indices: training rows per centroid (default 256)")
+	seed := fs.Uint64("seed", 0, "vector indices: seed of the training sample and k-means")
 	if err := fs.Parse(splitArgs(args, map[string]bool{"no-replace": true, "stats": true})); err != nil {
 		return err
 	}
@@ -155,7 +163,9 @@ func runIndexCreate(ctx context.Context, args []string, stdout, stderr io.Writer
 	defer ds.Close()
 	start := time.Now()
 	out, err := ds.CreateIndex(ctx, *column, lance.IndexType(strings.ToUpper(*typ)),
-		lance.IndexParams{Name: *name, FailIfExists: *noReplace, BTreeBatchSize: *batch})
+		lance.IndexParams{Name: *name, FailIfExists: *noReplace, BTreeBatchSize: *batch,
+			Metric: *metric, NumPartitions: *parts, NumSubVectors: *subVectors, NumBits: *bits,
+			MaxIters: *iters, SampleRate: *sampleRate, Seed: *seed})
 	if err != nil {
 		return err
 	}
